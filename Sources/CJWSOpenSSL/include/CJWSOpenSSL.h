@@ -1,0 +1,146 @@
+#ifndef CJWSOPENSSL_H
+#define CJWSOPENSSL_H
+
+/*
+ * CJWSOpenSSL: the narrow, byte-oriented face of OpenSSL 3 that JWSVerify's verification path uses.
+ *
+ * Bytes come in as `const void *` + `size_t` (Swift passes any contiguous buffer without a cast).
+ * Every function clears OpenSSL's error queue before it starts; on failure the caller may read
+ * the queue with cjws_error_text(). Objects returned here are owned by the caller and freed with
+ * the matching cjws_*_free function. Nothing here keeps global mutable state.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+/* Drains OpenSSL's error queue of this thread into `buffer` (NUL-terminated, "; "-separated,
+ * truncated to `capacity`). Returns the number of bytes written, excluding the NUL. */
+size_t cjws_error_text(char *buffer, size_t capacity);
+
+/* Empties OpenSSL's error queue of this thread. */
+void cjws_clear_errors(void);
+
+/* ---- keys and ES256 -------------------------------------------------------------------------- */
+
+/* Parses a DER SubjectPublicKeyInfo. Returns NULL on failure or trailing bytes. Free with cjws_pkey_free. */
+EVP_PKEY *cjws_pkey_from_spki(const void *der, size_t length);
+
+/* Builds a P-256 public key from an uncompressed SEC1 point (0x04 || X || Y, 65 bytes). */
+EVP_PKEY *cjws_pkey_p256_from_point(const void *point, size_t length);
+
+void cjws_pkey_free(EVP_PKEY *key);
+
+/* The key's curve, as a NID (NID_X9_62_prime256v1, NID_secp384r1...), or 0 when it is not an EC key. */
+int cjws_pkey_ec_curve_nid(const EVP_PKEY *key);
+
+/* The NID of P-256, for comparison with cjws_pkey_ec_curve_nid. */
+int cjws_nid_p256(void);
+/* The NID of P-384. */
+int cjws_nid_p384(void);
+
+/* Verifies an ES256 JWS signature (RFC 7518 §3.4): SHA-256 of `message`, ECDSA over P-256,
+ * `signature` the raw 64-byte R || S (IEEE P1363), converted here to DER for OpenSSL.
+ * Returns 1 when the signature is valid, 0 when it is not (wrong length, R or S out of range,
+ * mismatch), -1 on an internal error (then the error queue says why). */
+int cjws_es256_verify(EVP_PKEY *key, const void *message, size_t message_length,
+                      const void *signature, size_t signature_length);
+
+/* ---- X.509 ----------------------------------------------------------------------------------- */
+
+/* Parses exactly one DER certificate: NULL on failure or when bytes follow it. */
+X509 *cjws_x509_from_der(const void *der, size_t length);
+
+/* Parses the first PEM certificate in `pem`. NULL on failure. */
+X509 *cjws_x509_from_pem(const void *pem, size_t length);
+
+void cjws_x509_free(X509 *certificate);
+
+/* Writes the certificate's DER into a buffer allocated by OpenSSL (free with cjws_free). Returns the
+ * length, or -1. */
+int cjws_x509_to_der(X509 *certificate, unsigned char **out);
+
+void cjws_free(void *pointer);
+
+/* The certificate's public key (a new reference: free with cjws_pkey_free), or NULL. */
+EVP_PKEY *cjws_x509_public_key(X509 *certificate);
+
+/* 1 when the certificate carries an extension with this dotted OID, 0 when not, -1 on error. */
+int cjws_x509_has_extension(X509 *certificate, const char *dotted_oid);
+
+/* notBefore / notAfter as seconds since 1970. Returns 1 on success. */
+int cjws_x509_validity(X509 *certificate, int64_t *not_before, int64_t *not_after);
+
+/* Writes the value of the first entry of `nid` in the subject (or issuer) as UTF-8 into `buffer`,
+ * NUL-terminated. Returns the length written or -1 when there is none. */
+int cjws_x509_name_entry(X509 *certificate, int issuer, int nid, char *buffer, size_t capacity);
+
+/* NIDs for name entries. */
+int cjws_nid_common_name(void);
+int cjws_nid_organization(void);
+
+/* The serial number as upper-case hex into `buffer`. Returns the length written or -1. */
+int cjws_x509_serial_hex(X509 *certificate, char *buffer, size_t capacity);
+
+/* The signature algorithm's short name (e.g. "ecdsa-with-SHA384") into `buffer`. */
+int cjws_x509_signature_algorithm(X509 *certificate, char *buffer, size_t capacity);
+
+/* SHA-256 of `length` bytes into `digest` (32 bytes). Returns 1 on success. */
+int cjws_sha256(const void *data, size_t length, unsigned char *digest);
+
+/* ---- trust store and chain ------------------------------------------------------------------- */
+
+/* A new, empty trust store. Free with cjws_store_free. */
+X509_STORE *cjws_store_new(void);
+void cjws_store_free(X509_STORE *store);
+
+/* Adds a trusted root. Returns 1 on success. The store takes its own reference. */
+int cjws_store_add_root(X509_STORE *store, X509 *root);
+
+/* Outcome of cjws_verify_chain. */
+typedef struct cjws_chain_result {
+    /* First X509_V_ERR_* code that is not about time, or 0. */
+    int trust_error;
+    /* Depth at which trust_error occurred. */
+    int trust_error_depth;
+    /* First X509_V_ERR_* code about validity dates (expired, not yet valid, bad time field), or 0. */
+    int time_error;
+    int time_error_depth;
+    /* Length of the chain OpenSSL built (leaf ... root), and index of the trusted root in the store
+     * order, or -1. */
+    int chain_length;
+    /* 1 when the built chain's second certificate is the given intermediate (same object or
+     * byte-equal). */
+    int intermediate_in_chain;
+    /* SHA-256 of the root that ended the chain (valid when chain_length > 0). */
+    unsigned char root_sha256[32];
+    /* Intersection of the validity periods of every certificate in the built chain, in seconds. */
+    int64_t chain_not_before;
+    int64_t chain_not_after;
+} cjws_chain_result;
+
+/* Builds and verifies leaf <- intermediate <- (a root in store) at `at_time` (seconds since 1970).
+ * Only `intermediate` is offered as untrusted; nothing is trusted but the store's roots. Every error
+ * OpenSSL finds is examined (the verify callback keeps going), so the result separates trust
+ * failures from time failures. X509_V_FLAG_X509_STRICT is not set. Returns 1 when OpenSSL ran
+ * (whatever its verdict), 0 on an internal error. */
+int cjws_verify_chain(X509_STORE *store, X509 *leaf, X509 *intermediate, int64_t at_time,
+                      cjws_chain_result *result);
+
+/* OpenSSL's text for an X509_V_ERR_* code. */
+const char *cjws_verify_error_string(int code);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CJWSOPENSSL_H */

@@ -1,0 +1,124 @@
+import Foundation
+
+/// A JWS in compact serialization (RFC 7515 §3.1, §7.1), split and decoded by a strict parser.
+///
+/// Parsing checks the format only (check 1 of the verification contract): size, exactly three
+/// segments, strict base64url in each, header and payload JSON objects. It does not check the
+/// algorithm, the chain or the signature; ``SignedDataVerifier`` does that.
+///
+/// - Warning: A parsed token is not verified. Nothing in it may be trusted until a verifier says so.
+public struct CompactJWS: Sendable {
+    /// The default limit on a token's length: 64 KiB. Real App Store tokens are 2–10 KiB.
+    public static let defaultMaximumBytes = 64 * 1024
+
+    /// The decoded header.
+    public let header: JWSHeader
+    /// The header's JSON bytes (decoded from base64url).
+    public let headerJSON: [UInt8]
+    /// The payload's JSON bytes (decoded from base64url).
+    public let payload: [UInt8]
+    /// The signature bytes (decoded from base64url); 64 bytes for a well-formed ES256 token.
+    public let signature: [UInt8]
+    /// The exact ASCII bytes `BASE64URL(header) '.' BASE64URL(payload)` that the signature covers.
+    public let signingInput: [UInt8]
+
+    /// Parses a compact JWS.
+    ///
+    /// - Parameters:
+    ///   - token: The token text, with no surrounding whitespace.
+    ///   - maximumBytes: The largest token accepted (default ``defaultMaximumBytes``).
+    /// - Throws: ``VerificationError`` with code ``VerificationError/Code/malformedToken``.
+    public init(parsing token: String, maximumBytes: Int = CompactJWS.defaultMaximumBytes) throws(VerificationError) {
+        var token = token
+        let parsed = token.withUTF8 { bytes in
+            Result { () throws(VerificationError) in try Self.split(bytes, maximumBytes: maximumBytes, requireJSONPayload: true) }
+        }
+        self = try parsed.get()
+    }
+
+    /// Parses a compact JWS from its bytes.
+    public init(parsing token: [UInt8], maximumBytes: Int = CompactJWS.defaultMaximumBytes) throws(VerificationError) {
+        let parsed = token.withUnsafeBufferPointer { bytes in
+            Result { () throws(VerificationError) in try Self.split(bytes, maximumBytes: maximumBytes, requireJSONPayload: true) }
+        }
+        self = try parsed.get()
+    }
+
+    private init(header: JWSHeader, headerJSON: [UInt8], payload: [UInt8], signature: [UInt8], signingInput: [UInt8]) {
+        self.header = header
+        self.headerJSON = headerJSON
+        self.payload = payload
+        self.signature = signature
+        self.signingInput = signingInput
+    }
+
+    /// The parser. `requireJSONPayload: false` accepts any payload bytes (for generic JWS test
+    /// vectors whose payload is not JSON); App Store verification always requires an object.
+    package static func split(
+        _ bytes: UnsafeBufferPointer<UInt8>, maximumBytes: Int, requireJSONPayload: Bool
+    ) throws(VerificationError) -> CompactJWS {
+        guard bytes.count <= maximumBytes else {
+            throw .malformed("the token is \(bytes.count) bytes, over the limit of \(maximumBytes)")
+        }
+        guard !bytes.isEmpty else { throw .malformed("the token is empty") }
+        var dots: (Int, Int) = (-1, -1)
+        var dotCount = 0
+        for index in 0..<bytes.count where bytes[index] == UInt8(ascii: ".") {
+            dotCount += 1
+            if dotCount == 1 { dots.0 = index } else if dotCount == 2 { dots.1 = index }
+        }
+        guard dotCount == 2 else {
+            throw .malformed("a compact JWS has 3 segments separated by '.', this token has \(dotCount + 1)")
+        }
+        let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<dots.0])
+        let payloadSegment = UnsafeBufferPointer(rebasing: bytes[(dots.0 + 1)..<dots.1])
+        let signatureSegment = UnsafeBufferPointer(rebasing: bytes[(dots.1 + 1)...])
+        guard !headerSegment.isEmpty else { throw .malformed("the header segment is empty") }
+        guard !payloadSegment.isEmpty else { throw .malformed("the payload segment is empty") }
+        guard let headerJSON = Base64.decodeURL(headerSegment) else {
+            throw .malformed("the header segment is not strict base64url (RFC 7515 §2)\(describeOffender(headerSegment))")
+        }
+        guard let payload = Base64.decodeURL(payloadSegment) else {
+            throw .malformed("the payload segment is not strict base64url (RFC 7515 §2)\(describeOffender(payloadSegment))")
+        }
+        guard let signature = Base64.decodeURL(signatureSegment) else {
+            throw .malformed("the signature segment is not strict base64url (RFC 7515 §2)\(describeOffender(signatureSegment))")
+        }
+        do {
+            try JSONSyntax.validateObject(headerJSON)
+        } catch {
+            throw .malformed("the header is not a JSON object: \(error.reason) at byte \(error.offset)")
+        }
+        if requireJSONPayload {
+            do {
+                try JSONSyntax.validateObject(payload)
+            } catch {
+                throw .malformed("the payload is not a JSON object: \(error.reason) at byte \(error.offset)")
+            }
+        }
+        let header: JWSHeader
+        do {
+            header = try JSONDecoder().decode(JWSHeader.self, from: Data(headerJSON))
+        } catch {
+            throw .malformed("the header could not be decoded: \(error)")
+        }
+        return CompactJWS(
+            header: header, headerJSON: headerJSON, payload: payload, signature: signature,
+            signingInput: Array(bytes[0..<dots.1]))
+    }
+
+    /// Names the first character that is not base64url, or says the problem is padding or length.
+    private static func describeOffender(_ segment: UnsafeBufferPointer<UInt8>) -> String {
+        for (offset, byte) in segment.enumerated() {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                continue
+            case UInt8(ascii: "="): return ": padding '=' at offset \(offset)"
+            case 0x21...0x7E: return ": character '\(Character(Unicode.Scalar(byte)))' at offset \(offset)"
+            default: return ": byte 0x\(String(byte, radix: 16)) at offset \(offset)"
+            }
+        }
+        return segment.count % 4 == 1 ? ": impossible length" : ": non-zero unused bits in the last character"
+    }
+}

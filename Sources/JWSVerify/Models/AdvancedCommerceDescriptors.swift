@@ -1,0 +1,43 @@
+/// The display name and description of an Advanced Commerce product.
+///
+/// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercedescriptors>
+public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable {
+    /// The description of the product.
+    public var description: String?
+
+    /// The display name of the product.
+    public var displayName: String?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        description: String? = nil,
+        displayName: String? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.description = description
+        self.displayName = displayName
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case description, displayName
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        description = try container.decode(.description)
+        displayName = try container.decode(.displayName)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(description, .description)
+        try container.encode(displayName, .displayName)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

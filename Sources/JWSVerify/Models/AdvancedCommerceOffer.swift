@@ -1,0 +1,57 @@
+/// A discount offer on an Advanced Commerce item.
+///
+/// [offer](https://developer.apple.com/documentation/advancedcommerceapi/offer)
+public struct AdvancedCommerceOffer: Codable, Hashable, Sendable {
+    /// The period of the offer.
+    public var period: AdvancedCommerceOfferPeriod?
+
+    /// The number of periods the offer lasts.
+    public var periodCount: Int32?
+
+    /// The offer price, in milliunits.
+    public var price: Int64?
+
+    /// The reason for the offer.
+    public var reason: AdvancedCommerceOfferReason?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        period: AdvancedCommerceOfferPeriod? = nil,
+        periodCount: Int32? = nil,
+        price: Int64? = nil,
+        reason: AdvancedCommerceOfferReason? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.period = period
+        self.periodCount = periodCount
+        self.price = price
+        self.reason = reason
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case period, periodCount, price, reason
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        period = try container.decode(.period)
+        periodCount = try container.decode(.periodCount)
+        price = try container.decode(.price)
+        reason = try container.decode(.reason)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(period, .period)
+        try container.encode(periodCount, .periodCount)
+        try container.encode(price, .price)
+        try container.encode(reason, .reason)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

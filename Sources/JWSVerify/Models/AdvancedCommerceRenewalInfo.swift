@@ -1,0 +1,71 @@
+/// Renewal information present only for Advanced Commerce API SKUs.
+///
+/// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercerenewalinfo>
+public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable {
+    /// The token to pass with your next request about this subscription.
+    public var consistencyToken: String?
+
+    /// The display name and description of the subscription.
+    public var descriptors: AdvancedCommerceDescriptors?
+
+    /// The items that renew.
+    public var items: [AdvancedCommerceRenewalItem]?
+
+    /// The duration of one subscription period.
+    public var period: AdvancedCommercePeriod?
+
+    /// The reference identifier of the request that last changed it.
+    public var requestReferenceId: String?
+
+    /// The tax code of the subscription.
+    public var taxCode: String?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        consistencyToken: String? = nil,
+        descriptors: AdvancedCommerceDescriptors? = nil,
+        items: [AdvancedCommerceRenewalItem]? = nil,
+        period: AdvancedCommercePeriod? = nil,
+        requestReferenceId: String? = nil,
+        taxCode: String? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.consistencyToken = consistencyToken
+        self.descriptors = descriptors
+        self.items = items
+        self.period = period
+        self.requestReferenceId = requestReferenceId
+        self.taxCode = taxCode
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case consistencyToken, descriptors, items, period, requestReferenceId, taxCode
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        consistencyToken = try container.decode(.consistencyToken)
+        descriptors = try container.decode(.descriptors)
+        items = try container.decode(.items)
+        period = try container.decode(.period)
+        requestReferenceId = try container.decode(.requestReferenceId)
+        taxCode = try container.decode(.taxCode)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(consistencyToken, .consistencyToken)
+        try container.encode(descriptors, .descriptors)
+        try container.encode(items, .items)
+        try container.encode(period, .period)
+        try container.encode(requestReferenceId, .requestReferenceId)
+        try container.encode(taxCode, .taxCode)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

@@ -1,0 +1,71 @@
+/// One item of an Advanced Commerce subscription renewal.
+///
+/// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercerenewalitem>
+public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable {
+    /// The SKU of the item (JSON key `SKU`).
+    public var sku: String?
+
+    /// The description of the item.
+    public var description: String?
+
+    /// The display name of the item.
+    public var displayName: String?
+
+    /// The offer applied to the item.
+    public var offer: AdvancedCommerceOffer?
+
+    /// The renewal price of the item, in milliunits.
+    public var price: Int64?
+
+    /// The price increase of the item, if any.
+    public var priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        sku: String? = nil,
+        description: String? = nil,
+        displayName: String? = nil,
+        offer: AdvancedCommerceOffer? = nil,
+        price: Int64? = nil,
+        priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.sku = sku
+        self.description = description
+        self.displayName = displayName
+        self.offer = offer
+        self.price = price
+        self.priceIncreaseInfo = priceIncreaseInfo
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case sku = "SKU", description, displayName, offer, price, priceIncreaseInfo
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        sku = try container.decode(.sku)
+        description = try container.decode(.description)
+        displayName = try container.decode(.displayName)
+        offer = try container.decode(.offer)
+        price = try container.decode(.price)
+        priceIncreaseInfo = try container.decode(.priceIncreaseInfo)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(sku, .sku)
+        try container.encode(description, .description)
+        try container.encode(displayName, .displayName)
+        try container.encode(offer, .offer)
+        try container.encode(price, .price)
+        try container.encode(priceIncreaseInfo, .priceIncreaseInfo)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

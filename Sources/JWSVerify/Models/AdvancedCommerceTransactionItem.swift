@@ -1,0 +1,78 @@
+/// One item of an Advanced Commerce transaction.
+///
+/// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercetransactionitem>
+public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable {
+    /// The SKU of the item (JSON key `SKU`).
+    public var sku: String?
+
+    /// The description of the item.
+    public var description: String?
+
+    /// The display name of the item.
+    public var displayName: String?
+
+    /// The offer applied to the item.
+    public var offer: AdvancedCommerceOffer?
+
+    /// The price of the item, in milliunits.
+    public var price: Int64?
+
+    /// The refunds of the item.
+    public var refunds: [AdvancedCommerceRefund]?
+
+    /// When the item was revoked.
+    public var revocationDate: Timestamp?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        sku: String? = nil,
+        description: String? = nil,
+        displayName: String? = nil,
+        offer: AdvancedCommerceOffer? = nil,
+        price: Int64? = nil,
+        refunds: [AdvancedCommerceRefund]? = nil,
+        revocationDate: Timestamp? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.sku = sku
+        self.description = description
+        self.displayName = displayName
+        self.offer = offer
+        self.price = price
+        self.refunds = refunds
+        self.revocationDate = revocationDate
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case sku = "SKU", description, displayName, offer, price, refunds, revocationDate
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        sku = try container.decode(.sku)
+        description = try container.decode(.description)
+        displayName = try container.decode(.displayName)
+        offer = try container.decode(.offer)
+        price = try container.decode(.price)
+        refunds = try container.decode(.refunds)
+        revocationDate = try container.decode(.revocationDate)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(sku, .sku)
+        try container.encode(description, .description)
+        try container.encode(displayName, .displayName)
+        try container.encode(offer, .offer)
+        try container.encode(price, .price)
+        try container.encode(refunds, .refunds)
+        try container.encode(revocationDate, .revocationDate)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

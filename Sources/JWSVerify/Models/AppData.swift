@@ -1,0 +1,57 @@
+/// The app metadata and signed app transaction of a notification such as `RESCIND_CONSENT`.
+///
+/// [appdata](https://developer.apple.com/documentation/appstoreservernotifications/appdata)
+public struct AppData: Codable, Hashable, Sendable {
+    /// The unique identifier of the app.
+    public var appAppleId: Int64?
+
+    /// The bundle identifier of the app.
+    public var bundleId: String?
+
+    /// The server environment that the notification applies to.
+    public var environment: Environment?
+
+    /// The app transaction information, as a JWS signed by the App Store.
+    public var signedAppTransactionInfo: String?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        appAppleId: Int64? = nil,
+        bundleId: String? = nil,
+        environment: Environment? = nil,
+        signedAppTransactionInfo: String? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.appAppleId = appAppleId
+        self.bundleId = bundleId
+        self.environment = environment
+        self.signedAppTransactionInfo = signedAppTransactionInfo
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case appAppleId, bundleId, environment, signedAppTransactionInfo
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        appAppleId = try container.decode(.appAppleId)
+        bundleId = try container.decode(.bundleId)
+        environment = try container.decode(.environment)
+        signedAppTransactionInfo = try container.decode(.signedAppTransactionInfo)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(appAppleId, .appAppleId)
+        try container.encode(bundleId, .bundleId)
+        try container.encode(environment, .environment)
+        try container.encode(signedAppTransactionInfo, .signedAppTransactionInfo)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

@@ -1,0 +1,78 @@
+/// The decoded body of a Retention Messaging real-time request for a retention message.
+///
+/// <https://developer.apple.com/documentation/retentionmessaging/decodedrealtimerequestbody>
+public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable {
+    /// The original transaction identifier of the subscription.
+    public var originalTransactionId: String?
+
+    /// The unique identifier of the app.
+    public var appAppleId: Int64?
+
+    /// The product identifier of the auto-renewable subscription.
+    public var productId: String?
+
+    /// The locale of the customer's device, such as `en-US`.
+    public var userLocale: String?
+
+    /// The UUID the App Store created for this request.
+    public var requestIdentifier: String?
+
+    /// The server environment of the request.
+    public var environment: Environment?
+
+    /// When the App Store signed the request.
+    public var signedDate: Timestamp?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        originalTransactionId: String? = nil,
+        appAppleId: Int64? = nil,
+        productId: String? = nil,
+        userLocale: String? = nil,
+        requestIdentifier: String? = nil,
+        environment: Environment? = nil,
+        signedDate: Timestamp? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.originalTransactionId = originalTransactionId
+        self.appAppleId = appAppleId
+        self.productId = productId
+        self.userLocale = userLocale
+        self.requestIdentifier = requestIdentifier
+        self.environment = environment
+        self.signedDate = signedDate
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case originalTransactionId, appAppleId, productId, userLocale, requestIdentifier, environment, signedDate
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        originalTransactionId = try container.decode(.originalTransactionId)
+        appAppleId = try container.decode(.appAppleId)
+        productId = try container.decode(.productId)
+        userLocale = try container.decode(.userLocale)
+        requestIdentifier = try container.decode(.requestIdentifier)
+        environment = try container.decode(.environment)
+        signedDate = try container.decode(.signedDate)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(originalTransactionId, .originalTransactionId)
+        try container.encode(appAppleId, .appAppleId)
+        try container.encode(productId, .productId)
+        try container.encode(userLocale, .userLocale)
+        try container.encode(requestIdentifier, .requestIdentifier)
+        try container.encode(environment, .environment)
+        try container.encode(signedDate, .signedDate)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

@@ -1,0 +1,71 @@
+/// An external purchase token, from an `EXTERNAL_PURCHASE_TOKEN` notification.
+///
+/// [externalpurchasetoken](https://developer.apple.com/documentation/appstoreservernotifications/externalpurchasetoken)
+public struct ExternalPurchaseToken: Codable, Hashable, Sendable {
+    /// The unique identifier of the token.
+    public var externalPurchaseId: String?
+
+    /// When the system created the token.
+    public var tokenCreationDate: Timestamp?
+
+    /// The app Apple ID for which the system generated the token.
+    public var appAppleId: Int64?
+
+    /// The bundle identifier of the app for which the system generated the token.
+    public var bundleId: String?
+
+    /// When the token expires (custom link tokens only).
+    public var tokenExpirationDate: Timestamp?
+
+    /// The custom link token type (custom link tokens only).
+    public var tokenType: TokenType?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        externalPurchaseId: String? = nil,
+        tokenCreationDate: Timestamp? = nil,
+        appAppleId: Int64? = nil,
+        bundleId: String? = nil,
+        tokenExpirationDate: Timestamp? = nil,
+        tokenType: TokenType? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.externalPurchaseId = externalPurchaseId
+        self.tokenCreationDate = tokenCreationDate
+        self.appAppleId = appAppleId
+        self.bundleId = bundleId
+        self.tokenExpirationDate = tokenExpirationDate
+        self.tokenType = tokenType
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case externalPurchaseId, tokenCreationDate, appAppleId, bundleId, tokenExpirationDate, tokenType
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        externalPurchaseId = try container.decode(.externalPurchaseId)
+        tokenCreationDate = try container.decode(.tokenCreationDate)
+        appAppleId = try container.decode(.appAppleId)
+        bundleId = try container.decode(.bundleId)
+        tokenExpirationDate = try container.decode(.tokenExpirationDate)
+        tokenType = try container.decode(.tokenType)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(externalPurchaseId, .externalPurchaseId)
+        try container.encode(tokenCreationDate, .tokenCreationDate)
+        try container.encode(appAppleId, .appAppleId)
+        try container.encode(bundleId, .bundleId)
+        try container.encode(tokenExpirationDate, .tokenExpirationDate)
+        try container.encode(tokenType, .tokenType)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

@@ -1,0 +1,215 @@
+/// A decoded renewal information payload of an auto-renewable subscription.
+///
+/// <https://developer.apple.com/documentation/appstoreserverapi/jwsrenewalinfodecodedpayload>
+public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
+    /// The reason the subscription expired.
+    public var expirationIntent: ExpirationIntent?
+
+    /// The transaction identifier of the original purchase.
+    public var originalTransactionId: String?
+
+    /// The product identifier of the product that renews at the next period.
+    public var autoRenewProductId: String?
+
+    /// The product identifier of the In-App Purchase.
+    public var productId: String?
+
+    /// Whether the subscription renews automatically.
+    public var autoRenewStatus: AutoRenewStatus?
+
+    /// Whether the App Store is trying to automatically renew the expired subscription.
+    public var isInBillingRetryPeriod: Bool?
+
+    /// Whether the customer responded to a subscription price increase.
+    public var priceIncreaseStatus: PriceIncreaseStatus?
+
+    /// When the billing grace period for renewals expires.
+    public var gracePeriodExpiresDate: Timestamp?
+
+    /// The type of offer applied to the renewal.
+    public var offerType: OfferType?
+
+    /// The offer code or the promotional offer identifier.
+    public var offerIdentifier: String?
+
+    /// When the App Store signed the JWS data.
+    public var signedDate: Timestamp?
+
+    /// The server environment that signed the renewal information.
+    public var environment: Environment?
+
+    /// The earliest start date of the subscription in a series that ignores lapses of 60 days or fewer.
+    public var recentSubscriptionStartDate: Timestamp?
+
+    /// When the most recent auto-renewable subscription purchase expires.
+    public var renewalDate: Timestamp?
+
+    /// The ISO 4217 three-letter code of the currency of `renewalPrice`.
+    public var currency: String?
+
+    /// The price at the next renewal, in milliunits (the price multiplied by 1000).
+    public var renewalPrice: Int64?
+
+    /// The payment mode of the discount offer.
+    public var offerDiscountType: OfferDiscountType?
+
+    /// The win-back offer identifiers the customer is eligible for, best offers first.
+    public var eligibleWinBackOfferIds: [String]?
+
+    /// The UUID that links the upcoming renewal to a customer of your service; kept as a string.
+    public var appAccountToken: String?
+
+    /// The unique identifier of the app download transaction.
+    public var appTransactionId: String?
+
+    /// The duration of the offer, as an ISO 8601 duration such as `P1Y`.
+    public var offerPeriod: String?
+
+    /// Renewal information present only for Advanced Commerce API SKUs.
+    public var advancedCommerceInfo: AdvancedCommerceRenewalInfo?
+
+    /// The renewal of a subscription with a commitment.
+    public var commitmentInfo: RenewalCommitmentInfo?
+
+    /// How a subscription with a commitment will be billed when it renews.
+    public var renewalBillingPlanType: RenewalBillingPlanType?
+
+    /// The Base64 device verification value (StoreKit renewal information only).
+    public var deviceVerification: String?
+
+    /// The UUID used to compute `deviceVerification` (StoreKit renewal information only).
+    public var deviceVerificationNonce: String?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        expirationIntent: ExpirationIntent? = nil,
+        originalTransactionId: String? = nil,
+        autoRenewProductId: String? = nil,
+        productId: String? = nil,
+        autoRenewStatus: AutoRenewStatus? = nil,
+        isInBillingRetryPeriod: Bool? = nil,
+        priceIncreaseStatus: PriceIncreaseStatus? = nil,
+        gracePeriodExpiresDate: Timestamp? = nil,
+        offerType: OfferType? = nil,
+        offerIdentifier: String? = nil,
+        signedDate: Timestamp? = nil,
+        environment: Environment? = nil,
+        recentSubscriptionStartDate: Timestamp? = nil,
+        renewalDate: Timestamp? = nil,
+        currency: String? = nil,
+        renewalPrice: Int64? = nil,
+        offerDiscountType: OfferDiscountType? = nil,
+        eligibleWinBackOfferIds: [String]? = nil,
+        appAccountToken: String? = nil,
+        appTransactionId: String? = nil,
+        offerPeriod: String? = nil,
+        advancedCommerceInfo: AdvancedCommerceRenewalInfo? = nil,
+        commitmentInfo: RenewalCommitmentInfo? = nil,
+        renewalBillingPlanType: RenewalBillingPlanType? = nil,
+        deviceVerification: String? = nil,
+        deviceVerificationNonce: String? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.expirationIntent = expirationIntent
+        self.originalTransactionId = originalTransactionId
+        self.autoRenewProductId = autoRenewProductId
+        self.productId = productId
+        self.autoRenewStatus = autoRenewStatus
+        self.isInBillingRetryPeriod = isInBillingRetryPeriod
+        self.priceIncreaseStatus = priceIncreaseStatus
+        self.gracePeriodExpiresDate = gracePeriodExpiresDate
+        self.offerType = offerType
+        self.offerIdentifier = offerIdentifier
+        self.signedDate = signedDate
+        self.environment = environment
+        self.recentSubscriptionStartDate = recentSubscriptionStartDate
+        self.renewalDate = renewalDate
+        self.currency = currency
+        self.renewalPrice = renewalPrice
+        self.offerDiscountType = offerDiscountType
+        self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
+        self.appAccountToken = appAccountToken
+        self.appTransactionId = appTransactionId
+        self.offerPeriod = offerPeriod
+        self.advancedCommerceInfo = advancedCommerceInfo
+        self.commitmentInfo = commitmentInfo
+        self.renewalBillingPlanType = renewalBillingPlanType
+        self.deviceVerification = deviceVerification
+        self.deviceVerificationNonce = deviceVerificationNonce
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case expirationIntent, originalTransactionId, autoRenewProductId, productId, autoRenewStatus,
+             isInBillingRetryPeriod, priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier,
+             signedDate, environment, recentSubscriptionStartDate, renewalDate, currency, renewalPrice,
+             offerDiscountType, eligibleWinBackOfferIds, appAccountToken, appTransactionId, offerPeriod,
+             advancedCommerceInfo, commitmentInfo, renewalBillingPlanType, deviceVerification, deviceVerificationNonce
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        expirationIntent = try container.decode(.expirationIntent)
+        originalTransactionId = try container.decode(.originalTransactionId)
+        autoRenewProductId = try container.decode(.autoRenewProductId)
+        productId = try container.decode(.productId)
+        autoRenewStatus = try container.decode(.autoRenewStatus)
+        isInBillingRetryPeriod = try container.decode(.isInBillingRetryPeriod)
+        priceIncreaseStatus = try container.decode(.priceIncreaseStatus)
+        gracePeriodExpiresDate = try container.decode(.gracePeriodExpiresDate)
+        offerType = try container.decode(.offerType)
+        offerIdentifier = try container.decode(.offerIdentifier)
+        signedDate = try container.decode(.signedDate)
+        environment = try container.decode(.environment)
+        recentSubscriptionStartDate = try container.decode(.recentSubscriptionStartDate)
+        renewalDate = try container.decode(.renewalDate)
+        currency = try container.decode(.currency)
+        renewalPrice = try container.decode(.renewalPrice)
+        offerDiscountType = try container.decode(.offerDiscountType)
+        eligibleWinBackOfferIds = try container.decode(.eligibleWinBackOfferIds)
+        appAccountToken = try container.decode(.appAccountToken)
+        appTransactionId = try container.decode(.appTransactionId)
+        offerPeriod = try container.decode(.offerPeriod)
+        advancedCommerceInfo = try container.decode(.advancedCommerceInfo)
+        commitmentInfo = try container.decode(.commitmentInfo)
+        renewalBillingPlanType = try container.decode(.renewalBillingPlanType)
+        deviceVerification = try container.decode(.deviceVerification)
+        deviceVerificationNonce = try container.decode(.deviceVerificationNonce)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(expirationIntent, .expirationIntent)
+        try container.encode(originalTransactionId, .originalTransactionId)
+        try container.encode(autoRenewProductId, .autoRenewProductId)
+        try container.encode(productId, .productId)
+        try container.encode(autoRenewStatus, .autoRenewStatus)
+        try container.encode(isInBillingRetryPeriod, .isInBillingRetryPeriod)
+        try container.encode(priceIncreaseStatus, .priceIncreaseStatus)
+        try container.encode(gracePeriodExpiresDate, .gracePeriodExpiresDate)
+        try container.encode(offerType, .offerType)
+        try container.encode(offerIdentifier, .offerIdentifier)
+        try container.encode(signedDate, .signedDate)
+        try container.encode(environment, .environment)
+        try container.encode(recentSubscriptionStartDate, .recentSubscriptionStartDate)
+        try container.encode(renewalDate, .renewalDate)
+        try container.encode(currency, .currency)
+        try container.encode(renewalPrice, .renewalPrice)
+        try container.encode(offerDiscountType, .offerDiscountType)
+        try container.encode(eligibleWinBackOfferIds, .eligibleWinBackOfferIds)
+        try container.encode(appAccountToken, .appAccountToken)
+        try container.encode(appTransactionId, .appTransactionId)
+        try container.encode(offerPeriod, .offerPeriod)
+        try container.encode(advancedCommerceInfo, .advancedCommerceInfo)
+        try container.encode(commitmentInfo, .commitmentInfo)
+        try container.encode(renewalBillingPlanType, .renewalBillingPlanType)
+        try container.encode(deviceVerification, .deviceVerification)
+        try container.encode(deviceVerificationNonce, .deviceVerificationNonce)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

@@ -1,0 +1,287 @@
+/// A decoded transaction payload: App Store Server API, App Store Server Notifications and StoreKit JSON.
+///
+/// <https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload>
+public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
+    /// The transaction identifier of the original purchase.
+    public var originalTransactionId: String?
+
+    /// The unique identifier of the transaction.
+    public var transactionId: String?
+
+    /// The unique identifier of subscription purchase events across devices, including renewals.
+    public var webOrderLineItemId: String?
+
+    /// The bundle identifier of the app.
+    public var bundleId: String?
+
+    /// The product identifier of the In-App Purchase.
+    public var productId: String?
+
+    /// The identifier of the subscription group to which the subscription belongs.
+    public var subscriptionGroupIdentifier: String?
+
+    /// When the App Store charged the customer's account for the purchase, restore, renewal or resubscription.
+    public var purchaseDate: Timestamp?
+
+    /// The purchase date of the original transaction.
+    public var originalPurchaseDate: Timestamp?
+
+    /// When the subscription expires or renews.
+    public var expiresDate: Timestamp?
+
+    /// The number of consumable products purchased.
+    public var quantity: Int32?
+
+    /// The type of the In-App Purchase.
+    public var type: ProductType?
+
+    /// The UUID the app set at purchase time to link the transaction to a customer of your service; kept as a string so
+    /// that a malformed value doesn't fail the whole payload.
+    public var appAccountToken: String?
+
+    /// Whether the customer purchased the product or has it through Family Sharing.
+    public var inAppOwnershipType: InAppOwnershipType?
+
+    /// When the App Store signed the JWS data.
+    public var signedDate: Timestamp?
+
+    /// Why the App Store refunded the transaction or revoked it from Family Sharing.
+    public var revocationReason: RevocationReason?
+
+    /// When the App Store refunded the transaction or revoked it from Family Sharing.
+    public var revocationDate: Timestamp?
+
+    /// Whether the customer upgraded to another subscription.
+    public var isUpgraded: Bool?
+
+    /// The type of offer applied to the purchase.
+    public var offerType: OfferType?
+
+    /// The offer code or the promotional offer identifier.
+    public var offerIdentifier: String?
+
+    /// The server environment that signed the transaction.
+    public var environment: Environment?
+
+    /// The three-letter code of the country or region of the App Store storefront of the purchase.
+    public var storefront: String?
+
+    /// The Apple-defined identifier of the App Store storefront of the purchase.
+    public var storefrontId: String?
+
+    /// Whether the transaction is a customer's purchase or a renewal the system initiated.
+    public var transactionReason: TransactionReason?
+
+    /// The ISO 4217 three-letter code of the currency of `price`.
+    public var currency: String?
+
+    /// The price of the purchase or offer, in milliunits (the price multiplied by 1000).
+    public var price: Int64?
+
+    /// The payment mode of the offer applied to the purchase.
+    public var offerDiscountType: OfferDiscountType?
+
+    /// The unique identifier of the app download transaction.
+    public var appTransactionId: String?
+
+    /// The duration of the offer, as an ISO 8601 duration such as `P1Y`.
+    public var offerPeriod: String?
+
+    /// The type of refund or revocation that applies to the transaction.
+    public var revocationType: RevocationType?
+
+    /// The refunded or revoked share of the transaction, in milliunits of a percent (0 to 100000).
+    public var revocationPercentage: Int32?
+
+    /// Transaction information present only for Advanced Commerce API SKUs.
+    public var advancedCommerceInfo: AdvancedCommerceTransactionInfo?
+
+    /// How a subscription with a commitment is billed.
+    public var billingPlanType: BillingPlanType?
+
+    /// The commitment of a subscription with a commitment.
+    public var commitmentInfo: TransactionCommitmentInfo?
+
+    /// The subscription's original transaction identifier before you migrated the subscription.
+    public var previousOriginalTransactionId: String?
+
+    /// The Base64 device verification value (StoreKit transactions only).
+    public var deviceVerification: String?
+
+    /// The UUID used to compute `deviceVerification` (StoreKit transactions only).
+    public var deviceVerificationNonce: String?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        originalTransactionId: String? = nil,
+        transactionId: String? = nil,
+        webOrderLineItemId: String? = nil,
+        bundleId: String? = nil,
+        productId: String? = nil,
+        subscriptionGroupIdentifier: String? = nil,
+        purchaseDate: Timestamp? = nil,
+        originalPurchaseDate: Timestamp? = nil,
+        expiresDate: Timestamp? = nil,
+        quantity: Int32? = nil,
+        type: ProductType? = nil,
+        appAccountToken: String? = nil,
+        inAppOwnershipType: InAppOwnershipType? = nil,
+        signedDate: Timestamp? = nil,
+        revocationReason: RevocationReason? = nil,
+        revocationDate: Timestamp? = nil,
+        isUpgraded: Bool? = nil,
+        offerType: OfferType? = nil,
+        offerIdentifier: String? = nil,
+        environment: Environment? = nil,
+        storefront: String? = nil,
+        storefrontId: String? = nil,
+        transactionReason: TransactionReason? = nil,
+        currency: String? = nil,
+        price: Int64? = nil,
+        offerDiscountType: OfferDiscountType? = nil,
+        appTransactionId: String? = nil,
+        offerPeriod: String? = nil,
+        revocationType: RevocationType? = nil,
+        revocationPercentage: Int32? = nil,
+        advancedCommerceInfo: AdvancedCommerceTransactionInfo? = nil,
+        billingPlanType: BillingPlanType? = nil,
+        commitmentInfo: TransactionCommitmentInfo? = nil,
+        previousOriginalTransactionId: String? = nil,
+        deviceVerification: String? = nil,
+        deviceVerificationNonce: String? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.originalTransactionId = originalTransactionId
+        self.transactionId = transactionId
+        self.webOrderLineItemId = webOrderLineItemId
+        self.bundleId = bundleId
+        self.productId = productId
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.expiresDate = expiresDate
+        self.quantity = quantity
+        self.type = type
+        self.appAccountToken = appAccountToken
+        self.inAppOwnershipType = inAppOwnershipType
+        self.signedDate = signedDate
+        self.revocationReason = revocationReason
+        self.revocationDate = revocationDate
+        self.isUpgraded = isUpgraded
+        self.offerType = offerType
+        self.offerIdentifier = offerIdentifier
+        self.environment = environment
+        self.storefront = storefront
+        self.storefrontId = storefrontId
+        self.transactionReason = transactionReason
+        self.currency = currency
+        self.price = price
+        self.offerDiscountType = offerDiscountType
+        self.appTransactionId = appTransactionId
+        self.offerPeriod = offerPeriod
+        self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
+        self.advancedCommerceInfo = advancedCommerceInfo
+        self.billingPlanType = billingPlanType
+        self.commitmentInfo = commitmentInfo
+        self.previousOriginalTransactionId = previousOriginalTransactionId
+        self.deviceVerification = deviceVerification
+        self.deviceVerificationNonce = deviceVerificationNonce
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier,
+             purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType,
+             signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment,
+             storefront, storefrontId, transactionReason, currency, price, offerDiscountType, appTransactionId,
+             offerPeriod, revocationType, revocationPercentage, advancedCommerceInfo, billingPlanType, commitmentInfo,
+             previousOriginalTransactionId, deviceVerification, deviceVerificationNonce
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        originalTransactionId = try container.decode(.originalTransactionId)
+        transactionId = try container.decode(.transactionId)
+        webOrderLineItemId = try container.decode(.webOrderLineItemId)
+        bundleId = try container.decode(.bundleId)
+        productId = try container.decode(.productId)
+        subscriptionGroupIdentifier = try container.decode(.subscriptionGroupIdentifier)
+        purchaseDate = try container.decode(.purchaseDate)
+        originalPurchaseDate = try container.decode(.originalPurchaseDate)
+        expiresDate = try container.decode(.expiresDate)
+        quantity = try container.decode(.quantity)
+        type = try container.decode(.type)
+        appAccountToken = try container.decode(.appAccountToken)
+        inAppOwnershipType = try container.decode(.inAppOwnershipType)
+        signedDate = try container.decode(.signedDate)
+        revocationReason = try container.decode(.revocationReason)
+        revocationDate = try container.decode(.revocationDate)
+        isUpgraded = try container.decode(.isUpgraded)
+        offerType = try container.decode(.offerType)
+        offerIdentifier = try container.decode(.offerIdentifier)
+        environment = try container.decode(.environment)
+        storefront = try container.decode(.storefront)
+        storefrontId = try container.decode(.storefrontId)
+        transactionReason = try container.decode(.transactionReason)
+        currency = try container.decode(.currency)
+        price = try container.decode(.price)
+        offerDiscountType = try container.decode(.offerDiscountType)
+        appTransactionId = try container.decode(.appTransactionId)
+        offerPeriod = try container.decode(.offerPeriod)
+        revocationType = try container.decode(.revocationType)
+        revocationPercentage = try container.decode(.revocationPercentage)
+        advancedCommerceInfo = try container.decode(.advancedCommerceInfo)
+        billingPlanType = try container.decode(.billingPlanType)
+        commitmentInfo = try container.decode(.commitmentInfo)
+        previousOriginalTransactionId = try container.decode(.previousOriginalTransactionId)
+        deviceVerification = try container.decode(.deviceVerification)
+        deviceVerificationNonce = try container.decode(.deviceVerificationNonce)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(originalTransactionId, .originalTransactionId)
+        try container.encode(transactionId, .transactionId)
+        try container.encode(webOrderLineItemId, .webOrderLineItemId)
+        try container.encode(bundleId, .bundleId)
+        try container.encode(productId, .productId)
+        try container.encode(subscriptionGroupIdentifier, .subscriptionGroupIdentifier)
+        try container.encode(purchaseDate, .purchaseDate)
+        try container.encode(originalPurchaseDate, .originalPurchaseDate)
+        try container.encode(expiresDate, .expiresDate)
+        try container.encode(quantity, .quantity)
+        try container.encode(type, .type)
+        try container.encode(appAccountToken, .appAccountToken)
+        try container.encode(inAppOwnershipType, .inAppOwnershipType)
+        try container.encode(signedDate, .signedDate)
+        try container.encode(revocationReason, .revocationReason)
+        try container.encode(revocationDate, .revocationDate)
+        try container.encode(isUpgraded, .isUpgraded)
+        try container.encode(offerType, .offerType)
+        try container.encode(offerIdentifier, .offerIdentifier)
+        try container.encode(environment, .environment)
+        try container.encode(storefront, .storefront)
+        try container.encode(storefrontId, .storefrontId)
+        try container.encode(transactionReason, .transactionReason)
+        try container.encode(currency, .currency)
+        try container.encode(price, .price)
+        try container.encode(offerDiscountType, .offerDiscountType)
+        try container.encode(appTransactionId, .appTransactionId)
+        try container.encode(offerPeriod, .offerPeriod)
+        try container.encode(revocationType, .revocationType)
+        try container.encode(revocationPercentage, .revocationPercentage)
+        try container.encode(advancedCommerceInfo, .advancedCommerceInfo)
+        try container.encode(billingPlanType, .billingPlanType)
+        try container.encode(commitmentInfo, .commitmentInfo)
+        try container.encode(previousOriginalTransactionId, .previousOriginalTransactionId)
+        try container.encode(deviceVerification, .deviceVerification)
+        try container.encode(deviceVerificationNonce, .deviceVerificationNonce)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

@@ -1,0 +1,86 @@
+/// The `data` object of a version 2 notification: app metadata and signed transaction and renewal information.
+///
+/// [data](https://developer.apple.com/documentation/appstoreservernotifications/data)
+public struct NotificationData: Codable, Hashable, Sendable {
+    /// The server environment that the notification applies to.
+    public var environment: Environment?
+
+    /// The unique identifier of the app (absent in the sandbox).
+    public var appAppleId: Int64?
+
+    /// The bundle identifier of the app.
+    public var bundleId: String?
+
+    /// The build version of the app.
+    public var bundleVersion: String?
+
+    /// The transaction information, as a JWS signed by the App Store.
+    public var signedTransactionInfo: String?
+
+    /// The subscription renewal information, as a JWS signed by the App Store.
+    public var signedRenewalInfo: String?
+
+    /// The status of the auto-renewable subscription when the notification was signed.
+    public var status: Status?
+
+    /// The reason the customer requested a refund, for `CONSUMPTION_REQUEST` notifications.
+    public var consumptionRequestReason: ConsumptionRequestReason?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        environment: Environment? = nil,
+        appAppleId: Int64? = nil,
+        bundleId: String? = nil,
+        bundleVersion: String? = nil,
+        signedTransactionInfo: String? = nil,
+        signedRenewalInfo: String? = nil,
+        status: Status? = nil,
+        consumptionRequestReason: ConsumptionRequestReason? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.environment = environment
+        self.appAppleId = appAppleId
+        self.bundleId = bundleId
+        self.bundleVersion = bundleVersion
+        self.signedTransactionInfo = signedTransactionInfo
+        self.signedRenewalInfo = signedRenewalInfo
+        self.status = status
+        self.consumptionRequestReason = consumptionRequestReason
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case environment, appAppleId, bundleId, bundleVersion, signedTransactionInfo, signedRenewalInfo, status,
+             consumptionRequestReason
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        environment = try container.decode(.environment)
+        appAppleId = try container.decode(.appAppleId)
+        bundleId = try container.decode(.bundleId)
+        bundleVersion = try container.decode(.bundleVersion)
+        signedTransactionInfo = try container.decode(.signedTransactionInfo)
+        signedRenewalInfo = try container.decode(.signedRenewalInfo)
+        status = try container.decode(.status)
+        consumptionRequestReason = try container.decode(.consumptionRequestReason)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(environment, .environment)
+        try container.encode(appAppleId, .appAppleId)
+        try container.encode(bundleId, .bundleId)
+        try container.encode(bundleVersion, .bundleVersion)
+        try container.encode(signedTransactionInfo, .signedTransactionInfo)
+        try container.encode(signedRenewalInfo, .signedRenewalInfo)
+        try container.encode(status, .status)
+        try container.encode(consumptionRequestReason, .consumptionRequestReason)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

@@ -1,0 +1,65 @@
+/// The renewal of a subscription with a commitment (renewal information `commitmentInfo`).
+///
+/// [renewalcommitmentinfo](https://developer.apple.com/documentation/appstoreserverapi/renewalcommitmentinfo)
+public struct RenewalCommitmentInfo: Codable, Hashable, Sendable {
+    /// The product identifier that renews after the commitment.
+    public var commitmentAutoRenewProductId: String?
+
+    /// Whether the commitment renews automatically.
+    public var commitmentAutoRenewStatus: AutoRenewStatus?
+
+    /// How the renewed commitment will be billed.
+    public var commitmentRenewalBillingPlanType: RenewalBillingPlanType?
+
+    /// When the commitment renews.
+    public var commitmentRenewalDate: Timestamp?
+
+    /// The renewal price of the commitment, in milliunits.
+    public var commitmentRenewalPrice: Int64?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        commitmentAutoRenewProductId: String? = nil,
+        commitmentAutoRenewStatus: AutoRenewStatus? = nil,
+        commitmentRenewalBillingPlanType: RenewalBillingPlanType? = nil,
+        commitmentRenewalDate: Timestamp? = nil,
+        commitmentRenewalPrice: Int64? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.commitmentAutoRenewProductId = commitmentAutoRenewProductId
+        self.commitmentAutoRenewStatus = commitmentAutoRenewStatus
+        self.commitmentRenewalBillingPlanType = commitmentRenewalBillingPlanType
+        self.commitmentRenewalDate = commitmentRenewalDate
+        self.commitmentRenewalPrice = commitmentRenewalPrice
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case commitmentAutoRenewProductId, commitmentAutoRenewStatus, commitmentRenewalBillingPlanType,
+             commitmentRenewalDate, commitmentRenewalPrice
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        commitmentAutoRenewProductId = try container.decode(.commitmentAutoRenewProductId)
+        commitmentAutoRenewStatus = try container.decode(.commitmentAutoRenewStatus)
+        commitmentRenewalBillingPlanType = try container.decode(.commitmentRenewalBillingPlanType)
+        commitmentRenewalDate = try container.decode(.commitmentRenewalDate)
+        commitmentRenewalPrice = try container.decode(.commitmentRenewalPrice)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(commitmentAutoRenewProductId, .commitmentAutoRenewProductId)
+        try container.encode(commitmentAutoRenewStatus, .commitmentAutoRenewStatus)
+        try container.encode(commitmentRenewalBillingPlanType, .commitmentRenewalBillingPlanType)
+        try container.encode(commitmentRenewalDate, .commitmentRenewalDate)
+        try container.encode(commitmentRenewalPrice, .commitmentRenewalPrice)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

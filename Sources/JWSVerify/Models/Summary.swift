@@ -1,0 +1,86 @@
+/// The result of a request to extend the renewal date of all eligible subscribers.
+///
+/// [summary](https://developer.apple.com/documentation/appstoreservernotifications/summary)
+public struct Summary: Codable, Hashable, Sendable {
+    /// The server environment that the notification applies to.
+    public var environment: Environment?
+
+    /// The unique identifier of the app (absent in the sandbox).
+    public var appAppleId: Int64?
+
+    /// The bundle identifier of the app.
+    public var bundleId: String?
+
+    /// The product identifier of the extended auto-renewable subscription.
+    public var productId: String?
+
+    /// The UUID of your renewal-date extension request.
+    public var requestIdentifier: String?
+
+    /// The storefront country codes the extension was limited to; absent when it applied to all.
+    public var storefrontCountryCodes: [String]?
+
+    /// The number of subscriptions whose renewal date was extended.
+    public var succeededCount: Int64?
+
+    /// The number of subscriptions whose renewal date couldn't be extended.
+    public var failedCount: Int64?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        environment: Environment? = nil,
+        appAppleId: Int64? = nil,
+        bundleId: String? = nil,
+        productId: String? = nil,
+        requestIdentifier: String? = nil,
+        storefrontCountryCodes: [String]? = nil,
+        succeededCount: Int64? = nil,
+        failedCount: Int64? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.environment = environment
+        self.appAppleId = appAppleId
+        self.bundleId = bundleId
+        self.productId = productId
+        self.requestIdentifier = requestIdentifier
+        self.storefrontCountryCodes = storefrontCountryCodes
+        self.succeededCount = succeededCount
+        self.failedCount = failedCount
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case environment, appAppleId, bundleId, productId, requestIdentifier, storefrontCountryCodes, succeededCount,
+             failedCount
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        environment = try container.decode(.environment)
+        appAppleId = try container.decode(.appAppleId)
+        bundleId = try container.decode(.bundleId)
+        productId = try container.decode(.productId)
+        requestIdentifier = try container.decode(.requestIdentifier)
+        storefrontCountryCodes = try container.decode(.storefrontCountryCodes)
+        succeededCount = try container.decode(.succeededCount)
+        failedCount = try container.decode(.failedCount)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(environment, .environment)
+        try container.encode(appAppleId, .appAppleId)
+        try container.encode(bundleId, .bundleId)
+        try container.encode(productId, .productId)
+        try container.encode(requestIdentifier, .requestIdentifier)
+        try container.encode(storefrontCountryCodes, .storefrontCountryCodes)
+        try container.encode(succeededCount, .succeededCount)
+        try container.encode(failedCount, .failedCount)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A point in time as App Store payloads write it: a JSON number of milliseconds since 1970-01-01T00:00:00Z.
+///
+/// The number may be fractional (StoreKit Testing in Xcode writes values such as `1697679936049.7297`) or negative.
+/// Encoding writes an integral value as an integer, without `.0`, and any other value as a floating-point number, so
+/// a decoded timestamp encodes back to the same number (integers up to 2^53, the precision of `Double`).
+public struct Timestamp: Codable, Hashable, Sendable, Comparable {
+    /// Milliseconds since 1970-01-01T00:00:00Z; may be fractional or negative.
+    public var millisecondsSince1970: Double
+
+    /// The same instant as a `Date`.
+    public var date: Date {
+        Date(timeIntervalSince1970: millisecondsSince1970 / 1000)
+    }
+
+    /// Creates a timestamp from milliseconds since 1970-01-01T00:00:00Z.
+    public init(millisecondsSince1970: Double) {
+        self.millisecondsSince1970 = millisecondsSince1970
+    }
+
+    /// Creates a timestamp from a `Date`.
+    public init(_ date: Date) {
+        millisecondsSince1970 = date.timeIntervalSince1970 * 1000
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let integer = try? container.decode(Int64.self) {
+            millisecondsSince1970 = Double(integer)
+        } else {
+            millisecondsSince1970 = try container.decode(Double.self)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let integer = integralValue {
+            try container.encode(integer)
+        } else {
+            // Fractional, out of Int64 range, or not finite (which the encoder rejects with an EncodingError).
+            try container.encode(millisecondsSince1970)
+        }
+    }
+
+    /// The value as an `Int64` when it is a whole number within `Int64` range, checked before converting.
+    private var integralValue: Int64? {
+        let value = millisecondsSince1970
+        guard value.isFinite, value.rounded(.towardZero) == value,
+              value >= -0x1p63, value < 0x1p63 else { return nil }
+        return Int64(value)
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.millisecondsSince1970 < rhs.millisecondsSince1970
+    }
+}

@@ -1,0 +1,57 @@
+/// The commitment of a transaction of a subscription with a commitment (transaction `commitmentInfo`).
+///
+/// [transactioncommitmentinfo](https://developer.apple.com/documentation/appstoreserverapi/transactioncommitmentinfo)
+public struct TransactionCommitmentInfo: Codable, Hashable, Sendable {
+    /// The number of the current billing period within the commitment.
+    public var billingPeriodNumber: Int32?
+
+    /// When the commitment expires.
+    public var commitmentExpiresDate: Timestamp?
+
+    /// The price of the whole commitment, in milliunits.
+    public var commitmentPrice: Int64?
+
+    /// The number of billing periods in the commitment.
+    public var totalBillingPeriods: Int32?
+
+    /// The JSON members this type doesn't model (and known members whose value is `null`), written back
+    /// by `encode(to:)` so that decoding and re-encoding loses nothing.
+    public var additionalFields: [String: JSONValue]
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        billingPeriodNumber: Int32? = nil,
+        commitmentExpiresDate: Timestamp? = nil,
+        commitmentPrice: Int64? = nil,
+        totalBillingPeriods: Int32? = nil,
+        additionalFields: [String: JSONValue] = [:]
+    ) {
+        self.billingPeriodNumber = billingPeriodNumber
+        self.commitmentExpiresDate = commitmentExpiresDate
+        self.commitmentPrice = commitmentPrice
+        self.totalBillingPeriods = totalBillingPeriods
+        self.additionalFields = additionalFields
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case billingPeriodNumber, commitmentExpiresDate, commitmentPrice, totalBillingPeriods
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
+        billingPeriodNumber = try container.decode(.billingPeriodNumber)
+        commitmentExpiresDate = try container.decode(.commitmentExpiresDate)
+        commitmentPrice = try container.decode(.commitmentPrice)
+        totalBillingPeriods = try container.decode(.totalBillingPeriods)
+        additionalFields = try container.additionalFields()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = PayloadEncodingContainer<CodingKeys>(encoder)
+        try container.encode(billingPeriodNumber, .billingPeriodNumber)
+        try container.encode(commitmentExpiresDate, .commitmentExpiresDate)
+        try container.encode(commitmentPrice, .commitmentPrice)
+        try container.encode(totalBillingPeriods, .totalBillingPeriods)
+        try container.encodeAdditionalFields(additionalFields)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+internal import CJWSOpenSSL
+
+/// An OpenSSL X.509 certificate (`X509`), owned: freed when the last reference goes.
+///
+/// `@unchecked Sendable`: never mutated after parsing. OpenSSL caches some derived values inside
+/// an `X509` on first use (extensions, hashes) under its own lock, so concurrent reads are safe.
+final class Certificate: @unchecked Sendable {
+    let pointer: OpaquePointer
+    /// The DER bytes the certificate was parsed from.
+    let der: [UInt8]
+
+    private init(takingOwnershipOf pointer: OpaquePointer, der: [UInt8]) {
+        self.pointer = pointer
+        self.der = der
+    }
+
+    deinit {
+        cjws_x509_free(pointer)
+    }
+
+    /// Parses exactly one DER certificate; nil when the bytes are not one or have bytes after it.
+    convenience init?(der: [UInt8]) {
+        guard !der.isEmpty, let pointer = der.withUnsafeBytes({ cjws_x509_from_der($0.baseAddress, $0.count) })
+        else {
+            cjws_clear_errors()
+            return nil
+        }
+        self.init(takingOwnershipOf: pointer, der: der)
+    }
+
+    /// Parses a certificate given as DER or as PEM (the first certificate of a PEM file).
+    convenience init?(derOrPEM bytes: [UInt8]) {
+        if let pemStart = "-----BEGIN CERTIFICATE-----".data(using: .utf8),
+            Data(bytes).range(of: pemStart) != nil
+        {
+            guard let pointer = bytes.withUnsafeBytes({ cjws_x509_from_pem($0.baseAddress, $0.count) }) else {
+                cjws_clear_errors()
+                return nil
+            }
+            var out: UnsafeMutablePointer<UInt8>?
+            let length = cjws_x509_to_der(pointer, &out)
+            guard length > 0, let out else {
+                cjws_x509_free(pointer)
+                cjws_clear_errors()
+                return nil
+            }
+            let der = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+            cjws_free(out)
+            self.init(takingOwnershipOf: pointer, der: der)
+        } else {
+            self.init(der: bytes)
+        }
+    }
+
+    /// The subject public key.
+    var publicKey: PublicKey? { PublicKey(certificateTakingReference: pointer) }
+
+    /// Whether an extension with this dotted OID is present (its value is not examined).
+    func hasExtension(_ dottedOID: String) -> Bool {
+        cjws_x509_has_extension(pointer, dottedOID) == 1
+    }
+
+    /// notBefore and notAfter, in seconds since 1970.
+    var validity: (notBefore: Int64, notAfter: Int64)? {
+        var notBefore: Int64 = 0
+        var notAfter: Int64 = 0
+        guard cjws_x509_validity(pointer, &notBefore, &notAfter) == 1 else { return nil }
+        return (notBefore, notAfter)
+    }
+
+    var subjectCommonName: String? { nameEntry(issuer: false, nid: cjws_nid_common_name()) }
+    var subjectOrganization: String? { nameEntry(issuer: false, nid: cjws_nid_organization()) }
+    var issuerCommonName: String? { nameEntry(issuer: true, nid: cjws_nid_common_name()) }
+    var issuerOrganization: String? { nameEntry(issuer: true, nid: cjws_nid_organization()) }
+
+    private func nameEntry(issuer: Bool, nid: Int32) -> String? {
+        readCString { cjws_x509_name_entry(pointer, issuer ? 1 : 0, nid, $0, $1) }
+    }
+
+    /// The serial number in upper-case hexadecimal.
+    var serialNumberHex: String? { readCString { cjws_x509_serial_hex(pointer, $0, $1) } }
+
+    /// The signature algorithm's name, such as `ecdsa-with-SHA384`.
+    var signatureAlgorithm: String? { readCString { cjws_x509_signature_algorithm(pointer, $0, $1) } }
+
+    /// SHA-256 of the DER bytes.
+    var sha256Fingerprint: [UInt8] { SHA256.hash(der) }
+}
+
+/// SHA-256 through OpenSSL.
+enum SHA256 {
+    static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        bytes.withUnsafeBytes { input in
+            _ = digest.withUnsafeMutableBufferPointer { cjws_sha256(input.baseAddress, input.count, $0.baseAddress) }
+        }
+        return digest
+    }
+}

@@ -1,0 +1,18 @@
+internal import CJWSOpenSSL
+
+/// OpenSSL's error queue of the calling thread, drained into one line (empty when it was empty).
+func drainOpenSSLErrors() -> String {
+    var buffer = [CChar](repeating: 0, count: 1024)
+    let length = buffer.withUnsafeMutableBufferPointer { cjws_error_text($0.baseAddress, $0.count) }
+    guard length > 0 else { return "" }
+    return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// Reads a NUL-terminated string that a C function writes into a buffer of `capacity` bytes.
+/// The function returns the length written, or a negative value when it has nothing.
+func readCString(capacity: Int = 256, _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> String? {
+    var buffer = [CChar](repeating: 0, count: capacity)
+    let length = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+    guard length >= 0 else { return nil }
+    return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

@@ -1,0 +1,80 @@
+import Foundation
+internal import CJWSOpenSSL
+
+/// An OpenSSL public key (`EVP_PKEY`), owned: freed when the last reference goes.
+///
+/// `@unchecked Sendable`: the key is never mutated after creation, and OpenSSL 3 allows concurrent
+/// verifications with one `EVP_PKEY` (each call makes its own `EVP_PKEY_CTX`).
+final class PublicKey: @unchecked Sendable {
+    private let key: OpaquePointer
+
+    /// The elliptic curve of an EC key.
+    enum Curve: Equatable, Sendable {
+        case p256
+        case p384
+        case other
+        case notEC
+    }
+
+    private init(takingOwnershipOf key: OpaquePointer) {
+        self.key = key
+    }
+
+    deinit {
+        cjws_pkey_free(key)
+    }
+
+    /// Parses a DER SubjectPublicKeyInfo; nil when it is not one (or bytes follow it).
+    convenience init?(subjectPublicKeyInfo der: [UInt8]) {
+        guard let key = der.withUnsafeBytes({ cjws_pkey_from_spki($0.baseAddress, $0.count) }) else {
+            cjws_clear_errors()
+            return nil
+        }
+        self.init(takingOwnershipOf: key)
+    }
+
+    /// Builds a P-256 key from an uncompressed point (0x04 ‖ X ‖ Y); nil when the point is not on the curve.
+    convenience init?(p256UncompressedPoint point: [UInt8]) {
+        guard point.count == 65,
+            let key = point.withUnsafeBytes({ cjws_pkey_p256_from_point($0.baseAddress, $0.count) })
+        else {
+            cjws_clear_errors()
+            return nil
+        }
+        self.init(takingOwnershipOf: key)
+    }
+
+    /// The public key of a certificate.
+    convenience init?(certificateTakingReference certificate: OpaquePointer) {
+        guard let key = cjws_x509_public_key(certificate) else {
+            cjws_clear_errors()
+            return nil
+        }
+        self.init(takingOwnershipOf: key)
+    }
+
+    var curve: Curve {
+        let nid = cjws_pkey_ec_curve_nid(key)
+        switch nid {
+        case 0: return .notEC
+        case cjws_nid_p256(): return .p256
+        case cjws_nid_p384(): return .p384
+        default: return .other
+        }
+    }
+
+    /// Checks an ES256 signature: raw 64-byte R‖S over SHA-256 of `message`.
+    ///
+    /// - Returns: true only for a valid signature; a signature of another length, with R or S out of
+    ///   range, or made by another key gives false.
+    func isValidES256Signature<M: ContiguousBytes, S: ContiguousBytes>(_ signature: S, for message: M) -> Bool {
+        message.withUnsafeBytes { message in
+            signature.withUnsafeBytes { signature in
+                guard signature.count == 64 else { return false }
+                let result = cjws_es256_verify(key, message.baseAddress, message.count, signature.baseAddress, signature.count)
+                if result < 0 { cjws_clear_errors() }
+                return result == 1
+            }
+        }
+    }
+}

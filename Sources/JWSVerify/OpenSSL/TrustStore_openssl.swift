@@ -1,0 +1,66 @@
+import Foundation
+internal import CJWSOpenSSL
+
+/// A set of trusted roots (`X509_STORE`), owned, built once per verifier.
+///
+/// `@unchecked Sendable`: the store is filled in `init` and only read afterwards; OpenSSL locks
+/// its internal lookups, and each verification uses its own `X509_STORE_CTX`.
+final class TrustStore: @unchecked Sendable {
+    private let store: OpaquePointer
+    /// The roots, in the order given.
+    let roots: [Certificate]
+
+    /// What OpenSSL concluded about leaf ← intermediate ← root.
+    struct ChainVerdict: Sendable {
+        /// The first failure that is not about dates, with OpenSSL's reason.
+        var trustFailure: (code: Int32, depth: Int32, reason: String)?
+        /// The first failure about validity dates.
+        var timeFailure: (code: Int32, depth: Int32, reason: String)?
+        /// The chain OpenSSL built has exactly leaf, the given intermediate and a root.
+        var isThreeCertificateChain: Bool
+        /// SHA-256 of the root that ended the chain.
+        var rootFingerprint: [UInt8]
+        /// Every certificate of the chain is valid inside this interval (seconds since 1970).
+        var validFrom: Int64
+        var validUntil: Int64
+    }
+
+    init?(roots: [Certificate]) {
+        guard let store = cjws_store_new() else { return nil }
+        self.store = store
+        self.roots = roots
+        for root in roots where cjws_store_add_root(store, root.pointer) != 1 {
+            cjws_clear_errors()
+            return nil
+        }
+    }
+
+    deinit {
+        cjws_store_free(store)
+    }
+
+    /// Builds and verifies the chain at `time` (seconds since 1970), with `intermediate` as the
+    /// only untrusted certificate offered. Nil on an internal OpenSSL failure (then `error` says why).
+    func verify(leaf: Certificate, intermediate: Certificate, at time: Int64) -> Result<ChainVerdict, VerificationError> {
+        var result = cjws_chain_result()
+        guard cjws_verify_chain(store, leaf.pointer, intermediate.pointer, time, &result) == 1 else {
+            return .failure(
+                VerificationError(
+                    .untrustedChain, check: .chain, "OpenSSL could not run the chain verification",
+                    underlying: drainOpenSSLErrors()))
+        }
+        cjws_clear_errors()
+        func reason(_ code: Int32) -> String { String(cString: cjws_verify_error_string(code)) }
+        let fingerprint = withUnsafeBytes(of: result.root_sha256) { Array($0) }
+        return .success(
+            ChainVerdict(
+                trustFailure: result.trust_error != 0
+                    ? (result.trust_error, result.trust_error_depth, reason(result.trust_error)) : nil,
+                timeFailure: result.time_error != 0
+                    ? (result.time_error, result.time_error_depth, reason(result.time_error)) : nil,
+                isThreeCertificateChain: result.chain_length == 3 && result.intermediate_in_chain == 1,
+                rootFingerprint: fingerprint,
+                validFrom: result.chain_not_before,
+                validUntil: result.chain_not_after))
+    }
+}

@@ -1,0 +1,431 @@
+import Foundation
+
+/// Verifies and decodes App Store signed data: transactions, renewal infos, app transactions,
+/// server notifications (V2) and Retention Messaging realtime requests.
+///
+/// Each method runs the checks of the verification contract in a fixed order (format, header,
+/// chain, signature, payload, claims) and returns a ``VerificationResult``: the typed payload when
+/// every check passed, else a ``VerificationError`` naming the first check that failed.
+///
+/// ```swift
+/// let verifier = try SignedDataVerifier(
+///     bundleId: "com.example.app", appAppleId: 1234567890, environment: .production)
+/// switch verifier.verifyAndDecodeTransaction(signedTransaction) {
+/// case .verified(let verified): grant(verified.payload)
+/// case .failed(let failure): reject(failure.error)
+/// }
+/// ```
+///
+/// A verifier is immutable and `Sendable`: create one per configuration and share it between
+/// threads. Its chain cache makes every token after the first with the same `x5c` cost one ES256
+/// verification.
+///
+/// Validation time: the payload's `signedDate` (`receiptCreationDate` for an app transaction), as
+/// Apple's library does offline, so that a stored token stays verifiable after its leaf expires;
+/// the clock's time when the payload has no such date.
+public struct SignedDataVerifier: Sendable {
+    /// The bundle id every payload must carry, or nil to skip that check.
+    public let bundleId: String?
+    /// The app Apple id payloads must carry in Production, or nil.
+    public let appAppleId: Int64?
+    /// The environment every payload must name, or nil to accept whatever the payload says.
+    public let environment: Environment?
+    /// Whether OCSP revocation checks run (and validation happens at the current time).
+    public let enableOnlineChecks: Bool
+    /// The largest token accepted, in bytes.
+    public let maximumTokenBytes: Int
+
+    private let clock: @Sendable () -> Date
+    private let chainValidator: ChainValidator?
+    private let chainCache: ChainCache
+    private let xcodeCertificate: Certificate?
+    private let expectations: ClaimExpectations
+
+    /// Creates a verifier.
+    ///
+    /// - Parameters:
+    ///   - rootCertificates: DER (or PEM) trusted roots; the default is Apple Root CA - G3
+    ///     (``AppleRootCertificate/rootCAG3``). `x5c[2]` of a token is never trusted by itself.
+    ///   - bundleId: The app's bundle id. Pass nil only to inspect tokens of unknown origin: the
+    ///     bundle id check is then skipped.
+    ///   - appAppleId: The app's Apple id; required when `environment` is Production.
+    ///   - environment: The environment tokens must come from, or nil to accept any (inspection only).
+    ///     For ``Environment/xcode`` pass `xcodeCertificate`.
+    ///   - xcodeCertificate: The StoreKit Testing certificate exported from Xcode (DER or PEM). An
+    ///     Xcode token verifies only when its single `x5c` certificate is byte-identical to it.
+    ///   - enableOnlineChecks: Check revocation with OCSP (not available yet: the initializer throws).
+    ///   - maximumTokenBytes: The largest token accepted (default 64 KiB).
+    ///   - chainCacheCapacity: How many chains to remember (default 64; 0 disables the cache).
+    ///   - clock: The current time, read only when a payload carries no date.
+    /// - Throws: ``VerificationError`` with code ``VerificationError/Code/invalidConfiguration``
+    ///   when a root does not parse, Production has no app Apple id, or Xcode has no certificate.
+    public init(
+        rootCertificates: [Data] = AppleRootCertificate.defaultRoots,
+        bundleId: String?,
+        appAppleId: Int64? = nil,
+        environment: Environment?,
+        xcodeCertificate: Data? = nil,
+        enableOnlineChecks: Bool = false,
+        maximumTokenBytes: Int = CompactJWS.defaultMaximumBytes,
+        chainCacheCapacity: Int = 64,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws(VerificationError) {
+        func configurationError(_ message: String) -> VerificationError {
+            VerificationError(.invalidConfiguration, check: .configuration, message)
+        }
+        if environment == .production && appAppleId == nil {
+            throw configurationError("appAppleId is required when the environment is Production")
+        }
+        if enableOnlineChecks {
+            throw configurationError("online (OCSP) checks are not implemented yet; verify offline")
+        }
+        if environment == .xcode {
+            guard let xcodeCertificate else {
+                throw configurationError(
+                    "environment Xcode needs the StoreKit Testing certificate: in Xcode, open the .storekit"
+                        + " configuration, choose Editor > Save Public Certificate, and pass that file")
+            }
+            guard let certificate = Certificate(derOrPEM: Array(xcodeCertificate)) else {
+                throw configurationError("the Xcode certificate is not a DER or PEM X.509 certificate")
+            }
+            self.xcodeCertificate = certificate
+            self.chainValidator = nil
+        } else {
+            var roots: [Certificate] = []
+            for (index, data) in rootCertificates.enumerated() {
+                guard let root = Certificate(derOrPEM: Array(data)) else {
+                    throw configurationError("root certificate \(index) is not a DER or PEM X.509 certificate")
+                }
+                roots.append(root)
+            }
+            guard !roots.isEmpty else { throw configurationError("no root certificate was given") }
+            guard let store = TrustStore(roots: roots) else {
+                throw configurationError("OpenSSL could not build a trust store: \(drainOpenSSLErrors())")
+            }
+            self.xcodeCertificate = nil
+            self.chainValidator = ChainValidator(trustStore: store)
+        }
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environment = environment
+        self.enableOnlineChecks = enableOnlineChecks
+        self.maximumTokenBytes = maximumTokenBytes
+        self.clock = clock
+        self.chainCache = ChainCache(capacity: chainCacheCapacity)
+        self.expectations = ClaimExpectations(bundleId: bundleId, appAppleId: appAppleId, environment: environment)
+    }
+
+    // MARK: - One method per kind
+
+    /// Verifies a signed transaction (`signedTransactionInfo`, StoreKit `Transaction.jwsRepresentation`).
+    ///
+    /// Claims: `bundleId`, then `environment`.
+    public func verifyAndDecodeTransaction(_ token: String) -> VerificationResult<JWSTransactionDecodedPayload> {
+        verify(token, as: JWSTransactionDecodedPayload.self)
+    }
+
+    /// Verifies signed renewal info (`signedRenewalInfo`). Claims: `environment`.
+    public func verifyAndDecodeRenewalInfo(_ token: String) -> VerificationResult<JWSRenewalInfoDecodedPayload> {
+        verify(token, as: JWSRenewalInfoDecodedPayload.self)
+    }
+
+    /// Verifies a signed app transaction (`AppTransaction.jwsRepresentation`,
+    /// `signedAppTransactionInfo`). Claims: `bundleId`, `appAppleId` in Production, then `receiptType`.
+    public func verifyAndDecodeAppTransaction(_ token: String) -> VerificationResult<AppTransaction> {
+        verify(token, as: AppTransaction.self)
+    }
+
+    /// Verifies a Retention Messaging realtime request. Claims: `appAppleId` in Production, then `environment`.
+    public func verifyAndDecodeRealtimeRequest(_ token: String) -> VerificationResult<DecodedRealtimeRequestBody> {
+        verify(token, as: DecodedRealtimeRequestBody.self)
+    }
+
+    /// Verifies an App Store Server Notification V2 (`signedPayload`).
+    ///
+    /// Claims come from the first present of `data`, `summary`, `externalPurchaseToken` and `appData`:
+    /// bundle id, app Apple id in Production, then environment. A notification with none of them fails
+    /// with ``VerificationError/Code/invalidAppIdentifier``.
+    ///
+    /// - Parameters:
+    ///   - token: The notification's `signedPayload`.
+    ///   - verifyingNestedTokens: Also verify and decode `signedTransactionInfo`, `signedRenewalInfo`
+    ///     and `signedAppTransactionInfo` (default true). The result is verified only when every nested
+    ///     token verifies too; a nested failure keeps its code and names the nested field.
+    public func verifyAndDecodeNotification(
+        _ token: String, verifyingNestedTokens: Bool = true
+    ) -> VerificationResult<DecodedNotification> {
+        let outer = verify(token, as: ResponseBodyV2DecodedPayload.self)
+        guard let notification = outer.unverifiedPayload else {
+            return outer.map { DecodedNotification(notification: $0) }
+        }
+        guard verifyingNestedTokens, outer.isVerified else {
+            return outer.map { DecodedNotification(notification: $0) }
+        }
+        var decoded = DecodedNotification(notification: notification)
+        var firstError: VerificationError?
+        func note<P>(_ result: VerificationResult<P>, field: String) -> P? {
+            if let error = result.error, firstError == nil {
+                firstError = VerificationError(
+                    error.code, check: error.check, "nested \(field): \(error.message)", underlying: error.underlying)
+            }
+            return result.unverifiedPayload
+        }
+        if let nested = notification.data?.signedTransactionInfo {
+            decoded.transaction = note(verifyAndDecodeTransaction(nested), field: "signedTransactionInfo")
+        }
+        if let nested = notification.data?.signedRenewalInfo {
+            decoded.renewalInfo = note(verifyAndDecodeRenewalInfo(nested), field: "signedRenewalInfo")
+        }
+        if let nested = notification.appData?.signedAppTransactionInfo {
+            decoded.appTransaction = note(verifyAndDecodeAppTransaction(nested), field: "signedAppTransactionInfo")
+        }
+        if let firstError {
+            return .failed(VerificationFailure(error: firstError, unverifiedPayload: decoded))
+        }
+        return outer.map { _ in decoded }
+    }
+
+    /// Verifies a token of any kind: the given one, or the one its payload's keys reveal.
+    ///
+    /// - Parameters:
+    ///   - token: The token.
+    ///   - kind: The expected kind, or nil to recognize it from the payload (see ``PayloadKind/recognize(token:)``).
+    public func verifyAndDecode(_ token: String, as kind: PayloadKind?) -> VerificationResult<DecodedPayload> {
+        guard let kind = kind ?? PayloadKind.recognize(token: token) else {
+            // Run the checks up to the payload so that the first real failure is reported.
+            let probe = verify(token, as: JWSTransactionDecodedPayload.self)
+            if let error = probe.error, error.check != .payload, error.check != .claims {
+                return .failed(VerificationFailure(error: error, unverifiedPayload: nil))
+            }
+            return .failed(
+                VerificationFailure(
+                    error: VerificationError(
+                        .payloadDecodingFailed, check: .payload,
+                        "the payload is not recognizably any App Store kind; name the kind to verify it as"),
+                    unverifiedPayload: nil))
+        }
+        switch kind {
+        case .transaction: return verifyAndDecodeTransaction(token).map(DecodedPayload.transaction)
+        case .renewalInfo: return verifyAndDecodeRenewalInfo(token).map(DecodedPayload.renewalInfo)
+        case .appTransaction: return verifyAndDecodeAppTransaction(token).map(DecodedPayload.appTransaction)
+        case .notification: return verifyAndDecodeNotification(token).map(DecodedPayload.notification)
+        case .realtimeRequest: return verifyAndDecodeRealtimeRequest(token).map(DecodedPayload.realtimeRequest)
+        }
+    }
+
+    /// Chain cache hits, misses and size, for tests and benchmarks.
+    package var chainCacheStatistics: (hits: Int, misses: Int, count: Int) { chainCache.statistics }
+
+    // MARK: - The contract
+
+    func verify<P: AppStorePayload>(_ token: String, as type: P.Type) -> VerificationResult<P> {
+        // 1. Format.
+        let jws: CompactJWS
+        do {
+            jws = try CompactJWS(parsing: token, maximumBytes: maximumTokenBytes)
+        } catch {
+            return .failed(VerificationFailure(error: error, unverifiedPayload: nil))
+        }
+        // The payload is decoded once, here, because the validation time comes from it; a decoding
+        // failure is reported at its place in the order (check 12), after the signature.
+        let decoded = Self.decodePayload(jws.payload, as: P.self)
+        let payload = try? decoded.get()
+        func fail(_ error: VerificationError) -> VerificationResult<P> {
+            .failed(VerificationFailure(error: error, unverifiedPayload: payload))
+        }
+
+        // 2–4. Header.
+        if let error = Self.checkHeader(jws.header, expectingXcode: xcodeCertificate != nil) {
+            return fail(error)
+        }
+        let x5c = jws.header.x5c ?? []
+
+        // 5–9. Chain.
+        let timestamp = payload.map(\.validationTimestamp) ?? Self.probeTimestamp(jws.payload, kind: P.kind)
+        let validationTime = validationTime(for: timestamp)
+        let chain: ValidatedChain
+        switch validateChain(x5c, at: validationTime) {
+        case .success(let value): chain = value
+        case .failure(let error): return fail(error)
+        }
+
+        // 10. Signature.
+        guard jws.signature.count == 64 else {
+            return fail(
+                VerificationError(
+                    .invalidSignature, check: .signature,
+                    "an ES256 signature is 64 bytes of R‖S (RFC 7518 §3.4), this one is \(jws.signature.count) bytes"
+                        + (jws.signature.first == 0x30 ? " and looks like DER" : "")))
+        }
+        guard chain.leafKey.isValidES256Signature(jws.signature, for: jws.signingInput) else {
+            return fail(
+                VerificationError(.invalidSignature, check: .signature, "the ES256 signature does not verify with the leaf key"))
+        }
+
+        // 11. Revocation: online checks are refused at configuration time until OCSP lands.
+
+        // 12. Payload.
+        let verifiedPayload: P
+        switch decoded {
+        case .success(let value): verifiedPayload = value
+        case .failure(let error): return fail(error)
+        }
+        if let other = PayloadKind.recognize(keys: verifiedPayload.unmodeledKeys), other != P.kind {
+            return fail(
+                VerificationError(
+                    .payloadDecodingFailed, check: .payload,
+                    "this token is a \(other), not a \(P.kind): use \(other.methodName) instead of \(P.kind.methodName)"))
+        }
+
+        // 13. Claims.
+        if let error = verifiedPayload.checkClaims(expectations) {
+            return fail(error)
+        }
+        return .verified(
+            Verified(
+                payload: verifiedPayload, header: jws.header, chain: chain.certificates,
+                validationTime: Date(timeIntervalSince1970: TimeInterval(validationTime))))
+    }
+
+    private static func checkHeader(_ header: JWSHeader, expectingXcode: Bool) -> VerificationError? {
+        guard header.alg == "ES256" else {
+            let found = header.alg.map { "\"\($0)\"" } ?? header.additionalMembers["alg"].map { "\($0)" } ?? "absent"
+            return VerificationError(
+                .unsupportedAlgorithm, check: .header, "alg is \(found); App Store tokens are signed with exactly \"ES256\"")
+        }
+        if header.crit != nil {
+            return VerificationError(
+                .unsupportedAlgorithm, check: .header,
+                "the header has a crit member (RFC 7515 §4.1.11); no extension is understood, so the token is rejected")
+        }
+        guard let x5c = header.x5c else {
+            return VerificationError(
+                .missingCertificateChain, check: .header,
+                header.additionalMembers["x5c"] != nil
+                    ? "x5c is not an array of strings" : "the header has no x5c certificate chain")
+        }
+        let expected = expectingXcode ? 1 : 3
+        guard x5c.count == expected else {
+            var message = "x5c holds \(x5c.count) certificate\(x5c.count == 1 ? "" : "s"), expected \(expected)"
+            if expectingXcode {
+                message += " (a StoreKit Testing token carries one self-signed certificate)"
+            } else {
+                message += " (leaf, intermediate, root)"
+                if x5c.count == 1 && header.kid == "Apple_Xcode_Key" {
+                    message += "; this is an Xcode StoreKit Testing token: configure environment Xcode with the"
+                        + " certificate exported from Xcode"
+                }
+            }
+            return VerificationError(.invalidChainLength, check: .header, message)
+        }
+        return nil
+    }
+
+    private func validateChain(_ x5c: [String], at time: Int64) -> Result<ValidatedChain, VerificationError> {
+        if let xcodeCertificate {
+            return Self.validateXcode(x5c[0], pinned: xcodeCertificate)
+        }
+        guard let chainValidator else {
+            return .failure(VerificationError(.invalidConfiguration, check: .configuration, "no trust store"))
+        }
+        let key = x5c.joined(separator: ".")
+        if let cached = chainCache.lookup(key, at: time) {
+            return .success(cached)
+        }
+        let result = chainValidator.validate(x5c, at: time)
+        if case .success(let chain) = result {
+            chainCache.insert(chain, for: key)
+        }
+        return result
+    }
+
+    /// An Xcode token's single certificate must be the pinned one, byte for byte. Its validity dates
+    /// are not enforced, as Xcode does not enforce them either.
+    private static func validateXcode(_ entry: String, pinned: Certificate) -> Result<ValidatedChain, VerificationError> {
+        guard let der = Base64.decodeStandard(entry), Certificate(der: der) != nil else {
+            return .failure(
+                VerificationError(
+                    .invalidCertificate, check: .chain, "x5c[0] is not standard base64 of one DER X.509 certificate",
+                    underlying: drainOpenSSLErrors()))
+        }
+        guard der == pinned.der else {
+            return .failure(
+                VerificationError(
+                    .untrustedChain, check: .chain,
+                    "x5c[0] is not the pinned StoreKit Testing certificate (SHA-256 \(SHA256.hash(der).hexString),"
+                        + " pinned \(pinned.sha256Fingerprint.hexString))"))
+        }
+        guard let key = pinned.publicKey, key.curve == .p256 else {
+            return .failure(
+                VerificationError(.unsupportedKey, check: .chain, "the StoreKit Testing certificate's key is not EC P-256"))
+        }
+        return .success(ValidatedChain(leafKey: key, validFrom: .min, validUntil: .max, certificates: [CertificateInfo(pinned)]))
+    }
+
+    private func validationTime(for timestamp: Timestamp?) -> Int64 {
+        if !enableOnlineChecks, let milliseconds = timestamp?.millisecondsSince1970, milliseconds.isFinite,
+            abs(milliseconds) < 1e17
+        {
+            return Int64((milliseconds / 1000).rounded(.down))
+        }
+        let now = clock().timeIntervalSince1970
+        return now.isFinite ? Int64(now.rounded(.down)) : 0
+    }
+
+    private static func decodePayload<P: AppStorePayload>(_ bytes: [UInt8], as type: P.Type) -> Result<P, VerificationError> {
+        do {
+            return .success(try JSONDecoder().decode(P.self, from: Data(bytes)))
+        } catch {
+            return .failure(
+                VerificationError(
+                    .payloadDecodingFailed, check: .payload, "the payload is not a valid \(P.kind): \(describe(error))"))
+        }
+    }
+
+    /// The date to validate at when the payload did not decode as the expected type.
+    private static func probeTimestamp(_ bytes: [UInt8], kind: PayloadKind) -> Timestamp? {
+        struct Probe: Decodable {
+            var signedDate: Timestamp?
+            var receiptCreationDate: Timestamp?
+        }
+        guard let probe = try? JSONDecoder().decode(Probe.self, from: Data(bytes)) else { return nil }
+        return kind == .appTransaction ? probe.receiptCreationDate : probe.signedDate
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map(\.stringValue).joined(separator: ".")
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return "\(path(context)) is not of type \(type)"
+        case .valueNotFound(let type, let context): return "\(path(context)) is null, expected \(type)"
+        case .keyNotFound(let key, let context): return "missing \(path(context)).\(key.stringValue)"
+        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+/// A notification with its nested tokens decoded (and verified, when the result is verified).
+public struct DecodedNotification: Sendable, Hashable {
+    /// The notification itself.
+    public var notification: ResponseBodyV2DecodedPayload
+    /// `data.signedTransactionInfo`, decoded.
+    public var transaction: JWSTransactionDecodedPayload?
+    /// `data.signedRenewalInfo`, decoded.
+    public var renewalInfo: JWSRenewalInfoDecodedPayload?
+    /// `appData.signedAppTransactionInfo`, decoded.
+    public var appTransaction: AppTransaction?
+
+    /// Creates a value.
+    public init(
+        notification: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload? = nil,
+        renewalInfo: JWSRenewalInfoDecodedPayload? = nil, appTransaction: AppTransaction? = nil
+    ) {
+        self.notification = notification
+        self.transaction = transaction
+        self.renewalInfo = renewalInfo
+        self.appTransaction = appTransaction
+    }
+}

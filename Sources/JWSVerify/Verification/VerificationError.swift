@@ -1,0 +1,135 @@
+/// Why a token was not verified: a stable code, the check that failed and a human message.
+///
+/// Every failure of JWSVerify, from a malformed token to a bundle id that does not match, is one
+/// `VerificationError`. Programs branch on ``code`` (stable strings that are never renamed, only
+/// added to); people read ``message``. Where OpenSSL gave a reason, ``underlying`` keeps its text.
+///
+/// Two errors are equal when their codes are equal.
+public struct VerificationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The stable identifier of a failure. Its ``rawValue`` is what the CLI prints and `--json` writes.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// Over the size limit, not three segments, not strict base64url, or header or payload not a JSON object.
+        public static let malformedToken = Code(rawValue: "malformedToken")
+        /// `alg` is not exactly `ES256`, or the header has a `crit` member.
+        public static let unsupportedAlgorithm = Code(rawValue: "unsupportedAlgorithm")
+        /// No `x5c` header member, or it is not an array of strings.
+        public static let missingCertificateChain = Code(rawValue: "missingCertificateChain")
+        /// `x5c` does not hold exactly three certificates (one for an Xcode token).
+        public static let invalidChainLength = Code(rawValue: "invalidChainLength")
+        /// An `x5c` entry is not standard base64 of exactly one DER certificate.
+        public static let invalidCertificate = Code(rawValue: "invalidCertificate")
+        /// The chain does not lead to a trusted root, or a certificate signature is bad.
+        public static let untrustedChain = Code(rawValue: "untrustedChain")
+        /// A certificate of the chain is not valid at the validation time.
+        public static let certificateExpired = Code(rawValue: "certificateExpired")
+        /// The intermediate or the leaf lacks Apple's marker extension.
+        public static let missingAppleExtension = Code(rawValue: "missingAppleExtension")
+        /// The leaf key is not an EC P-256 key.
+        public static let unsupportedKey = Code(rawValue: "unsupportedKey")
+        /// The ES256 signature does not verify, or is not 64 bytes of R‖S.
+        public static let invalidSignature = Code(rawValue: "invalidSignature")
+        /// OCSP says the leaf or the intermediate was revoked.
+        public static let revokedCertificate = Code(rawValue: "revokedCertificate")
+        /// The revocation status could not be learned; retrying later may succeed.
+        public static let revocationUnavailable = Code(rawValue: "revocationUnavailable")
+        /// The payload is not the expected App Store type.
+        public static let payloadDecodingFailed = Code(rawValue: "payloadDecodingFailed")
+        /// The bundle id or app Apple id does not match the verifier's configuration.
+        public static let invalidAppIdentifier = Code(rawValue: "invalidAppIdentifier")
+        /// The payload's environment does not match the verifier's configuration.
+        public static let invalidEnvironment = Code(rawValue: "invalidEnvironment")
+        /// The verifier was configured in a way that cannot verify anything (for example Production
+        /// without an app Apple id, or no usable root certificate).
+        public static let invalidConfiguration = Code(rawValue: "invalidConfiguration")
+
+        /// Every code JWSVerify defines, in the order of the verification contract.
+        public static let all: [Code] = [
+            .malformedToken, .unsupportedAlgorithm, .missingCertificateChain, .invalidChainLength,
+            .invalidCertificate, .untrustedChain, .certificateExpired, .missingAppleExtension, .unsupportedKey,
+            .invalidSignature, .revokedCertificate, .revocationUnavailable, .payloadDecodingFailed,
+            .invalidAppIdentifier, .invalidEnvironment, .invalidConfiguration,
+        ]
+
+        /// The name of the matching case of Apple's `VerificationStatus`
+        /// (App Store Server Library), for teams migrating from it.
+        public var appleVerificationStatus: String {
+            switch self {
+            case .invalidChainLength: return "INVALID_CHAIN_LENGTH"
+            case .invalidCertificate, .untrustedChain, .certificateExpired, .missingAppleExtension, .unsupportedKey,
+                .revokedCertificate:
+                return "INVALID_CERTIFICATE"
+            case .revocationUnavailable: return "RETRYABLE_VERIFICATION_FAILURE"
+            case .invalidAppIdentifier: return "INVALID_APP_IDENTIFIER"
+            case .invalidEnvironment: return "INVALID_ENVIRONMENT"
+            case .invalidConfiguration: return "FAILURE"
+            default: return "VERIFICATION_FAILURE"
+            }
+        }
+    }
+
+    /// The step of the verification contract that failed.
+    public struct Check: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// Size, segments, base64url, JSON.
+        public static let format = Check(rawValue: "format")
+        /// `alg`, `crit`, `x5c` presence and length.
+        public static let header = Check(rawValue: "header")
+        /// Certificates, trust, validity dates, Apple's marker extensions, leaf key type.
+        public static let chain = Check(rawValue: "chain")
+        /// The ES256 signature.
+        public static let signature = Check(rawValue: "signature")
+        /// OCSP revocation status (online checks only).
+        public static let revocation = Check(rawValue: "revocation")
+        /// Decoding the payload into its App Store type.
+        public static let payload = Check(rawValue: "payload")
+        /// Bundle id, app Apple id and environment.
+        public static let claims = Check(rawValue: "claims")
+        /// The verifier's own configuration.
+        public static let configuration = Check(rawValue: "configuration")
+
+        /// The checks in the order they run.
+        public static let all: [Check] = [.format, .header, .chain, .signature, .revocation, .payload, .claims]
+    }
+
+    /// The stable code of this failure.
+    public let code: Code
+    /// The check that failed.
+    public let check: Check
+    /// A sentence for people: what was wrong, with the value that was wrong where it helps.
+    public let message: String
+    /// OpenSSL's own error text, when OpenSSL reported one.
+    public let underlying: String?
+
+    /// Creates an error.
+    public init(_ code: Code, check: Check, _ message: String, underlying: String? = nil) {
+        self.code = code
+        self.check = check
+        self.message = message
+        self.underlying = underlying.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// True only for ``Code/revocationUnavailable``: the same token may verify when tried again.
+    public var isRetryable: Bool { code == .revocationUnavailable }
+
+    public var description: String {
+        var text = "\(code.rawValue) (\(check.rawValue)): \(message)"
+        if let underlying { text += " [OpenSSL: \(underlying)]" }
+        return text
+    }
+
+    public static func == (lhs: VerificationError, rhs: VerificationError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension VerificationError {
+    static func malformed(_ message: String) -> VerificationError {
+        VerificationError(.malformedToken, check: .format, message)
+    }
+}

@@ -1,0 +1,2 @@
+import JWSVerify
+print("jwsverify")

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import JWSVerify
+
+/// Every case of Wycheproof's `ecdsa_secp256r1_sha256_p1363_test.json` (raw R‖S signatures, the JWS
+/// ES256 format) through `PublicKey.isValidES256Signature`, the function the verifier calls.
+@Suite("Wycheproof ECDSA P-256 SHA-256 (P1363)")
+struct WycheproofES256Tests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let id: Int
+        let comment: String
+        let publicKeyDER: [UInt8]
+        let message: [UInt8]
+        let signature: [UInt8]
+        let valid: Bool
+        var testDescription: String { "tcId \(id) \(comment)" }
+    }
+
+    static let cases: [Case] = {
+        guard let data = try? TestVectorFiles.data("wycheproof/ecdsa_secp256r1_sha256_p1363_test.json"),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let groups = root["testGroups"] as? [[String: Any]]
+        else { return [] }
+        var cases: [Case] = []
+        for group in groups {
+            let key = hexBytes(group["publicKeyDer"] as? String ?? "")
+            for test in group["tests"] as? [[String: Any]] ?? [] {
+                cases.append(
+                    Case(
+                        id: test["tcId"] as? Int ?? -1, comment: test["comment"] as? String ?? "",
+                        publicKeyDER: key, message: hexBytes(test["msg"] as? String ?? ""),
+                        signature: hexBytes(test["sig"] as? String ?? ""),
+                        valid: (test["result"] as? String) == "valid"))
+            }
+        }
+        return cases
+    }()
+
+    /// The file holds 262 cases; all of them must be loaded, none silently dropped.
+    @Test("all 262 cases are loaded")
+    func allCasesLoaded() {
+        #expect(Self.cases.count == 262)
+        #expect(Self.cases.filter(\.valid).count == 173)
+    }
+
+    /// Input: one Wycheproof case. Expected: `valid` cases verify, `invalid` ones do not.
+    @Test("each case gives its expected result", arguments: cases)
+    func verifiesCase(_ testCase: Case) throws {
+        let key = try #require(PublicKey(subjectPublicKeyInfo: testCase.publicKeyDER), "tcId \(testCase.id): key")
+        #expect(key.curve == .p256, "tcId \(testCase.id)")
+        let result = key.isValidES256Signature(testCase.signature, for: testCase.message)
+        #expect(result == testCase.valid, "tcId \(testCase.id) (\(testCase.comment)): expected \(testCase.valid ? "valid" : "invalid")")
+    }
+}
+
+func hexBytes(_ hex: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var iterator = hex.utf8.makeIterator()
+    while let high = iterator.next(), let low = iterator.next() {
+        guard let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return [] }
+        bytes.append(value)
+    }
+    return bytes
+}
