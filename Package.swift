@@ -33,7 +33,7 @@ let package = Package(
         ),
         .testTarget(
             name: "jwsverifyTests",
-            dependencies: ["JWSVerify"]
+            dependencies: ["jwsverify", "JWSVerify"]
         ),
     ],
     swiftLanguageModes: [.v6]

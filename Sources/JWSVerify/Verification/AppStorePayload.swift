@@ -1,14 +1,30 @@
 import Foundation
 
 /// What the verifier needs of each App Store payload type: its kind, the date to validate the
-/// chain at, the keys it did not model (to recognize a payload of another kind), and its claims.
+/// chain at, the keys it did not model (to recognize a payload of another kind), and where its
+/// claims are.
 protocol AppStorePayload: Decodable, Sendable {
     static var kind: PayloadKind { get }
     /// `signedDate`, or `receiptCreationDate` for an app transaction.
     var validationTimestamp: Timestamp? { get }
     var unmodeledKeys: Dictionary<String, JSONValue>.Keys { get }
-    /// Check 13: app identifier first, then environment.
-    func checkClaims(_ expected: ClaimExpectations) -> VerificationError?
+    /// The app identity and environment the payload claims (check 13).
+    var claims: PayloadClaims { get }
+}
+
+/// The claims of one payload, and which of them its kind has (the claims table of the contract).
+struct PayloadClaims: Sendable {
+    /// Whether this kind carries a bundle id that is checked (transactions, app transactions, notifications).
+    var checksBundleId: Bool
+    /// Whether this kind carries an app Apple id that is checked in Production.
+    var checksAppAppleId: Bool
+    var bundleId: String?
+    var appAppleId: Int64?
+    var environment: Environment?
+    /// `environment`, or `receiptType` for an app transaction.
+    var environmentField = "environment"
+    /// Set for a notification that has none of data, summary, externalPurchaseToken, appData.
+    var namesNoApp = false
 }
 
 /// The claims a verifier was configured to expect; nil members are not checked.
@@ -17,31 +33,41 @@ struct ClaimExpectations: Sendable {
     var appAppleId: Int64?
     var environment: Environment?
 
-    func identity(bundleId actualBundleId: String?, appAppleId actualAppAppleId: Int64?, checkAppAppleId: Bool, payloadEnvironment: Environment?) -> VerificationError? {
-        if let bundleId, actualBundleId != bundleId {
+    /// Whether the app Apple id is compared for these claims: as Apple's library, in Production,
+    /// where the configuration requires it.
+    func comparesAppAppleId(_ claims: PayloadClaims) -> Bool {
+        claims.checksAppAppleId && appAppleId != nil && (environment ?? claims.environment) == .production
+    }
+
+    /// Check 13: app identifier (bundle id, then app Apple id) before environment.
+    func check(_ claims: PayloadClaims) -> VerificationError? {
+        if claims.namesNoApp {
             return VerificationError(
                 .invalidAppIdentifier, check: .claims,
-                "bundleId is \(Self.quoted(actualBundleId)), expected \"\(bundleId)\"")
+                "the notification has none of data, summary, externalPurchaseToken and appData, so it names no app",
+                step: .bundleId)
         }
-        // As Apple's library: the app Apple id is compared in Production, where it is required.
-        if checkAppAppleId, let appAppleId, (environment ?? payloadEnvironment) == .production,
-            actualAppAppleId != appAppleId
-        {
+        if claims.checksBundleId, let bundleId, claims.bundleId != bundleId {
             return VerificationError(
                 .invalidAppIdentifier, check: .claims,
-                "appAppleId is \(actualAppAppleId.map(String.init) ?? "absent"), expected \(appAppleId)")
+                "bundleId is \(Self.quoted(claims.bundleId)), expected \"\(bundleId)\"", step: .bundleId)
+        }
+        if comparesAppAppleId(claims), let appAppleId, claims.appAppleId != appAppleId {
+            return VerificationError(
+                .invalidAppIdentifier, check: .claims,
+                "appAppleId is \(claims.appAppleId.map(String.init) ?? "absent"), expected \(appAppleId)",
+                step: .appAppleId)
+        }
+        if let environment, claims.environment != environment {
+            return VerificationError(
+                .invalidEnvironment, check: .claims,
+                "\(claims.environmentField) is \(Self.quoted(claims.environment?.rawValue)), expected \"\(environment.rawValue)\"",
+                step: .environment)
         }
         return nil
     }
 
-    func environment(_ actual: Environment?, field: String = "environment") -> VerificationError? {
-        guard let environment, actual != environment else { return nil }
-        return VerificationError(
-            .invalidEnvironment, check: .claims,
-            "\(field) is \(Self.quoted(actual?.rawValue)), expected \"\(environment.rawValue)\"")
-    }
-
-    private static func quoted(_ value: String?) -> String {
+    static func quoted(_ value: String?) -> String {
         value.map { "\"\($0)\"" } ?? "absent"
     }
 }
@@ -50,9 +76,8 @@ extension JWSTransactionDecodedPayload: AppStorePayload {
     static var kind: PayloadKind { .transaction }
     var validationTimestamp: Timestamp? { signedDate }
     var unmodeledKeys: Dictionary<String, JSONValue>.Keys { additionalFields.keys }
-    func checkClaims(_ expected: ClaimExpectations) -> VerificationError? {
-        expected.identity(bundleId: bundleId, appAppleId: nil, checkAppAppleId: false, payloadEnvironment: environment)
-            ?? expected.environment(environment)
+    var claims: PayloadClaims {
+        PayloadClaims(checksBundleId: true, checksAppAppleId: false, bundleId: bundleId, environment: environment)
     }
 }
 
@@ -60,8 +85,8 @@ extension JWSRenewalInfoDecodedPayload: AppStorePayload {
     static var kind: PayloadKind { .renewalInfo }
     var validationTimestamp: Timestamp? { signedDate }
     var unmodeledKeys: Dictionary<String, JSONValue>.Keys { additionalFields.keys }
-    func checkClaims(_ expected: ClaimExpectations) -> VerificationError? {
-        expected.environment(environment)
+    var claims: PayloadClaims {
+        PayloadClaims(checksBundleId: false, checksAppAppleId: false, environment: environment)
     }
 }
 
@@ -69,9 +94,10 @@ extension AppTransaction: AppStorePayload {
     static var kind: PayloadKind { .appTransaction }
     var validationTimestamp: Timestamp? { receiptCreationDate }
     var unmodeledKeys: Dictionary<String, JSONValue>.Keys { additionalFields.keys }
-    func checkClaims(_ expected: ClaimExpectations) -> VerificationError? {
-        expected.identity(bundleId: bundleId, appAppleId: appAppleId, checkAppAppleId: true, payloadEnvironment: receiptType)
-            ?? expected.environment(receiptType, field: "receiptType")
+    var claims: PayloadClaims {
+        PayloadClaims(
+            checksBundleId: true, checksAppAppleId: true, bundleId: bundleId, appAppleId: appAppleId,
+            environment: receiptType, environmentField: "receiptType")
     }
 }
 
@@ -79,9 +105,8 @@ extension DecodedRealtimeRequestBody: AppStorePayload {
     static var kind: PayloadKind { .realtimeRequest }
     var validationTimestamp: Timestamp? { signedDate }
     var unmodeledKeys: Dictionary<String, JSONValue>.Keys { additionalFields.keys }
-    func checkClaims(_ expected: ClaimExpectations) -> VerificationError? {
-        expected.identity(bundleId: nil, appAppleId: appAppleId, checkAppAppleId: true, payloadEnvironment: environment)
-            ?? expected.environment(environment)
+    var claims: PayloadClaims {
+        PayloadClaims(checksBundleId: false, checksAppAppleId: true, appAppleId: appAppleId, environment: environment)
     }
 }
 
@@ -92,26 +117,24 @@ extension ResponseBodyV2DecodedPayload: AppStorePayload {
 
     /// The app identity of a notification comes from the first present of `data`, `summary`,
     /// `externalPurchaseToken` and `appData`, as in Apple's library.
-    func checkClaims(_ expected: ClaimExpectations) -> VerificationError? {
-        let bundleId: String?
-        let appAppleId: Int64?
-        let environment: Environment?
+    var claims: PayloadClaims {
+        var claims = PayloadClaims(checksBundleId: true, checksAppAppleId: true)
         if let data {
-            (bundleId, appAppleId, environment) = (data.bundleId, data.appAppleId, data.environment)
+            (claims.bundleId, claims.appAppleId, claims.environment) = (data.bundleId, data.appAppleId, data.environment)
         } else if let summary {
-            (bundleId, appAppleId, environment) = (summary.bundleId, summary.appAppleId, summary.environment)
+            (claims.bundleId, claims.appAppleId, claims.environment) =
+                (summary.bundleId, summary.appAppleId, summary.environment)
         } else if let token = externalPurchaseToken {
             // An external purchase token carries no environment: Sandbox ids start with "SANDBOX".
             let sandbox = token.externalPurchaseId?.hasPrefix("SANDBOX") == true
-            (bundleId, appAppleId, environment) = (token.bundleId, token.appAppleId, sandbox ? .sandbox : .production)
+            (claims.bundleId, claims.appAppleId, claims.environment) =
+                (token.bundleId, token.appAppleId, sandbox ? .sandbox : .production)
         } else if let appData {
-            (bundleId, appAppleId, environment) = (appData.bundleId, appData.appAppleId, appData.environment)
+            (claims.bundleId, claims.appAppleId, claims.environment) =
+                (appData.bundleId, appData.appAppleId, appData.environment)
         } else {
-            return VerificationError(
-                .invalidAppIdentifier, check: .claims,
-                "the notification has none of data, summary, externalPurchaseToken and appData, so it names no app")
+            claims.namesNoApp = true
         }
-        return expected.identity(bundleId: bundleId, appAppleId: appAppleId, checkAppAppleId: true, payloadEnvironment: environment)
-            ?? expected.environment(environment)
+        return claims
     }
 }

@@ -34,12 +34,14 @@ public struct SignedDataVerifier: Sendable {
     public let enableOnlineChecks: Bool
     /// The largest token accepted, in bytes.
     public let maximumTokenBytes: Int
+    /// When certificates must be valid.
+    public let validationTime: ValidationTime
 
     private let clock: @Sendable () -> Date
     private let chainValidator: ChainValidator?
     private let chainCache: ChainCache
     private let xcodeCertificate: Certificate?
-    private let expectations: ClaimExpectations
+    let expectations: ClaimExpectations
 
     /// Creates a verifier.
     ///
@@ -54,6 +56,7 @@ public struct SignedDataVerifier: Sendable {
     ///   - xcodeCertificate: The StoreKit Testing certificate exported from Xcode (DER or PEM). An
     ///     Xcode token verifies only when its single `x5c` certificate is byte-identical to it.
     ///   - enableOnlineChecks: Check revocation with OCSP (not available yet: the initializer throws).
+    ///   - validationTime: When the certificates must be valid (default: the payload's signed date).
     ///   - maximumTokenBytes: The largest token accepted (default 64 KiB).
     ///   - chainCacheCapacity: How many chains to remember (default 64; 0 disables the cache).
     ///   - clock: The current time, read only when a payload carries no date.
@@ -66,6 +69,7 @@ public struct SignedDataVerifier: Sendable {
         environment: Environment?,
         xcodeCertificate: Data? = nil,
         enableOnlineChecks: Bool = false,
+        validationTime: ValidationTime = .signedDate,
         maximumTokenBytes: Int = CompactJWS.defaultMaximumBytes,
         chainCacheCapacity: Int = 64,
         clock: @escaping @Sendable () -> Date = { Date() }
@@ -75,6 +79,11 @@ public struct SignedDataVerifier: Sendable {
         }
         if environment == .production && appAppleId == nil {
             throw configurationError("appAppleId is required when the environment is Production")
+        }
+        if environment == .localTesting {
+            throw configurationError(
+                "LocalTesting tokens are not signed by Apple and cannot be verified; decode them with"
+                    + " SignedDataVerifier.decodeUnverified(_:as:)")
         }
         if enableOnlineChecks {
             throw configurationError("online (OCSP) checks are not implemented yet; verify offline")
@@ -110,6 +119,7 @@ public struct SignedDataVerifier: Sendable {
         self.environment = environment
         self.enableOnlineChecks = enableOnlineChecks
         self.maximumTokenBytes = maximumTokenBytes
+        self.validationTime = validationTime
         self.clock = clock
         self.chainCache = ChainCache(capacity: chainCacheCapacity)
         self.expectations = ClaimExpectations(bundleId: bundleId, appAppleId: appAppleId, environment: environment)
@@ -166,7 +176,7 @@ public struct SignedDataVerifier: Sendable {
         func note<P>(_ result: VerificationResult<P>, field: String) -> P? {
             if let error = result.error, firstError == nil {
                 firstError = VerificationError(
-                    error.code, check: error.check, "nested \(field): \(error.message)", underlying: error.underlying)
+                    error.code, check: error.check, "nested \(field): \(error.message)", underlying: error.underlying, step: error.step)
             }
             return result.unverifiedPayload
         }
@@ -242,7 +252,7 @@ public struct SignedDataVerifier: Sendable {
 
         // 5–9. Chain.
         let timestamp = payload.map(\.validationTimestamp) ?? Self.probeTimestamp(jws.payload, kind: P.kind)
-        let validationTime = validationTime(for: timestamp)
+        let validationTime = validationSeconds(for: timestamp)
         let chain: ValidatedChain
         switch validateChain(x5c, at: validationTime) {
         case .success(let value): chain = value
@@ -278,7 +288,7 @@ public struct SignedDataVerifier: Sendable {
         }
 
         // 13. Claims.
-        if let error = verifiedPayload.checkClaims(expectations) {
+        if let error = expectations.check(verifiedPayload.claims) {
             return fail(error)
         }
         return .verified(
@@ -362,14 +372,22 @@ public struct SignedDataVerifier: Sendable {
         return .success(ValidatedChain(leafKey: key, validFrom: .min, validUntil: .max, certificates: [CertificateInfo(pinned)]))
     }
 
-    private func validationTime(for timestamp: Timestamp?) -> Int64 {
-        if !enableOnlineChecks, let milliseconds = timestamp?.millisecondsSince1970, milliseconds.isFinite,
-            abs(milliseconds) < 1e17
-        {
-            return Int64((milliseconds / 1000).rounded(.down))
+    private func validationSeconds(for timestamp: Timestamp?) -> Int64 {
+        func seconds(_ date: Date) -> Int64 {
+            let value = date.timeIntervalSince1970
+            return value.isFinite && abs(value) < 1e14 ? Int64(value.rounded(.down)) : 0
         }
-        let now = clock().timeIntervalSince1970
-        return now.isFinite ? Int64(now.rounded(.down)) : 0
+        switch validationTime {
+        case .fixed(let date): return seconds(date)
+        case .current: return seconds(clock())
+        case .signedDate:
+            if !enableOnlineChecks, let milliseconds = timestamp?.millisecondsSince1970, milliseconds.isFinite,
+                abs(milliseconds) < 1e17
+            {
+                return Int64((milliseconds / 1000).rounded(.down))
+            }
+            return seconds(clock())
+        }
     }
 
     private static func decodePayload<P: AppStorePayload>(_ bytes: [UInt8], as type: P.Type) -> Result<P, VerificationError> {
@@ -405,6 +423,17 @@ public struct SignedDataVerifier: Sendable {
         @unknown default: return "\(error)"
         }
     }
+}
+
+/// When the certificates of a token must be valid.
+public enum ValidationTime: Sendable, Hashable {
+    /// At the payload's `signedDate` (`receiptCreationDate` for an app transaction), as Apple's
+    /// library does offline; at the clock's time when the payload has none, or with online checks.
+    case signedDate
+    /// At the clock's current time.
+    case current
+    /// At a fixed time (for reproducing a verdict).
+    case fixed(Date)
 }
 
 /// A notification with its nested tokens decoded (and verified, when the result is verified).

@@ -106,13 +106,20 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
     public let message: String
     /// OpenSSL's own error text, when OpenSSL reported one.
     public let underlying: String?
+    /// The step of ``VerificationReport`` that failed, where the code alone does not say.
+    let step: VerificationReport.StepName?
 
     /// Creates an error.
     public init(_ code: Code, check: Check, _ message: String, underlying: String? = nil) {
+        self.init(code, check: check, message, underlying: underlying, step: nil)
+    }
+
+    init(_ code: Code, check: Check, _ message: String, underlying: String? = nil, step: VerificationReport.StepName?) {
         self.code = code
         self.check = check
         self.message = message
         self.underlying = underlying.flatMap { $0.isEmpty ? nil : $0 }
+        self.step = step
     }
 
     /// True only for ``Code/revocationUnavailable``: the same token may verify when tried again.
