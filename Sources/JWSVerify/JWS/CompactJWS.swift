@@ -17,6 +17,8 @@ public struct CompactJWS: Sendable {
     public let headerJSON: [UInt8]
     /// The payload's JSON bytes (decoded from base64url).
     public let payload: [UInt8]
+    /// The payload's members, parsed (empty when parsed without requiring a JSON payload).
+    public let payloadObject: [String: JSONValue]
     /// The signature bytes (decoded from base64url); 64 bytes for a well-formed ES256 token.
     public let signature: [UInt8]
     /// The exact ASCII bytes `BASE64URL(header) '.' BASE64URL(payload)` that the signature covers.
@@ -44,10 +46,14 @@ public struct CompactJWS: Sendable {
         self = try parsed.get()
     }
 
-    private init(header: JWSHeader, headerJSON: [UInt8], payload: [UInt8], signature: [UInt8], signingInput: [UInt8]) {
+    private init(
+        header: JWSHeader, headerJSON: [UInt8], payload: [UInt8], payloadObject: [String: JSONValue],
+        signature: [UInt8], signingInput: [UInt8]
+    ) {
         self.header = header
         self.headerJSON = headerJSON
         self.payload = payload
+        self.payloadObject = payloadObject
         self.signature = signature
         self.signingInput = signingInput
     }
@@ -84,27 +90,23 @@ public struct CompactJWS: Sendable {
         guard let signature = Base64.decodeURL(signatureSegment) else {
             throw .malformed("the signature segment is not strict base64url (RFC 7515 §2)\(describeOffender(signatureSegment))")
         }
+        let headerMembers: [String: JSONValue]
         do {
-            try JSONSyntax.validateObject(headerJSON)
+            headerMembers = try JSONParser.parseObject(headerJSON)
         } catch {
             throw .malformed("the header is not a JSON object: \(error.reason) at byte \(error.offset)")
         }
+        var payloadObject: [String: JSONValue] = [:]
         if requireJSONPayload {
             do {
-                try JSONSyntax.validateObject(payload)
+                payloadObject = try JSONParser.parseObject(payload)
             } catch {
                 throw .malformed("the payload is not a JSON object: \(error.reason) at byte \(error.offset)")
             }
         }
-        let header: JWSHeader
-        do {
-            header = try JSONDecoder().decode(JWSHeader.self, from: Data(headerJSON))
-        } catch {
-            throw .malformed("the header could not be decoded: \(error)")
-        }
         return CompactJWS(
-            header: header, headerJSON: headerJSON, payload: payload, signature: signature,
-            signingInput: Array(bytes[0..<dots.1]))
+            header: JWSHeader(members: headerMembers), headerJSON: headerJSON, payload: payload,
+            payloadObject: payloadObject, signature: signature, signingInput: Array(bytes[0..<dots.1]))
     }
 
     /// Names the first character that is not base64url, or says the problem is padding or length.

@@ -34,6 +34,31 @@ public struct JWSHeader: Hashable, Sendable, Codable {
 
     private static let namedMembers: Set<String> = ["alg", "x5c", "kid", "typ", "crit"]
 
+    /// Builds a header from the members of its JSON object.
+    init(members: [String: JSONValue]) {
+        var additional = members
+        func take<T>(_ name: String, _ extract: (JSONValue) -> T?) -> T? {
+            guard let value = members[name], let typed = extract(value) else { return nil }
+            additional[name] = nil
+            return typed
+        }
+        alg = take("alg") { $0.stringValue }
+        x5c = take("x5c") { value -> [String]? in
+            guard case .array(let entries) = value else { return nil }
+            var strings: [String] = []
+            strings.reserveCapacity(entries.count)
+            for entry in entries {
+                guard case .string(let string) = entry else { return nil }
+                strings.append(string)
+            }
+            return strings
+        }
+        kid = take("kid") { $0.stringValue }
+        typ = take("typ") { $0.stringValue }
+        crit = take("crit") { $0 }
+        additionalMembers = additional
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         var additional: [String: JSONValue] = [:]

@@ -1,7 +1,7 @@
 /// The display name and description of an Advanced Commerce product.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercedescriptors>
-public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable {
+public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The description of the product.
     public var description: String?
 
@@ -27,11 +27,18 @@ public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable {
         case description, displayName
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        description = try container.decode(.description)
-        displayName = try container.decode(.displayName)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        description = try reader.value("description")
+        displayName = try reader.value("displayName")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

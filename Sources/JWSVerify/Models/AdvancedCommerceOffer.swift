@@ -1,7 +1,7 @@
 /// A discount offer on an Advanced Commerce item.
 ///
 /// [offer](https://developer.apple.com/documentation/advancedcommerceapi/offer)
-public struct AdvancedCommerceOffer: Codable, Hashable, Sendable {
+public struct AdvancedCommerceOffer: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The period of the offer.
     public var period: AdvancedCommerceOfferPeriod?
 
@@ -37,13 +37,20 @@ public struct AdvancedCommerceOffer: Codable, Hashable, Sendable {
         case period, periodCount, price, reason
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        period = try container.decode(.period)
-        periodCount = try container.decode(.periodCount)
-        price = try container.decode(.price)
-        reason = try container.decode(.reason)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        period = try reader.value("period")
+        periodCount = try reader.value("periodCount")
+        price = try reader.value("price")
+        reason = try reader.value("reason")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,7 +1,7 @@
 /// A price increase of an Advanced Commerce subscription item.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercepriceincreaseinfo>
-public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable {
+public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The SKUs whose price increase depends on this one.
     public var dependentSKUs: [String]?
 
@@ -32,12 +32,19 @@ public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable {
         case dependentSKUs, price, status
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        dependentSKUs = try container.decode(.dependentSKUs)
-        price = try container.decode(.price)
-        status = try container.decode(.status)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        dependentSKUs = try reader.value("dependentSKUs")
+        price = try reader.value("price")
+        status = try reader.value("status")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,7 +1,7 @@
 /// A refund of an Advanced Commerce item.
 ///
 /// [advancedcommercerefund](https://developer.apple.com/documentation/appstoreserverapi/advancedcommercerefund)
-public struct AdvancedCommerceRefund: Codable, Hashable, Sendable {
+public struct AdvancedCommerceRefund: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The refunded amount, in milliunits.
     public var refundAmount: Int64?
 
@@ -37,13 +37,20 @@ public struct AdvancedCommerceRefund: Codable, Hashable, Sendable {
         case refundAmount, refundDate, refundReason, refundType
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        refundAmount = try container.decode(.refundAmount)
-        refundDate = try container.decode(.refundDate)
-        refundReason = try container.decode(.refundReason)
-        refundType = try container.decode(.refundType)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        refundAmount = try reader.value("refundAmount")
+        refundDate = try reader.value("refundDate")
+        refundReason = try reader.value("refundReason")
+        refundType = try reader.value("refundType")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

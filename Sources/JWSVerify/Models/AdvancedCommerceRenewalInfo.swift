@@ -1,7 +1,7 @@
 /// Renewal information present only for Advanced Commerce API SKUs.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercerenewalinfo>
-public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable {
+public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The token to pass with your next request about this subscription.
     public var consistencyToken: String?
 
@@ -47,15 +47,22 @@ public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable {
         case consistencyToken, descriptors, items, period, requestReferenceId, taxCode
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        consistencyToken = try container.decode(.consistencyToken)
-        descriptors = try container.decode(.descriptors)
-        items = try container.decode(.items)
-        period = try container.decode(.period)
-        requestReferenceId = try container.decode(.requestReferenceId)
-        taxCode = try container.decode(.taxCode)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        consistencyToken = try reader.value("consistencyToken")
+        descriptors = try reader.value("descriptors")
+        items = try reader.value("items")
+        period = try reader.value("period")
+        requestReferenceId = try reader.value("requestReferenceId")
+        taxCode = try reader.value("taxCode")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

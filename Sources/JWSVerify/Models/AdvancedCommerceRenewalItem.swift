@@ -1,7 +1,7 @@
 /// One item of an Advanced Commerce subscription renewal.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercerenewalitem>
-public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable {
+public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The SKU of the item (JSON key `SKU`).
     public var sku: String?
 
@@ -47,15 +47,22 @@ public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable {
         case sku = "SKU", description, displayName, offer, price, priceIncreaseInfo
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        sku = try container.decode(.sku)
-        description = try container.decode(.description)
-        displayName = try container.decode(.displayName)
-        offer = try container.decode(.offer)
-        price = try container.decode(.price)
-        priceIncreaseInfo = try container.decode(.priceIncreaseInfo)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        sku = try reader.value("SKU")
+        description = try reader.value("description")
+        displayName = try reader.value("displayName")
+        offer = try reader.value("offer")
+        price = try reader.value("price")
+        priceIncreaseInfo = try reader.value("priceIncreaseInfo")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,7 +1,7 @@
 /// Transaction information present only for Advanced Commerce API SKUs.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercetransactioninfo>
-public struct AdvancedCommerceTransactionInfo: Codable, Hashable, Sendable {
+public struct AdvancedCommerceTransactionInfo: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The display name and description of the purchase.
     public var descriptors: AdvancedCommerceDescriptors?
 
@@ -57,17 +57,24 @@ public struct AdvancedCommerceTransactionInfo: Codable, Hashable, Sendable {
         case descriptors, estimatedTax, items, period, requestReferenceId, taxCode, taxExclusivePrice, taxRate
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        descriptors = try container.decode(.descriptors)
-        estimatedTax = try container.decode(.estimatedTax)
-        items = try container.decode(.items)
-        period = try container.decode(.period)
-        requestReferenceId = try container.decode(.requestReferenceId)
-        taxCode = try container.decode(.taxCode)
-        taxExclusivePrice = try container.decode(.taxExclusivePrice)
-        taxRate = try container.decode(.taxRate)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        descriptors = try reader.value("descriptors")
+        estimatedTax = try reader.value("estimatedTax")
+        items = try reader.value("items")
+        period = try reader.value("period")
+        requestReferenceId = try reader.value("requestReferenceId")
+        taxCode = try reader.value("taxCode")
+        taxExclusivePrice = try reader.value("taxExclusivePrice")
+        taxRate = try reader.value("taxRate")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

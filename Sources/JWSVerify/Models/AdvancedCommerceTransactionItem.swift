@@ -1,7 +1,7 @@
 /// One item of an Advanced Commerce transaction.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercetransactionitem>
-public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable {
+public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The SKU of the item (JSON key `SKU`).
     public var sku: String?
 
@@ -52,16 +52,23 @@ public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable {
         case sku = "SKU", description, displayName, offer, price, refunds, revocationDate
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        sku = try container.decode(.sku)
-        description = try container.decode(.description)
-        displayName = try container.decode(.displayName)
-        offer = try container.decode(.offer)
-        price = try container.decode(.price)
-        refunds = try container.decode(.refunds)
-        revocationDate = try container.decode(.revocationDate)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        sku = try reader.value("SKU")
+        description = try reader.value("description")
+        displayName = try reader.value("displayName")
+        offer = try reader.value("offer")
+        price = try reader.value("price")
+        refunds = try reader.value("refunds")
+        revocationDate = try reader.value("revocationDate")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,7 +1,7 @@
 /// The app metadata and signed app transaction of a notification such as `RESCIND_CONSENT`.
 ///
 /// [appdata](https://developer.apple.com/documentation/appstoreservernotifications/appdata)
-public struct AppData: Codable, Hashable, Sendable {
+public struct AppData: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The unique identifier of the app.
     public var appAppleId: Int64?
 
@@ -37,13 +37,20 @@ public struct AppData: Codable, Hashable, Sendable {
         case appAppleId, bundleId, environment, signedAppTransactionInfo
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        appAppleId = try container.decode(.appAppleId)
-        bundleId = try container.decode(.bundleId)
-        environment = try container.decode(.environment)
-        signedAppTransactionInfo = try container.decode(.signedAppTransactionInfo)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        appAppleId = try reader.value("appAppleId")
+        bundleId = try reader.value("bundleId")
+        environment = try reader.value("environment")
+        signedAppTransactionInfo = try reader.value("signedAppTransactionInfo")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

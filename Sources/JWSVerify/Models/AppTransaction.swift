@@ -1,7 +1,7 @@
 /// A decoded app transaction: the customer's purchase of the app, signed by the App Store.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/jwsapptransactiondecodedpayload>
-public struct AppTransaction: Codable, Hashable, Sendable {
+public struct AppTransaction: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The server environment that signed the app transaction.
     public var receiptType: Environment?
 
@@ -89,23 +89,30 @@ public struct AppTransaction: Codable, Hashable, Sendable {
              preorderDate, appTransactionId, originalPlatform, requestDate
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        receiptType = try container.decode(.receiptType)
-        appAppleId = try container.decode(.appAppleId)
-        bundleId = try container.decode(.bundleId)
-        applicationVersion = try container.decode(.applicationVersion)
-        versionExternalIdentifier = try container.decode(.versionExternalIdentifier)
-        receiptCreationDate = try container.decode(.receiptCreationDate)
-        originalPurchaseDate = try container.decode(.originalPurchaseDate)
-        originalApplicationVersion = try container.decode(.originalApplicationVersion)
-        deviceVerification = try container.decode(.deviceVerification)
-        deviceVerificationNonce = try container.decode(.deviceVerificationNonce)
-        preorderDate = try container.decode(.preorderDate)
-        appTransactionId = try container.decode(.appTransactionId)
-        originalPlatform = try container.decode(.originalPlatform)
-        requestDate = try container.decode(.requestDate)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        receiptType = try reader.value("receiptType")
+        appAppleId = try reader.value("appAppleId")
+        bundleId = try reader.value("bundleId")
+        applicationVersion = try reader.value("applicationVersion")
+        versionExternalIdentifier = try reader.value("versionExternalIdentifier")
+        receiptCreationDate = try reader.value("receiptCreationDate")
+        originalPurchaseDate = try reader.value("originalPurchaseDate")
+        originalApplicationVersion = try reader.value("originalApplicationVersion")
+        deviceVerification = try reader.value("deviceVerification")
+        deviceVerificationNonce = try reader.value("deviceVerificationNonce")
+        preorderDate = try reader.value("preorderDate")
+        appTransactionId = try reader.value("appTransactionId")
+        originalPlatform = try reader.value("originalPlatform")
+        requestDate = try reader.value("requestDate")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,7 +1,7 @@
 /// The decoded body of a Retention Messaging real-time request for a retention message.
 ///
 /// <https://developer.apple.com/documentation/retentionmessaging/decodedrealtimerequestbody>
-public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable {
+public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The original transaction identifier of the subscription.
     public var originalTransactionId: String?
 
@@ -52,16 +52,23 @@ public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable {
         case originalTransactionId, appAppleId, productId, userLocale, requestIdentifier, environment, signedDate
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        originalTransactionId = try container.decode(.originalTransactionId)
-        appAppleId = try container.decode(.appAppleId)
-        productId = try container.decode(.productId)
-        userLocale = try container.decode(.userLocale)
-        requestIdentifier = try container.decode(.requestIdentifier)
-        environment = try container.decode(.environment)
-        signedDate = try container.decode(.signedDate)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        originalTransactionId = try reader.value("originalTransactionId")
+        appAppleId = try reader.value("appAppleId")
+        productId = try reader.value("productId")
+        userLocale = try reader.value("userLocale")
+        requestIdentifier = try reader.value("requestIdentifier")
+        environment = try reader.value("environment")
+        signedDate = try reader.value("signedDate")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

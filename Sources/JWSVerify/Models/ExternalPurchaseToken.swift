@@ -1,7 +1,7 @@
 /// An external purchase token, from an `EXTERNAL_PURCHASE_TOKEN` notification.
 ///
 /// [externalpurchasetoken](https://developer.apple.com/documentation/appstoreservernotifications/externalpurchasetoken)
-public struct ExternalPurchaseToken: Codable, Hashable, Sendable {
+public struct ExternalPurchaseToken: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The unique identifier of the token.
     public var externalPurchaseId: String?
 
@@ -47,15 +47,22 @@ public struct ExternalPurchaseToken: Codable, Hashable, Sendable {
         case externalPurchaseId, tokenCreationDate, appAppleId, bundleId, tokenExpirationDate, tokenType
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        externalPurchaseId = try container.decode(.externalPurchaseId)
-        tokenCreationDate = try container.decode(.tokenCreationDate)
-        appAppleId = try container.decode(.appAppleId)
-        bundleId = try container.decode(.bundleId)
-        tokenExpirationDate = try container.decode(.tokenExpirationDate)
-        tokenType = try container.decode(.tokenType)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        externalPurchaseId = try reader.value("externalPurchaseId")
+        tokenCreationDate = try reader.value("tokenCreationDate")
+        appAppleId = try reader.value("appAppleId")
+        bundleId = try reader.value("bundleId")
+        tokenExpirationDate = try reader.value("tokenExpirationDate")
+        tokenType = try reader.value("tokenType")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,7 +1,7 @@
 /// A decoded renewal information payload of an auto-renewable subscription.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/jwsrenewalinfodecodedpayload>
-public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
+public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The reason the subscription expired.
     public var expirationIntent: ExpirationIntent?
 
@@ -151,35 +151,42 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
              advancedCommerceInfo, commitmentInfo, renewalBillingPlanType, deviceVerification, deviceVerificationNonce
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        expirationIntent = try container.decode(.expirationIntent)
-        originalTransactionId = try container.decode(.originalTransactionId)
-        autoRenewProductId = try container.decode(.autoRenewProductId)
-        productId = try container.decode(.productId)
-        autoRenewStatus = try container.decode(.autoRenewStatus)
-        isInBillingRetryPeriod = try container.decode(.isInBillingRetryPeriod)
-        priceIncreaseStatus = try container.decode(.priceIncreaseStatus)
-        gracePeriodExpiresDate = try container.decode(.gracePeriodExpiresDate)
-        offerType = try container.decode(.offerType)
-        offerIdentifier = try container.decode(.offerIdentifier)
-        signedDate = try container.decode(.signedDate)
-        environment = try container.decode(.environment)
-        recentSubscriptionStartDate = try container.decode(.recentSubscriptionStartDate)
-        renewalDate = try container.decode(.renewalDate)
-        currency = try container.decode(.currency)
-        renewalPrice = try container.decode(.renewalPrice)
-        offerDiscountType = try container.decode(.offerDiscountType)
-        eligibleWinBackOfferIds = try container.decode(.eligibleWinBackOfferIds)
-        appAccountToken = try container.decode(.appAccountToken)
-        appTransactionId = try container.decode(.appTransactionId)
-        offerPeriod = try container.decode(.offerPeriod)
-        advancedCommerceInfo = try container.decode(.advancedCommerceInfo)
-        commitmentInfo = try container.decode(.commitmentInfo)
-        renewalBillingPlanType = try container.decode(.renewalBillingPlanType)
-        deviceVerification = try container.decode(.deviceVerification)
-        deviceVerificationNonce = try container.decode(.deviceVerificationNonce)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        expirationIntent = try reader.value("expirationIntent")
+        originalTransactionId = try reader.value("originalTransactionId")
+        autoRenewProductId = try reader.value("autoRenewProductId")
+        productId = try reader.value("productId")
+        autoRenewStatus = try reader.value("autoRenewStatus")
+        isInBillingRetryPeriod = try reader.value("isInBillingRetryPeriod")
+        priceIncreaseStatus = try reader.value("priceIncreaseStatus")
+        gracePeriodExpiresDate = try reader.value("gracePeriodExpiresDate")
+        offerType = try reader.value("offerType")
+        offerIdentifier = try reader.value("offerIdentifier")
+        signedDate = try reader.value("signedDate")
+        environment = try reader.value("environment")
+        recentSubscriptionStartDate = try reader.value("recentSubscriptionStartDate")
+        renewalDate = try reader.value("renewalDate")
+        currency = try reader.value("currency")
+        renewalPrice = try reader.value("renewalPrice")
+        offerDiscountType = try reader.value("offerDiscountType")
+        eligibleWinBackOfferIds = try reader.value("eligibleWinBackOfferIds")
+        appAccountToken = try reader.value("appAccountToken")
+        appTransactionId = try reader.value("appTransactionId")
+        offerPeriod = try reader.value("offerPeriod")
+        advancedCommerceInfo = try reader.value("advancedCommerceInfo")
+        commitmentInfo = try reader.value("commitmentInfo")
+        renewalBillingPlanType = try reader.value("renewalBillingPlanType")
+        deviceVerification = try reader.value("deviceVerification")
+        deviceVerificationNonce = try reader.value("deviceVerificationNonce")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

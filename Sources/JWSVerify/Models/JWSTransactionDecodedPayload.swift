@@ -1,7 +1,7 @@
 /// A decoded transaction payload: App Store Server API, App Store Server Notifications and StoreKit JSON.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload>
-public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
+public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The transaction identifier of the original purchase.
     public var originalTransactionId: String?
 
@@ -203,45 +203,52 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
              previousOriginalTransactionId, deviceVerification, deviceVerificationNonce
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        originalTransactionId = try container.decode(.originalTransactionId)
-        transactionId = try container.decode(.transactionId)
-        webOrderLineItemId = try container.decode(.webOrderLineItemId)
-        bundleId = try container.decode(.bundleId)
-        productId = try container.decode(.productId)
-        subscriptionGroupIdentifier = try container.decode(.subscriptionGroupIdentifier)
-        purchaseDate = try container.decode(.purchaseDate)
-        originalPurchaseDate = try container.decode(.originalPurchaseDate)
-        expiresDate = try container.decode(.expiresDate)
-        quantity = try container.decode(.quantity)
-        type = try container.decode(.type)
-        appAccountToken = try container.decode(.appAccountToken)
-        inAppOwnershipType = try container.decode(.inAppOwnershipType)
-        signedDate = try container.decode(.signedDate)
-        revocationReason = try container.decode(.revocationReason)
-        revocationDate = try container.decode(.revocationDate)
-        isUpgraded = try container.decode(.isUpgraded)
-        offerType = try container.decode(.offerType)
-        offerIdentifier = try container.decode(.offerIdentifier)
-        environment = try container.decode(.environment)
-        storefront = try container.decode(.storefront)
-        storefrontId = try container.decode(.storefrontId)
-        transactionReason = try container.decode(.transactionReason)
-        currency = try container.decode(.currency)
-        price = try container.decode(.price)
-        offerDiscountType = try container.decode(.offerDiscountType)
-        appTransactionId = try container.decode(.appTransactionId)
-        offerPeriod = try container.decode(.offerPeriod)
-        revocationType = try container.decode(.revocationType)
-        revocationPercentage = try container.decode(.revocationPercentage)
-        advancedCommerceInfo = try container.decode(.advancedCommerceInfo)
-        billingPlanType = try container.decode(.billingPlanType)
-        commitmentInfo = try container.decode(.commitmentInfo)
-        previousOriginalTransactionId = try container.decode(.previousOriginalTransactionId)
-        deviceVerification = try container.decode(.deviceVerification)
-        deviceVerificationNonce = try container.decode(.deviceVerificationNonce)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        originalTransactionId = try reader.value("originalTransactionId")
+        transactionId = try reader.value("transactionId")
+        webOrderLineItemId = try reader.value("webOrderLineItemId")
+        bundleId = try reader.value("bundleId")
+        productId = try reader.value("productId")
+        subscriptionGroupIdentifier = try reader.value("subscriptionGroupIdentifier")
+        purchaseDate = try reader.value("purchaseDate")
+        originalPurchaseDate = try reader.value("originalPurchaseDate")
+        expiresDate = try reader.value("expiresDate")
+        quantity = try reader.value("quantity")
+        type = try reader.value("type")
+        appAccountToken = try reader.value("appAccountToken")
+        inAppOwnershipType = try reader.value("inAppOwnershipType")
+        signedDate = try reader.value("signedDate")
+        revocationReason = try reader.value("revocationReason")
+        revocationDate = try reader.value("revocationDate")
+        isUpgraded = try reader.value("isUpgraded")
+        offerType = try reader.value("offerType")
+        offerIdentifier = try reader.value("offerIdentifier")
+        environment = try reader.value("environment")
+        storefront = try reader.value("storefront")
+        storefrontId = try reader.value("storefrontId")
+        transactionReason = try reader.value("transactionReason")
+        currency = try reader.value("currency")
+        price = try reader.value("price")
+        offerDiscountType = try reader.value("offerDiscountType")
+        appTransactionId = try reader.value("appTransactionId")
+        offerPeriod = try reader.value("offerPeriod")
+        revocationType = try reader.value("revocationType")
+        revocationPercentage = try reader.value("revocationPercentage")
+        advancedCommerceInfo = try reader.value("advancedCommerceInfo")
+        billingPlanType = try reader.value("billingPlanType")
+        commitmentInfo = try reader.value("commitmentInfo")
+        previousOriginalTransactionId = try reader.value("previousOriginalTransactionId")
+        deviceVerification = try reader.value("deviceVerification")
+        deviceVerificationNonce = try reader.value("deviceVerificationNonce")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,7 +1,7 @@
 /// The `data` object of a version 2 notification: app metadata and signed transaction and renewal information.
 ///
 /// [data](https://developer.apple.com/documentation/appstoreservernotifications/data)
-public struct NotificationData: Codable, Hashable, Sendable {
+public struct NotificationData: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The server environment that the notification applies to.
     public var environment: Environment?
 
@@ -58,17 +58,24 @@ public struct NotificationData: Codable, Hashable, Sendable {
              consumptionRequestReason
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        environment = try container.decode(.environment)
-        appAppleId = try container.decode(.appAppleId)
-        bundleId = try container.decode(.bundleId)
-        bundleVersion = try container.decode(.bundleVersion)
-        signedTransactionInfo = try container.decode(.signedTransactionInfo)
-        signedRenewalInfo = try container.decode(.signedRenewalInfo)
-        status = try container.decode(.status)
-        consumptionRequestReason = try container.decode(.consumptionRequestReason)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        environment = try reader.value("environment")
+        appAppleId = try reader.value("appAppleId")
+        bundleId = try reader.value("bundleId")
+        bundleVersion = try reader.value("bundleVersion")
+        signedTransactionInfo = try reader.value("signedTransactionInfo")
+        signedRenewalInfo = try reader.value("signedRenewalInfo")
+        status = try reader.value("status")
+        consumptionRequestReason = try reader.value("consumptionRequestReason")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,7 +1,7 @@
 /// The renewal of a subscription with a commitment (renewal information `commitmentInfo`).
 ///
 /// [renewalcommitmentinfo](https://developer.apple.com/documentation/appstoreserverapi/renewalcommitmentinfo)
-public struct RenewalCommitmentInfo: Codable, Hashable, Sendable {
+public struct RenewalCommitmentInfo: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The product identifier that renews after the commitment.
     public var commitmentAutoRenewProductId: String?
 
@@ -43,14 +43,21 @@ public struct RenewalCommitmentInfo: Codable, Hashable, Sendable {
              commitmentRenewalDate, commitmentRenewalPrice
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        commitmentAutoRenewProductId = try container.decode(.commitmentAutoRenewProductId)
-        commitmentAutoRenewStatus = try container.decode(.commitmentAutoRenewStatus)
-        commitmentRenewalBillingPlanType = try container.decode(.commitmentRenewalBillingPlanType)
-        commitmentRenewalDate = try container.decode(.commitmentRenewalDate)
-        commitmentRenewalPrice = try container.decode(.commitmentRenewalPrice)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        commitmentAutoRenewProductId = try reader.value("commitmentAutoRenewProductId")
+        commitmentAutoRenewStatus = try reader.value("commitmentAutoRenewStatus")
+        commitmentRenewalBillingPlanType = try reader.value("commitmentRenewalBillingPlanType")
+        commitmentRenewalDate = try reader.value("commitmentRenewalDate")
+        commitmentRenewalPrice = try reader.value("commitmentRenewalPrice")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

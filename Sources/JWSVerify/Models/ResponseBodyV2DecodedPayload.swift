@@ -1,7 +1,7 @@
 /// The decoded payload of a version 2 App Store Server Notification.
 ///
 /// <https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2decodedpayload>
-public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
+public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The event that caused the notification.
     public var notificationType: NotificationTypeV2?
 
@@ -63,18 +63,25 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
              appData
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        notificationType = try container.decode(.notificationType)
-        subtype = try container.decode(.subtype)
-        notificationUUID = try container.decode(.notificationUUID)
-        data = try container.decode(.data)
-        version = try container.decode(.version)
-        signedDate = try container.decode(.signedDate)
-        summary = try container.decode(.summary)
-        externalPurchaseToken = try container.decode(.externalPurchaseToken)
-        appData = try container.decode(.appData)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        notificationType = try reader.value("notificationType")
+        subtype = try reader.value("subtype")
+        notificationUUID = try reader.value("notificationUUID")
+        data = try reader.value("data")
+        version = try reader.value("version")
+        signedDate = try reader.value("signedDate")
+        summary = try reader.value("summary")
+        externalPurchaseToken = try reader.value("externalPurchaseToken")
+        appData = try reader.value("appData")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

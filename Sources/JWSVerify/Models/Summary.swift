@@ -1,7 +1,7 @@
 /// The result of a request to extend the renewal date of all eligible subscribers.
 ///
 /// [summary](https://developer.apple.com/documentation/appstoreservernotifications/summary)
-public struct Summary: Codable, Hashable, Sendable {
+public struct Summary: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The server environment that the notification applies to.
     public var environment: Environment?
 
@@ -58,17 +58,24 @@ public struct Summary: Codable, Hashable, Sendable {
              failedCount
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        environment = try container.decode(.environment)
-        appAppleId = try container.decode(.appAppleId)
-        bundleId = try container.decode(.bundleId)
-        productId = try container.decode(.productId)
-        requestIdentifier = try container.decode(.requestIdentifier)
-        storefrontCountryCodes = try container.decode(.storefrontCountryCodes)
-        succeededCount = try container.decode(.succeededCount)
-        failedCount = try container.decode(.failedCount)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        environment = try reader.value("environment")
+        appAppleId = try reader.value("appAppleId")
+        bundleId = try reader.value("bundleId")
+        productId = try reader.value("productId")
+        requestIdentifier = try reader.value("requestIdentifier")
+        storefrontCountryCodes = try reader.value("storefrontCountryCodes")
+        succeededCount = try reader.value("succeededCount")
+        failedCount = try reader.value("failedCount")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

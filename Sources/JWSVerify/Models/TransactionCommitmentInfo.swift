@@ -1,7 +1,7 @@
 /// The commitment of a transaction of a subscription with a commitment (transaction `commitmentInfo`).
 ///
 /// [transactioncommitmentinfo](https://developer.apple.com/documentation/appstoreserverapi/transactioncommitmentinfo)
-public struct TransactionCommitmentInfo: Codable, Hashable, Sendable {
+public struct TransactionCommitmentInfo: Codable, Hashable, Sendable, JSONObjectDecodable {
     /// The number of the current billing period within the commitment.
     public var billingPeriodNumber: Int32?
 
@@ -37,13 +37,20 @@ public struct TransactionCommitmentInfo: Codable, Hashable, Sendable {
         case billingPeriodNumber, commitmentExpiresDate, commitmentPrice, totalBillingPeriods
     }
 
+    /// The JSON keys of the modelled fields.
+    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+
     public init(from decoder: any Decoder) throws {
-        let container = try PayloadDecodingContainer<CodingKeys>(decoder)
-        billingPeriodNumber = try container.decode(.billingPeriodNumber)
-        commitmentExpiresDate = try container.decode(.commitmentExpiresDate)
-        commitmentPrice = try container.decode(.commitmentPrice)
-        totalBillingPeriods = try container.decode(.totalBillingPeriods)
-        additionalFields = try container.additionalFields()
+        try self.init(json: JSONObjectReader(decoder: decoder))
+    }
+
+    /// Decodes the members of a parsed JSON object (the verifier's path: no second parse, no Codable boxes).
+    init(json reader: JSONObjectReader) throws {
+        billingPeriodNumber = try reader.value("billingPeriodNumber")
+        commitmentExpiresDate = try reader.value("commitmentExpiresDate")
+        commitmentPrice = try reader.value("commitmentPrice")
+        totalBillingPeriods = try reader.value("totalBillingPeriods")
+        additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
     public func encode(to encoder: any Encoder) throws {

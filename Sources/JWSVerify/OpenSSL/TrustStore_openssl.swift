@@ -9,6 +9,7 @@ final class TrustStore: @unchecked Sendable {
     private let store: OpaquePointer
     /// The roots, in the order given.
     let roots: [Certificate]
+    private let rootFingerprints: [[UInt8]]
 
     /// What OpenSSL concluded about leaf ← intermediate ← root.
     struct ChainVerdict: Sendable {
@@ -29,6 +30,7 @@ final class TrustStore: @unchecked Sendable {
         guard let store = cjws_store_new() else { return nil }
         self.store = store
         self.roots = roots
+        self.rootFingerprints = roots.map(\.sha256Fingerprint)
         for root in roots where cjws_store_add_root(store, root.pointer) != 1 {
             cjws_clear_errors()
             return nil
@@ -37,6 +39,11 @@ final class TrustStore: @unchecked Sendable {
 
     deinit {
         cjws_store_free(store)
+    }
+
+    /// The configured root with this SHA-256 fingerprint.
+    func root(withFingerprint fingerprint: [UInt8]) -> Certificate? {
+        rootFingerprints.firstIndex(of: fingerprint).map { roots[$0] }
     }
 
     /// Builds and verifies the chain at `time` (seconds since 1970), with `intermediate` as the

@@ -3,7 +3,7 @@ import Foundation
 /// What the verifier needs of each App Store payload type: its kind, the date to validate the
 /// chain at, the keys it did not model (to recognize a payload of another kind), and where its
 /// claims are.
-protocol AppStorePayload: Decodable, Sendable {
+protocol AppStorePayload: JSONObjectDecodable, Sendable {
     static var kind: PayloadKind { get }
     /// `signedDate`, or `receiptCreationDate` for an app transaction.
     var validationTimestamp: Timestamp? { get }

@@ -61,4 +61,6 @@ struct ValidatedChain: Sendable {
     let validUntil: Int64
     /// Leaf, intermediate and the trusted root that matched, described for display.
     let certificates: [CertificateInfo]
+    /// Leaf, intermediate and the trusted root that matched (for OCSP); empty for an Xcode certificate.
+    let chain: [Certificate]
 }

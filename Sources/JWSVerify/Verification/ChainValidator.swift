@@ -71,11 +71,12 @@ struct ChainValidator: Sendable {
                     .unsupportedKey, check: .chain,
                     "the leaf key is \(CertificateInfo(leaf).keyType); ES256 needs an EC P-256 key"))
         }
-        let root = trustStore.roots.first { $0.sha256Fingerprint == verdict.rootFingerprint }
+        let root = trustStore.root(withFingerprint: verdict.rootFingerprint)
+        let chain = [leaf, intermediate] + (root.map { [$0] } ?? [])
         return .success(
             ValidatedChain(
                 leafKey: key, validFrom: verdict.validFrom, validUntil: verdict.validUntil,
-                certificates: ([leaf, intermediate] + (root.map { [$0] } ?? [])).map(CertificateInfo.init)))
+                certificates: chain.map(CertificateInfo.init), chain: chain))
     }
 
     static func iso8601(_ seconds: Int64) -> String {

@@ -56,10 +56,8 @@ public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
     /// - Returns: the kind, or nil when the token does not parse or its payload carries no key
     ///   that only one kind has.
     public static func recognize(token: String) -> PayloadKind? {
-        guard let jws = try? CompactJWS(parsing: token),
-            let object = try? JSONSerialization.jsonObject(with: Data(jws.payload)) as? [String: Any]
-        else { return nil }
-        return recognize(keys: object.keys)
+        guard let jws = try? CompactJWS(parsing: token) else { return nil }
+        return recognize(keys: jws.payloadObject.keys)
     }
 }
 

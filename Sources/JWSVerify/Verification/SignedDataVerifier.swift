@@ -41,6 +41,7 @@ public struct SignedDataVerifier: Sendable {
     private let chainValidator: ChainValidator?
     private let chainCache: ChainCache
     private let xcodeCertificate: Certificate?
+    private let revocationChecker: RevocationChecker?
     let expectations: ClaimExpectations
 
     /// Creates a verifier.
@@ -55,7 +56,8 @@ public struct SignedDataVerifier: Sendable {
     ///     For ``Environment/xcode`` pass `xcodeCertificate`.
     ///   - xcodeCertificate: The StoreKit Testing certificate exported from Xcode (DER or PEM). An
     ///     Xcode token verifies only when its single `x5c` certificate is byte-identical to it.
-    ///   - enableOnlineChecks: Check revocation with OCSP (not available yet: the initializer throws).
+    ///   - enableOnlineChecks: Check the leaf and intermediate with OCSP, at the current time.
+    ///   - revocationTimeout: How long each OCSP request may take (default 5 s).
     ///   - validationTime: When the certificates must be valid (default: the payload's signed date).
     ///   - maximumTokenBytes: The largest token accepted (default 64 KiB).
     ///   - chainCacheCapacity: How many chains to remember (default 64; 0 disables the cache).
@@ -69,6 +71,7 @@ public struct SignedDataVerifier: Sendable {
         environment: Environment?,
         xcodeCertificate: Data? = nil,
         enableOnlineChecks: Bool = false,
+        revocationTimeout: Duration = .seconds(5),
         validationTime: ValidationTime = .signedDate,
         maximumTokenBytes: Int = CompactJWS.defaultMaximumBytes,
         chainCacheCapacity: Int = 64,
@@ -85,8 +88,8 @@ public struct SignedDataVerifier: Sendable {
                 "LocalTesting tokens are not signed by Apple and cannot be verified; decode them with"
                     + " SignedDataVerifier.decodeUnverified(_:as:)")
         }
-        if enableOnlineChecks {
-            throw configurationError("online (OCSP) checks are not implemented yet; verify offline")
+        if enableOnlineChecks && environment == .xcode {
+            throw configurationError("online checks do not apply to Xcode tokens: nobody revokes a StoreKit Testing certificate")
         }
         if environment == .xcode {
             guard let xcodeCertificate else {
@@ -122,6 +125,8 @@ public struct SignedDataVerifier: Sendable {
         self.validationTime = validationTime
         self.clock = clock
         self.chainCache = ChainCache(capacity: chainCacheCapacity)
+        self.revocationChecker =
+            enableOnlineChecks ? RevocationChecker(timeout: revocationTimeout, clock: clock) : nil
         self.expectations = ClaimExpectations(bundleId: bundleId, appAppleId: appAppleId, environment: environment)
     }
 
@@ -238,7 +243,7 @@ public struct SignedDataVerifier: Sendable {
         }
         // The payload is decoded once, here, because the validation time comes from it; a decoding
         // failure is reported at its place in the order (check 12), after the signature.
-        let decoded = Self.decodePayload(jws.payload, as: P.self)
+        let decoded = Self.decodePayload(jws.payloadObject, as: P.self)
         let payload = try? decoded.get()
         func fail(_ error: VerificationError) -> VerificationResult<P> {
             .failed(VerificationFailure(error: error, unverifiedPayload: payload))
@@ -251,7 +256,7 @@ public struct SignedDataVerifier: Sendable {
         let x5c = jws.header.x5c ?? []
 
         // 5–9. Chain.
-        let timestamp = payload.map(\.validationTimestamp) ?? Self.probeTimestamp(jws.payload, kind: P.kind)
+        let timestamp = payload.map(\.validationTimestamp) ?? Self.probeTimestamp(jws.payloadObject, kind: P.kind)
         let validationTime = validationSeconds(for: timestamp)
         let chain: ValidatedChain
         switch validateChain(x5c, at: validationTime) {
@@ -272,7 +277,10 @@ public struct SignedDataVerifier: Sendable {
                 VerificationError(.invalidSignature, check: .signature, "the ES256 signature does not verify with the leaf key"))
         }
 
-        // 11. Revocation: online checks are refused at configuration time until OCSP lands.
+        // 11. Revocation (online checks only).
+        if let revocationChecker, let error = revocationChecker.check(chain.chain) {
+            return fail(error)
+        }
 
         // 12. Payload.
         let verifiedPayload: P
@@ -369,7 +377,9 @@ public struct SignedDataVerifier: Sendable {
             return .failure(
                 VerificationError(.unsupportedKey, check: .chain, "the StoreKit Testing certificate's key is not EC P-256"))
         }
-        return .success(ValidatedChain(leafKey: key, validFrom: .min, validUntil: .max, certificates: [CertificateInfo(pinned)]))
+        return .success(ValidatedChain(
+                leafKey: key, validFrom: .min, validUntil: .max, certificates: [CertificateInfo(pinned)], chain: []
+            ))
     }
 
     private func validationSeconds(for timestamp: Timestamp?) -> Int64 {
@@ -381,6 +391,7 @@ public struct SignedDataVerifier: Sendable {
         case .fixed(let date): return seconds(date)
         case .current: return seconds(clock())
         case .signedDate:
+            // Online checks validate at the current time, as Apple's library does.
             if !enableOnlineChecks, let milliseconds = timestamp?.millisecondsSince1970, milliseconds.isFinite,
                 abs(milliseconds) < 1e17
             {
@@ -390,9 +401,9 @@ public struct SignedDataVerifier: Sendable {
         }
     }
 
-    private static func decodePayload<P: AppStorePayload>(_ bytes: [UInt8], as type: P.Type) -> Result<P, VerificationError> {
+    private static func decodePayload<P: AppStorePayload>(_ object: [String: JSONValue], as type: P.Type) -> Result<P, VerificationError> {
         do {
-            return .success(try JSONDecoder().decode(P.self, from: Data(bytes)))
+            return .success(try P(json: JSONObjectReader(object: object)))
         } catch {
             return .failure(
                 VerificationError(
@@ -401,13 +412,9 @@ public struct SignedDataVerifier: Sendable {
     }
 
     /// The date to validate at when the payload did not decode as the expected type.
-    private static func probeTimestamp(_ bytes: [UInt8], kind: PayloadKind) -> Timestamp? {
-        struct Probe: Decodable {
-            var signedDate: Timestamp?
-            var receiptCreationDate: Timestamp?
-        }
-        guard let probe = try? JSONDecoder().decode(Probe.self, from: Data(bytes)) else { return nil }
-        return kind == .appTransaction ? probe.receiptCreationDate : probe.signedDate
+    private static func probeTimestamp(_ object: [String: JSONValue], kind: PayloadKind) -> Timestamp? {
+        let value = object[kind == .appTransaction ? "receiptCreationDate" : "signedDate"] ?? .null
+        return try? Timestamp(jsonValue: value)
     }
 
     private static func describe(_ error: any Error) -> String {

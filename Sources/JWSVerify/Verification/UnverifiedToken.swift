@@ -49,25 +49,22 @@ extension SignedDataVerifier {
             certificates.append(CertificateInfo(certificate))
         }
         let payloadJSON = Data(jws.payload)
-        var recognized = kind
-        if recognized == nil, let object = try? JSONSerialization.jsonObject(with: payloadJSON) as? [String: Any] {
-            recognized = PayloadKind.recognize(keys: object.keys)
-        }
-        let decoder = JSONDecoder()
+        let recognized = kind ?? PayloadKind.recognize(keys: jws.payloadObject.keys)
+        let reader = JSONObjectReader(object: jws.payloadObject)
         var payload: DecodedPayload?
         switch recognized {
         case .transaction:
-            payload = (try? decoder.decode(JWSTransactionDecodedPayload.self, from: payloadJSON)).map { .transaction($0) }
+            payload = (try? JWSTransactionDecodedPayload(json: reader)).map { .transaction($0) }
         case .renewalInfo:
-            payload = (try? decoder.decode(JWSRenewalInfoDecodedPayload.self, from: payloadJSON)).map { .renewalInfo($0) }
+            payload = (try? JWSRenewalInfoDecodedPayload(json: reader)).map { .renewalInfo($0) }
         case .appTransaction:
-            payload = (try? decoder.decode(AppTransaction.self, from: payloadJSON)).map { .appTransaction($0) }
+            payload = (try? AppTransaction(json: reader)).map { .appTransaction($0) }
         case .notification:
-            payload = (try? decoder.decode(ResponseBodyV2DecodedPayload.self, from: payloadJSON)).map {
+            payload = (try? ResponseBodyV2DecodedPayload(json: reader)).map {
                 .notification(DecodedNotification(notification: $0))
             }
         case .realtimeRequest:
-            payload = (try? decoder.decode(DecodedRealtimeRequestBody.self, from: payloadJSON)).map { .realtimeRequest($0) }
+            payload = (try? DecodedRealtimeRequestBody(json: reader)).map { .realtimeRequest($0) }
         case nil:
             payload = nil
         }

@@ -1,13 +1,15 @@
-/// A strict, allocation-light JSON syntax check (RFC 8259) run on header and payload bytes before
-/// any decoder sees them.
+/// A strict JSON parser (RFC 8259) for token headers and payloads: one linear pass that validates
+/// and builds the ``JSONValue`` tree the models decode from, so a payload is parsed exactly once.
 ///
-/// It answers one question, "is this exactly one JSON object?", in a single linear pass, and
-/// enforces what a general-purpose decoder does not:
-/// - a nesting limit (default 32), so that no input can drive a recursive decoder deep;
+/// It enforces what a general-purpose decoder does not:
+/// - a nesting limit (default 32), so that no input can drive recursion deep;
 /// - valid UTF-8 and no raw control characters inside strings;
 /// - no duplicate member names in any object (RFC 7515 §5.2 allows rejecting them, and different
-///   parsers disagree on which duplicate wins), comparing names after unescaping.
-package struct JSONSyntax {
+///   parsers disagree on which duplicate wins), compared after unescaping;
+/// - exactly one value, with nothing after it but whitespace.
+///
+/// Work is linear in the input: every byte is looked at a bounded number of times.
+package struct JSONParser {
     /// Why the input is not accepted.
     package struct Failure: Error, Sendable {
         package let reason: String
@@ -25,27 +27,30 @@ package struct JSONSyntax {
         self.maximumDepth = maximumDepth
     }
 
-    /// Succeeds when `bytes` is one JSON object (with optional surrounding whitespace) within the limits.
-    package static func validateObject(
+    /// Parses `bytes`, which must hold exactly one JSON object (with optional surrounding whitespace).
+    package static func parseObject(
         _ bytes: UnsafeBufferPointer<UInt8>,
         maximumDepth: Int = defaultMaximumDepth
-    ) throws(Failure) {
-        var parser = JSONSyntax(bytes, maximumDepth: maximumDepth)
+    ) throws(Failure) -> [String: JSONValue] {
+        var parser = JSONParser(bytes, maximumDepth: maximumDepth)
         parser.skipWhitespace()
         guard parser.peek() == UInt8(ascii: "{") else {
             throw parser.failure("not a JSON object")
         }
-        try parser.parseValue(depth: 0)
+        let object = try parser.parseObject(depth: 1)
         parser.skipWhitespace()
         guard parser.position == bytes.count else { throw parser.failure("data after the JSON object") }
+        return object
     }
 
-    /// Succeeds when `bytes` is one JSON object within the limits.
-    package static func validateObject(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(Failure) {
+    /// Parses `bytes`, which must hold exactly one JSON object.
+    package static func parseObject(
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
+    ) throws(Failure) -> [String: JSONValue] {
         let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(Failure) in try validateObject(buffer, maximumDepth: maximumDepth) }
+            Result { () throws(Failure) in try parseObject(buffer, maximumDepth: maximumDepth) }
         }
-        try result.get()
+        return try result.get()
     }
 
     private func failure(_ reason: String) -> Failure { Failure(reason: reason, offset: position) }
@@ -71,103 +76,84 @@ package struct JSONSyntax {
         position += count
     }
 
-    private mutating func parseValue(depth: Int) throws(Failure) {
+    private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
         skipWhitespace()
         guard let byte = peek() else { throw failure("unexpected end") }
         switch byte {
-        case UInt8(ascii: "{"): try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): try parseArray(depth: depth + 1)
-        case UInt8(ascii: "\""): _ = try parseString(collect: false)
-        case UInt8(ascii: "t"): try expect("true")
-        case UInt8(ascii: "f"): try expect("false")
-        case UInt8(ascii: "n"): try expect("null")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber()
+        case UInt8(ascii: "{"): return .object(try parseObject(depth: depth + 1))
+        case UInt8(ascii: "["): return .array(try parseArray(depth: depth + 1))
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw failure("unexpected character")
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(Failure) {
+    private mutating func parseObject(depth: Int) throws(Failure) -> [String: JSONValue] {
         guard depth <= maximumDepth else { throw failure("nested deeper than \(maximumDepth)") }
         position += 1  // {
         skipWhitespace()
+        var object: [String: JSONValue] = [:]
         if peek() == UInt8(ascii: "}") {
             position += 1
-            return
+            return object
         }
-        var names: [MemberName] = []
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw failure("expected a member name") }
             let nameStart = position
-            guard let name = try parseString(collect: true) else { throw failure("bad member name") }
-            for other in names where sameName(other, name) {
-                position = nameStart
-                throw failure("duplicate member name")
-            }
-            names.append(name)
+            let name = try parseString()
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw failure("expected ':'") }
             position += 1
-            try parseValue(depth: depth)
+            let value = try parseValue(depth: depth)
+            if object.updateValue(value, forKey: name) != nil {
+                position = nameStart
+                throw failure("duplicate member name \"\(name)\"")
+            }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                return
+                return object
             default: throw failure("expected ',' or '}'")
             }
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(Failure) {
+    private mutating func parseArray(depth: Int) throws(Failure) -> [JSONValue] {
         guard depth <= maximumDepth else { throw failure("nested deeper than \(maximumDepth)") }
         position += 1  // [
         skipWhitespace()
+        var array: [JSONValue] = []
         if peek() == UInt8(ascii: "]") {
             position += 1
-            return
+            return array
         }
         while true {
-            try parseValue(depth: depth)
+            array.append(try parseValue(depth: depth))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "]"):
                 position += 1
-                return
+                return array
             default: throw failure("expected ',' or ']'")
             }
         }
     }
 
-    /// A member name for duplicate detection: its byte range in the input when it has no escapes
-    /// (the common case), else its unescaped UTF-8.
-    private struct MemberName {
-        var start: Int
-        var end: Int
-        var unescaped: [UInt8]?
-        var hash: Int
-    }
-
-    private func sameName(_ lhs: MemberName, _ rhs: MemberName) -> Bool {
-        guard lhs.hash == rhs.hash else { return false }
-        switch (lhs.unescaped, rhs.unescaped) {
-        case (let left?, let right?): return left == right
-        case (nil, nil):
-            guard lhs.end - lhs.start == rhs.end - rhs.start else { return false }
-            for offset in 0..<(lhs.end - lhs.start) where bytes[lhs.start + offset] != bytes[rhs.start + offset] {
-                return false
-            }
-            return true
-        case (let left?, nil): return left.elementsEqual(bytes[rhs.start..<rhs.end])
-        case (nil, let right?): return right.elementsEqual(bytes[lhs.start..<lhs.end])
-        }
-    }
-
-    /// Parses a string at `position` (which holds the opening quote). With `collect`, returns the
-    /// name for duplicate detection.
-    private mutating func parseString(collect: Bool) throws(Failure) -> MemberName? {
+    /// Parses a string at `position` (which holds the opening quote).
+    private mutating func parseString() throws(Failure) -> String {
         position += 1  // opening quote
         let start = position
         var hasEscape = false
@@ -176,10 +162,9 @@ package struct JSONSyntax {
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):
-                let end = position
+                let body = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                guard collect else { return nil }
-                return makeName(start: start, end: end, hasEscape: hasEscape)
+                return hasEscape ? Self.unescape(body) : String(decoding: body, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 hasEscape = true
                 position += 1
@@ -238,17 +223,6 @@ package struct JSONSyntax {
         position += length
     }
 
-    private func makeName(start: Int, end: Int, hasEscape: Bool) -> MemberName {
-        var hasher = Hasher()
-        if hasEscape {
-            let unescaped = Self.unescape(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-            unescaped.withUnsafeBytes { hasher.combine(bytes: $0) }
-            return MemberName(start: start, end: end, unescaped: unescaped, hash: hasher.finalize())
-        }
-        hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])))
-        return MemberName(start: start, end: end, unescaped: nil, hash: hasher.finalize())
-    }
-
     private static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
@@ -258,25 +232,26 @@ package struct JSONSyntax {
         }
     }
 
-    /// Unescapes an already validated JSON string body into UTF-8 (lone surrogates become U+FFFD).
-    private static func unescape(_ body: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(body.count)
+    /// Unescapes an already validated JSON string body (lone surrogates become U+FFFD).
+    private static func unescape(_ body: UnsafeBufferPointer<UInt8>) -> String {
+        var scalars = String.UnicodeScalarView()
         var index = 0
         var pendingHighSurrogate: UInt32?
-        func appendScalar(_ value: UInt32, to output: inout [UInt8]) {
-            let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
-            output.append(contentsOf: Array(String(Character(scalar)).utf8))
+        func append(_ value: UInt32) {
+            scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
         }
         while index < body.count {
             let byte = body[index]
             guard byte == UInt8(ascii: "\\") else {
-                if let high = pendingHighSurrogate {
-                    appendScalar(high, to: &output)
+                if pendingHighSurrogate != nil {
+                    append(0xFFFD)
                     pendingHighSurrogate = nil
                 }
-                output.append(byte)
-                index += 1
+                // Copy a run of unescaped (already validated) UTF-8.
+                var end = index
+                while end < body.count && body[end] != UInt8(ascii: "\\") { end += 1 }
+                scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: body[index..<end]), as: UTF8.self).unicodeScalars)
+                index = end
                 continue
             }
             let escaped = body[index + 1]
@@ -297,37 +272,68 @@ package struct JSONSyntax {
             if let high = pendingHighSurrogate {
                 pendingHighSurrogate = nil
                 if (0xDC00...0xDFFF).contains(scalar) {
-                    appendScalar(0x10000 + ((high - 0xD800) << 10) + (scalar - 0xDC00), to: &output)
+                    append(0x10000 + ((high - 0xD800) << 10) + (scalar - 0xDC00))
                     continue
                 }
-                appendScalar(0xFFFD, to: &output)
+                append(0xFFFD)
             }
             if (0xD800...0xDBFF).contains(scalar) {
                 pendingHighSurrogate = scalar
             } else {
-                appendScalar(scalar, to: &output)
+                append(scalar)  // a lone low surrogate is not a scalar: U+FFFD
             }
         }
-        if let high = pendingHighSurrogate { appendScalar(high, to: &output) }
-        return output
+        if pendingHighSurrogate != nil { append(0xFFFD) }
+        return String(scalars)
     }
 
-    private mutating func parseNumber() throws(Failure) {
-        if peek() == UInt8(ascii: "-") { position += 1 }
+    private mutating func parseNumber() throws(Failure) -> JSONValue {
+        let start = position
+        var negative = false
+        if peek() == UInt8(ascii: "-") {
+            negative = true
+            position += 1
+        }
         guard let first = peek(), first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") else {
             throw failure("bad number")
         }
         position += 1
         if first != UInt8(ascii: "0") { skipDigits() }
+        let integerEnd = position
+        var isInteger = true
         if peek() == UInt8(ascii: ".") {
+            isInteger = false
             position += 1
             guard try requireDigits() else { throw failure("bad fraction") }
         }
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            isInteger = false
             position += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { position += 1 }
             guard try requireDigits() else { throw failure("bad exponent") }
         }
+        if isInteger {
+            // Accumulate negatively so that Int64.min parses; overflow falls back to Double.
+            var value: Int64 = 0
+            var overflow = false
+            for index in (negative ? start + 1 : start)..<integerEnd {
+                let digit = Int64(bytes[index] - UInt8(ascii: "0"))
+                let (times, o1) = value.multipliedReportingOverflow(by: 10)
+                let (next, o2) = times.subtractingReportingOverflow(digit)
+                if o1 || o2 {
+                    overflow = true
+                    break
+                }
+                value = next
+            }
+            if !overflow {
+                if negative { return .integer(value) }
+                if value != .min { return .integer(-value) }
+            }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
+        return .double(double)
     }
 
     private mutating func skipDigits() {
