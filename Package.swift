@@ -5,6 +5,8 @@ let package = Package(
     name: "JWSVerify",
     products: [
         .library(name: "JWSVerify", targets: ["JWSVerify"]),
+        // Test PKI and token minting for integration tests; production servers need not link it.
+        .library(name: "JWSVerifyTesting", targets: ["JWSVerifyTesting"]),
         .executable(name: "jwsverify", targets: ["jwsverify"]),
     ],
     targets: [
@@ -23,13 +25,26 @@ let package = Package(
             name: "JWSVerify",
             dependencies: ["CJWSOpenSSL"]
         ),
+        // Signing and certificate creation, kept apart from the verification path.
+        .target(
+            name: "CJWSTesting",
+            dependencies: ["COpenSSL"]
+        ),
+        .target(
+            name: "JWSVerifyTesting",
+            dependencies: ["JWSVerify", "CJWSTesting"]
+        ),
         .executableTarget(
             name: "jwsverify",
-            dependencies: ["JWSVerify"]
+            dependencies: ["JWSVerify", "JWSVerifyTesting"]
         ),
         .testTarget(
             name: "JWSVerifyTests",
-            dependencies: ["JWSVerify"]
+            dependencies: ["JWSVerify", "JWSVerifyTesting"]
+        ),
+        .testTarget(
+            name: "JWSVerifyTestingTests",
+            dependencies: ["JWSVerifyTesting"]
         ),
         .testTarget(
             name: "jwsverifyTests",

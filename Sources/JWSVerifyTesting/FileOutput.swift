@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `write(2)`, named apart from ``FileOutput/write(_:to:)``.
+private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+
+/// Small file helpers with explicit permissions.
+enum FileOutput {
+    /// Creates `directory` and its parents when missing.
+    static func makeDirectory(_ directory: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw JWSTestingError.file(path: directory.path, message: "\(error)")
+        }
+    }
+
+    /// Writes `data` to `url`, replacing it.
+    static func write(_ data: Data, to url: URL) throws {
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw JWSTestingError.file(path: url.path, message: "\(error)")
+        }
+    }
+
+    /// Writes `text` as UTF-8 to `url`, replacing it.
+    static func write(_ text: String, to url: URL) throws {
+        try write(Data(text.utf8), to: url)
+    }
+
+    /// Writes a secret (a private key) readable and writable by the owner only (mode 0600). The file
+    /// is created with that mode, so its contents are never readable by others, and an existing
+    /// file's mode is tightened before writing.
+    static func writeSecret(_ text: String, to url: URL) throws {
+        let path = url.path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw JWSTestingError.file(path: path, message: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        guard fchmod(descriptor, 0o600) == 0 else {
+            throw JWSTestingError.file(path: path, message: String(cString: strerror(errno)))
+        }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { raw in
+                posixWrite(descriptor, raw.baseAddress, raw.count)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw JWSTestingError.file(path: path, message: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+    }
+
+    /// Reads `url`.
+    static func read(_ url: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw JWSTestingError.file(path: url.path, message: "\(error)")
+        }
+    }
+
+    /// Reads `url` as UTF-8 text.
+    static func readText(_ url: URL) throws -> String {
+        String(decoding: try read(url), as: UTF8.self)
+    }
+}
