@@ -348,6 +348,10 @@ int cjws_store_add_root(X509_STORE *store, X509 *root) {
     return 0;
 }
 
+int cjws_store_allow_partial_chain(X509_STORE *store) {
+    return X509_STORE_set_flags(store, X509_V_FLAG_PARTIAL_CHAIN) == 1;
+}
+
 static int is_time_error(int error) {
     return error == X509_V_ERR_CERT_NOT_YET_VALID || error == X509_V_ERR_CERT_HAS_EXPIRED ||
            error == X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD || error == X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD;

@@ -106,6 +106,10 @@ void cjws_store_free(X509_STORE *store);
 /* Adds a trusted root. Returns 1 on success. The store takes its own reference. */
 int cjws_store_add_root(X509_STORE *store, X509 *root);
 
+/* Lets chains end at any certificate of the store (X509_V_FLAG_PARTIAL_CHAIN). Used only for a store
+ * that holds one intermediate which already verified up to a configured root. Returns 1 on success. */
+int cjws_store_allow_partial_chain(X509_STORE *store);
+
 /* Outcome of cjws_verify_chain. */
 typedef struct cjws_chain_result {
     /* First X509_V_ERR_* code that is not about time, or 0. */
@@ -119,7 +123,7 @@ typedef struct cjws_chain_result {
      * order, or -1. */
     int chain_length;
     /* 1 when the built chain's second certificate is the given intermediate (same object or
-     * byte-equal). */
+     * byte-equal); for a partial chain, when the chain ends at it. */
     int intermediate_in_chain;
     /* SHA-256 of the root that ended the chain (valid when chain_length > 0). */
     unsigned char root_sha256[32];

@@ -17,8 +17,10 @@ final class TrustStore: @unchecked Sendable {
         var trustFailure: (code: Int32, depth: Int32, reason: String)?
         /// The first failure about validity dates.
         var timeFailure: (code: Int32, depth: Int32, reason: String)?
-        /// The chain OpenSSL built has exactly leaf, the given intermediate and a root.
-        var isThreeCertificateChain: Bool
+        /// The number of certificates in the chain OpenSSL built.
+        var chainLength: Int
+        /// The chain's second certificate is the given intermediate.
+        var passesThroughIntermediate: Bool
         /// SHA-256 of the root that ended the chain.
         var rootFingerprint: [UInt8]
         /// Every certificate of the chain is valid inside this interval (seconds since 1970).
@@ -26,8 +28,16 @@ final class TrustStore: @unchecked Sendable {
         var validUntil: Int64
     }
 
-    init?(roots: [Certificate]) {
+    /// - Parameters:
+    ///   - roots: The trust anchors.
+    ///   - partialChain: Let chains end at an anchor that is not self-signed. Only for a store whose
+    ///     one anchor is an intermediate that already verified up to a configured root.
+    init?(roots: [Certificate], partialChain: Bool = false) {
         guard let store = cjws_store_new() else { return nil }
+        if partialChain && cjws_store_allow_partial_chain(store) != 1 {
+            cjws_store_free(store)
+            return nil
+        }
         self.store = store
         self.roots = roots
         self.rootFingerprints = roots.map(\.sha256Fingerprint)
@@ -39,6 +49,11 @@ final class TrustStore: @unchecked Sendable {
 
     deinit {
         cjws_store_free(store)
+    }
+
+    /// Whether `der` is byte-identical to one of the roots.
+    func containsRoot(der: [UInt8]) -> Bool {
+        roots.contains { $0.der == der }
     }
 
     /// The configured root with this SHA-256 fingerprint.
@@ -65,7 +80,7 @@ final class TrustStore: @unchecked Sendable {
                     ? (result.trust_error, result.trust_error_depth, reason(result.trust_error)) : nil,
                 timeFailure: result.time_error != 0
                     ? (result.time_error, result.time_error_depth, reason(result.time_error)) : nil,
-                isThreeCertificateChain: result.chain_length == 3 && result.intermediate_in_chain == 1,
+                chainLength: Int(result.chain_length), passesThroughIntermediate: result.intermediate_in_chain == 1,
                 rootFingerprint: fingerprint,
                 validFrom: result.chain_not_before,
                 validUntil: result.chain_not_after))

@@ -4,32 +4,39 @@ import Foundation
 /// validity at the validation time, Apple's marker extensions and the leaf key type.
 struct ChainValidator: Sendable {
     let trustStore: TrustStore
+    let intermediates: IntermediateCache
 
     /// Validates `x5c` (exactly three entries, already counted) at `time` (seconds since 1970).
     func validate(_ x5c: [String], at time: Int64) -> Result<ValidatedChain, VerificationError> {
-        var certificates: [Certificate] = []
-        for (index, entry) in x5c.enumerated() {
-            guard let der = Base64.decodeStandard(entry) else {
-                return .failure(
-                    VerificationError(
-                        .invalidCertificate, check: .chain,
-                        "x5c[\(index)] is not strict standard base64 (RFC 7515 §4.1.6: base64, not base64url)"))
-            }
-            guard let certificate = Certificate(der: der) else {
-                return .failure(
-                    VerificationError(
-                        .invalidCertificate, check: .chain, "x5c[\(index)] is not exactly one DER X.509 certificate",
-                        underlying: drainOpenSSLErrors()))
-            }
-            certificates.append(certificate)
+        // 5. Every entry is one DER certificate. x5c[2] is never used for trust; when it is byte-identical
+        // to a configured root it is not parsed again.
+        let leaf: Certificate
+        switch parse(x5c[0], index: 0) {
+        case .success(let value): leaf = value
+        case .failure(let error): return .failure(error)
         }
-        let leaf = certificates[0]
-        let intermediate = certificates[1]
+        let known = intermediates.lookup(x5c[1], at: time)
+        var intermediate = known?.intermediate
+        if intermediate == nil {
+            switch parse(x5c[1], index: 1) {
+            case .success(let value): intermediate = value
+            case .failure(let error): return .failure(error)
+            }
+        }
+        guard let intermediate else { return .failure(Self.internalError) }
+        guard let rootDER = Base64.decodeStandard(x5c[2]) else { return .failure(Self.notBase64(2)) }
+        if !trustStore.containsRoot(der: rootDER) && Self.parseCertificate(rootDER) == nil {
+            return .failure(Self.notCertificate(2))
+        }
+
+        // 6–7. Trust and dates: the leaf against the known intermediate alone, or the whole chain.
         let verdict: TrustStore.ChainVerdict
-        switch trustStore.verify(leaf: leaf, intermediate: intermediate, at: time) {
+        let store = known?.anchorStore ?? trustStore
+        switch store.verify(leaf: leaf, intermediate: intermediate, at: time) {
         case .success(let value): verdict = value
         case .failure(let error): return .failure(error)
         }
+        OperationCounters.countCertificateSignatures(known == nil ? 2 : 1)
         if let failure = verdict.trustFailure {
             return .failure(
                 VerificationError(
@@ -38,7 +45,7 @@ struct ChainValidator: Sendable {
                         + " (certificate at depth \(failure.depth))",
                     underlying: failure.reason))
         }
-        guard verdict.isThreeCertificateChain else {
+        guard verdict.passesThroughIntermediate, verdict.chainLength == (known == nil ? 3 : 2) else {
             return .failure(
                 VerificationError(
                     .untrustedChain, check: .chain,
@@ -53,7 +60,9 @@ struct ChainValidator: Sendable {
                     "the \(role) certificate is not valid at \(Self.iso8601(time)): \(failure.reason)",
                     underlying: failure.reason))
         }
-        guard intermediate.hasExtension(AppleOID.intermediateMarker) else {
+
+        // 8. Apple's marker extensions (the intermediate's was checked when it was cached).
+        guard known != nil || intermediate.hasExtension(AppleOID.intermediateMarker) else {
             return .failure(
                 VerificationError(
                     .missingAppleExtension, check: .chain,
@@ -65,19 +74,64 @@ struct ChainValidator: Sendable {
                     .missingAppleExtension, check: .chain,
                     "the leaf certificate lacks Apple's marker extension \(AppleOID.leafMarker)"))
         }
+
+        // 9. The leaf key.
         guard let key = leaf.publicKey, key.curve == .p256 else {
             return .failure(
                 VerificationError(
                     .unsupportedKey, check: .chain,
                     "the leaf key is \(CertificateInfo(leaf).keyType); ES256 needs an EC P-256 key"))
         }
-        let root = trustStore.root(withFingerprint: verdict.rootFingerprint)
-        let chain = [leaf, intermediate] + (root.map { [$0] } ?? [])
+
+        let root: Certificate? = known?.root ?? trustStore.root(withFingerprint: verdict.rootFingerprint)
+        guard let root else { return .failure(Self.internalError) }
+        var validFrom = verdict.validFrom
+        var validUntil = verdict.validUntil
+        if let known {
+            validFrom = max(validFrom, known.validFrom)
+            validUntil = min(validUntil, known.validUntil)
+        } else if let anchorStore = TrustStore(roots: [intermediate], partialChain: true),
+            let intermediateValidity = intermediate.validity, let rootValidity = root.validity
+        {
+            intermediates.insert(
+                IntermediateCache.Entry(
+                    intermediate: intermediate, root: root, anchorStore: anchorStore,
+                    validFrom: max(intermediateValidity.notBefore, rootValidity.notBefore),
+                    validUntil: min(intermediateValidity.notAfter, rootValidity.notAfter)),
+                for: x5c[1])
+        }
+        let chain = [leaf, intermediate, root]
         return .success(
             ValidatedChain(
-                leafKey: key, validFrom: verdict.validFrom, validUntil: verdict.validUntil,
+                leafKey: key, validFrom: validFrom, validUntil: validUntil,
                 certificates: chain.map(CertificateInfo.init), chain: chain))
     }
+
+    private func parse(_ entry: String, index: Int) -> Result<Certificate, VerificationError> {
+        guard let der = Base64.decodeStandard(entry) else { return .failure(Self.notBase64(index)) }
+        guard let certificate = Self.parseCertificate(der) else { return .failure(Self.notCertificate(index)) }
+        return .success(certificate)
+    }
+
+    private static func parseCertificate(_ der: [UInt8]) -> Certificate? {
+        OperationCounters.countParse()
+        return Certificate(der: der)
+    }
+
+    private static func notBase64(_ index: Int) -> VerificationError {
+        VerificationError(
+            .invalidCertificate, check: .chain,
+            "x5c[\(index)] is not strict standard base64 (RFC 7515 §4.1.6: base64, not base64url)")
+    }
+
+    private static func notCertificate(_ index: Int) -> VerificationError {
+        VerificationError(
+            .invalidCertificate, check: .chain, "x5c[\(index)] is not exactly one DER X.509 certificate",
+            underlying: drainOpenSSLErrors())
+    }
+
+    private static let internalError = VerificationError(
+        .untrustedChain, check: .chain, "internal error: the chain could not be assembled")
 
     static func iso8601(_ seconds: Int64) -> String {
         Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)

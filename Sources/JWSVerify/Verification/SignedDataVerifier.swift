@@ -60,7 +60,8 @@ public struct SignedDataVerifier: Sendable {
     ///   - revocationTimeout: How long each OCSP request may take (default 5 s).
     ///   - validationTime: When the certificates must be valid (default: the payload's signed date).
     ///   - maximumTokenBytes: The largest token accepted (default 64 KiB).
-    ///   - chainCacheCapacity: How many chains to remember (default 64; 0 disables the cache).
+    ///   - chainCacheCapacity: How many chains to remember (default 64); 0 disables every cache, so
+    ///     that each token's chain is parsed and verified in full.
     ///   - clock: The current time, read only when a payload carries no date.
     /// - Throws: ``VerificationError`` with code ``VerificationError/Code/invalidConfiguration``
     ///   when a root does not parse, Production has no app Apple id, or Xcode has no certificate.
@@ -115,7 +116,8 @@ public struct SignedDataVerifier: Sendable {
                 throw configurationError("OpenSSL could not build a trust store: \(drainOpenSSLErrors())")
             }
             self.xcodeCertificate = nil
-            self.chainValidator = ChainValidator(trustStore: store)
+            self.chainValidator = ChainValidator(
+                trustStore: store, intermediates: IntermediateCache(capacity: chainCacheCapacity > 0 ? 16 : 0))
         }
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -231,6 +233,11 @@ public struct SignedDataVerifier: Sendable {
     /// Chain cache hits, misses and size, for tests and benchmarks.
     package var chainCacheStatistics: (hits: Int, misses: Int, count: Int) { chainCache.statistics }
 
+    /// Intermediate cache hits and size, for tests and benchmarks.
+    package var intermediateCacheStatistics: (hits: Int, count: Int) {
+        chainValidator?.intermediates.statistics ?? (0, 0)
+    }
+
     // MARK: - The contract
 
     func verify<P: AppStorePayload>(_ token: String, as type: P.Type) -> VerificationResult<P> {
@@ -272,6 +279,7 @@ public struct SignedDataVerifier: Sendable {
                     "an ES256 signature is 64 bytes of R‖S (RFC 7518 §3.4), this one is \(jws.signature.count) bytes"
                         + (jws.signature.first == 0x30 ? " and looks like DER" : "")))
         }
+        OperationCounters.countES256()
         guard chain.leafKey.isValidES256Signature(jws.signature, for: jws.signingInput) else {
             return fail(
                 VerificationError(.invalidSignature, check: .signature, "the ES256 signature does not verify with the leaf key"))

@@ -1,0 +1,20 @@
+import Synchronization
+
+/// Process-wide counts of the expensive operations, so that benchmarks and tests can prove what
+/// the caches save (for example: a warm token costs exactly one P-256 verification).
+package enum OperationCounters {
+    private static let es256 = Atomic<Int>(0)
+    private static let p384 = Atomic<Int>(0)
+    private static let parses = Atomic<Int>(0)
+
+    /// ES256 (P-256) signature verifications of tokens.
+    package static var es256Verifications: Int { es256.load(ordering: .relaxed) }
+    /// Certificate signature verifications done by chain checks (P-384 for Apple's chain).
+    package static var certificateSignatureVerifications: Int { p384.load(ordering: .relaxed) }
+    /// DER certificates parsed by OpenSSL (`d2i_X509`) from tokens.
+    package static var certificateParses: Int { parses.load(ordering: .relaxed) }
+
+    static func countES256() { es256.add(1, ordering: .relaxed) }
+    static func countCertificateSignatures(_ count: Int) { p384.add(count, ordering: .relaxed) }
+    static func countParse() { parses.add(1, ordering: .relaxed) }
+}
