@@ -46,10 +46,6 @@ let package = Package(
             name: "JWSVerifyTestingTests",
             dependencies: ["JWSVerifyTesting"]
         ),
-        .testTarget(
-            name: "jwsverifyTests",
-            dependencies: ["jwsverify", "JWSVerify"]
-        ),
     ],
     swiftLanguageModes: [.v6]
 )
