@@ -55,26 +55,56 @@ package enum Base64 {
             // Padding is only ever what completes the last quantum.
             guard input.count - count == (4 - count % 4) % 4 else { return nil }
         }
-        if count % 4 == 1 { return nil }
-        var output = [UInt8]()
-        output.reserveCapacity(count * 3 / 4)
+        let remainder = count % 4
+        if remainder == 1 { return nil }
+        let fullBlocks = count / 4
+        let outputCount = fullBlocks * 3 + (remainder == 0 ? 0 : remainder - 1)
+        guard let source = input.baseAddress, count > 0 else { return [] }
         return table.withUnsafeBufferPointer { table -> [UInt8]? in
-            var accumulator: UInt32 = 0
-            var bits = 0
-            for index in 0..<count {
-                let value = table[Int(input[index])]
-                if value == invalid { return nil }
-                accumulator = (accumulator << 6) | UInt32(value)
-                bits += 6
-                if bits >= 8 {
-                    bits -= 8
-                    output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                    accumulator &= (1 << UInt32(bits)) - 1
+            let table = table.baseAddress.unsafelyUnwrapped  // a 256-entry table is never empty
+            var valid = true
+            let output = [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
+                guard let target = buffer.baseAddress else { return }
+                // Whole quanta: four characters to three bytes. An invalid character maps to 0xFF,
+                // which sets bit 6 or 7 of the OR of the four values.
+                var inOffset = 0
+                var outOffset = 0
+                for _ in 0..<fullBlocks {
+                    let a = table[Int(source[inOffset])]
+                    let b = table[Int(source[inOffset + 1])]
+                    let c = table[Int(source[inOffset + 2])]
+                    let d = table[Int(source[inOffset + 3])]
+                    if (a | b | c | d) & 0xC0 != 0 {
+                        valid = false
+                        return
+                    }
+                    target[outOffset] = a << 2 | b >> 4
+                    target[outOffset + 1] = b << 4 | c >> 2
+                    target[outOffset + 2] = c << 6 | d
+                    inOffset += 4
+                    outOffset += 3
                 }
+                // The last, partial quantum: its unused bits must be zero (canonical encoding).
+                if remainder >= 2 {
+                    let a = table[Int(source[inOffset])]
+                    let b = table[Int(source[inOffset + 1])]
+                    var c: UInt8 = 0
+                    if remainder == 3 { c = table[Int(source[inOffset + 2])] }
+                    if (a | b | c) & 0xC0 != 0 {
+                        valid = false
+                        return
+                    }
+                    target[outOffset] = a << 2 | b >> 4
+                    if remainder == 2 {
+                        if b & 0x0F != 0 { valid = false }
+                    } else {
+                        target[outOffset + 1] = b << 4 | c >> 2
+                        if c & 0x03 != 0 { valid = false }
+                    }
+                }
+                initialized = valid ? outputCount : 0
             }
-            // Canonical: the bits left over must be zero.
-            guard accumulator == 0 else { return nil }
-            return output
+            return valid ? output : nil
         }
     }
 

@@ -1,15 +1,23 @@
+import Foundation
 import Synchronization
 
-/// Chains that verified, keyed by their `x5c` text, so that a later token with the same chain costs
-/// one ES256 verification instead of two P-384 verifications and three certificate parses.
+/// Chains that verified, keyed by the exact bytes of the header that carried them (its `x5c`), so
+/// that a later token with the same header costs one ES256 verification: no header decoding, no
+/// certificate parse, no P-384 verification.
 ///
-/// An entry records the interval in which every certificate of the chain is valid; a lookup at a
-/// validation time outside it misses, and the full check then reports the expiry. Bounded: when
+/// An entry records the interval in which every certificate of the chain is valid; at a validation
+/// time outside it the entry is not used, and the full check then reports the expiry. Bounded: when
 /// full, the oldest entry goes. Safe under concurrent use (one short critical section per lookup).
 final class ChainCache: Sendable {
+    /// A header that passed checks 1–4 and the chain it carries, which passed checks 5–9.
+    struct Entry: Sendable {
+        let header: JWSHeader
+        let chain: ValidatedChain
+    }
+
     private struct State {
-        var entries: [String: ValidatedChain] = [:]
-        var order: [String] = []
+        var entries: [Key: Entry] = [:]
+        var order: [Key] = []
         var hits = 0
         var misses = 0
     }
@@ -21,23 +29,26 @@ final class ChainCache: Sendable {
         self.capacity = max(0, capacity)
     }
 
-    /// The cached chain for `key` when it is valid at `time` (seconds since 1970).
-    func lookup(_ key: String, at time: Int64) -> ValidatedChain? {
+    /// The entry for a header's bytes, whatever the validation time.
+    func entry(for key: Key) -> Entry? {
         guard capacity > 0 else { return nil }
-        return state.withLock { state in
-            guard let chain = state.entries[key], chain.validFrom <= time, time <= chain.validUntil else {
-                state.misses += 1
-                return nil
-            }
-            state.hits += 1
-            return chain
-        }
+        return state.withLock { $0.entries[key] }
     }
 
-    func insert(_ chain: ValidatedChain, for key: String) {
+    /// Whether the entry's chain may stand for a full check at `time` (seconds since 1970): every
+    /// certificate is valid then. Counts a hit or a miss.
+    func isUsable(_ entry: Entry, at time: Int64) -> Bool {
+        let usable = entry.chain.validFrom <= time && time <= entry.chain.validUntil
+        state.withLock { state in
+            if usable { state.hits += 1 } else { state.misses += 1 }
+        }
+        return usable
+    }
+
+    func insert(_ entry: Entry, for key: Key) {
         guard capacity > 0 else { return }
         state.withLock { state in
-            if state.entries.updateValue(chain, forKey: key) == nil {
+            if state.entries.updateValue(entry, forKey: key) == nil {
                 state.order.append(key)
                 if state.order.count > capacity {
                     let evicted = state.order.removeFirst()
@@ -50,6 +61,56 @@ final class ChainCache: Sendable {
     /// Hits, misses and entries so far (for tests and benchmarks).
     var statistics: (hits: Int, misses: Int, count: Int) {
         state.withLock { ($0.hits, $0.misses, $0.entries.count) }
+    }
+}
+
+extension ChainCache {
+    /// A header's exact bytes, hashed once with a fast word-at-a-time hash.
+    ///
+    /// Hashing the 2–3 KiB of an App Store header with `Hasher` (SipHash) costs more than all the
+    /// rest of the cache look-up. The cache is bounded and only holds chains that verified, so a
+    /// weaker hash cannot be turned into a flood of colliding entries; equality compares every byte.
+    struct Key: Hashable, Sendable {
+        let bytes: [UInt8]
+        private let digest: UInt64
+
+        init(_ segment: UnsafeBufferPointer<UInt8>) {
+            bytes = Array(segment)
+            digest = Self.hash(segment)
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            guard lhs.digest == rhs.digest, lhs.bytes.count == rhs.bytes.count else { return false }
+            return lhs.bytes.withUnsafeBytes { left in
+                rhs.bytes.withUnsafeBytes { right in
+                    guard let left = left.baseAddress, let right = right.baseAddress else { return true }
+                    return memcmp(left, right, lhs.bytes.count) == 0
+                }
+            }
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+
+        /// A multiply-xor hash over 8-byte words (the mixing step of wyhash/FxHash family).
+        private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+            let raw = UnsafeRawBufferPointer(bytes)
+            var offset = 0
+            while offset + 8 <= raw.count {
+                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                state = (state ^ word).multipliedFullWidth(by: 0xA076_1D64_78BD_642F).high
+                    ^ (state ^ word) &* 0xE703_7ED1_A0B4_28DB
+                offset += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < raw.count {
+                tail |= UInt64(raw[offset]) << shift
+                shift += 8
+                offset += 1
+            }
+            return (state ^ tail) &* 0x9E37_79B9_7F4A_7C15
+        }
     }
 }
 

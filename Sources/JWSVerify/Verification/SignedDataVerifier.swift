@@ -241,46 +241,76 @@ public struct SignedDataVerifier: Sendable {
     // MARK: - The contract
 
     func verify<P: AppStorePayload>(_ token: String, as type: P.Type) -> VerificationResult<P> {
-        // 1. Format.
-        let jws: CompactJWS
+        var token = token
+        return token.withUTF8 { verify(utf8: $0, as: P.self) }
+    }
+
+    private func verify<P: AppStorePayload>(utf8 bytes: UnsafeBufferPointer<UInt8>, as type: P.Type) -> VerificationResult<P> {
+        func failed(_ error: VerificationError) -> VerificationResult<P> {
+            .failed(VerificationFailure(error: error, unverifiedPayload: nil))
+        }
+        // 1. Format. A header whose exact bytes carried a chain that verified before is known to be
+        // well-formed: its decoded form and its chain come from the cache, keyed by those bytes.
+        let segments: CompactJWS.Segments
         do {
-            jws = try CompactJWS(parsing: token, maximumBytes: maximumTokenBytes)
+            segments = try CompactJWS.Segments(bytes, maximumBytes: maximumTokenBytes)
         } catch {
-            return .failed(VerificationFailure(error: error, unverifiedPayload: nil))
+            return failed(error)
+        }
+        let cacheKey = ChainCache.Key(segments.header)
+        let cached = chainCache.entry(for: cacheKey)
+        let header: JWSHeader
+        let payloadObject: [String: JSONValue]
+        let signature: [UInt8]
+        do throws(VerificationError) {
+            if let cached {
+                header = cached.header
+            } else {
+                header = try CompactJWS.decodeHeader(segments.header).1
+            }
+            payloadObject = try CompactJWS.decodePayload(segments.payload).1
+            signature = try CompactJWS.decodeSignature(segments.signature)
+        } catch {
+            return failed(error)
         }
         // The payload is decoded once, here, because the validation time comes from it; a decoding
         // failure is reported at its place in the order (check 12), after the signature.
-        let decoded = Self.decodePayload(jws.payloadObject, as: P.self)
+        let decoded = Self.decodePayload(payloadObject, as: P.self)
         let payload = try? decoded.get()
         func fail(_ error: VerificationError) -> VerificationResult<P> {
             .failed(VerificationFailure(error: error, unverifiedPayload: payload))
         }
 
-        // 2–4. Header.
-        if let error = Self.checkHeader(jws.header, expectingXcode: xcodeCertificate != nil) {
+        // 2–4. Header (a cached header passed these checks).
+        if cached == nil, let error = Self.checkHeader(header, expectingXcode: xcodeCertificate != nil) {
             return fail(error)
         }
-        let x5c = jws.header.x5c ?? []
 
         // 5–9. Chain.
-        let timestamp = payload.map(\.validationTimestamp) ?? Self.probeTimestamp(jws.payloadObject, kind: P.kind)
+        let timestamp = payload.map(\.validationTimestamp) ?? Self.probeTimestamp(payloadObject, kind: P.kind)
         let validationTime = validationSeconds(for: timestamp)
         let chain: ValidatedChain
-        switch validateChain(x5c, at: validationTime) {
-        case .success(let value): chain = value
-        case .failure(let error): return fail(error)
+        if let cached, chainCache.isUsable(cached, at: validationTime) {
+            chain = cached.chain
+        } else {
+            switch validateChain(header.x5c ?? [], at: validationTime) {
+            case .success(let value):
+                chain = value
+                chainCache.insert(ChainCache.Entry(header: header, chain: value), for: cacheKey)
+            case .failure(let error): return fail(error)
+            }
         }
 
-        // 10. Signature.
-        guard jws.signature.count == 64 else {
+        // 10. Signature, over the token's own bytes.
+        guard signature.count == 64 else {
             return fail(
                 VerificationError(
                     .invalidSignature, check: .signature,
-                    "an ES256 signature is 64 bytes of R‖S (RFC 7518 §3.4), this one is \(jws.signature.count) bytes"
-                        + (jws.signature.first == 0x30 ? " and looks like DER" : "")))
+                    "an ES256 signature is 64 bytes of R‖S (RFC 7518 §3.4), this one is \(signature.count) bytes"
+                        + (signature.first == 0x30 ? " and looks like DER" : "")))
         }
         OperationCounters.countES256()
-        guard chain.leafKey.isValidES256Signature(jws.signature, for: jws.signingInput) else {
+        guard chain.leafKey.isValidES256Signature(signature, for: segments.signingInput) else {
             return fail(
                 VerificationError(.invalidSignature, check: .signature, "the ES256 signature does not verify with the leaf key"))
         }
@@ -309,7 +339,7 @@ public struct SignedDataVerifier: Sendable {
         }
         return .verified(
             Verified(
-                payload: verifiedPayload, header: jws.header, chain: chain.certificates,
+                payload: verifiedPayload, header: header, chain: chain.certificates,
                 validationTime: Date(timeIntervalSince1970: TimeInterval(validationTime))))
     }
 
@@ -354,15 +384,7 @@ public struct SignedDataVerifier: Sendable {
         guard let chainValidator else {
             return .failure(VerificationError(.invalidConfiguration, check: .configuration, "no trust store"))
         }
-        let key = x5c.joined(separator: ".")
-        if let cached = chainCache.lookup(key, at: time) {
-            return .success(cached)
-        }
-        let result = chainValidator.validate(x5c, at: time)
-        if case .success(let chain) = result {
-            chainCache.insert(chain, for: key)
-        }
-        return result
+        return chainValidator.validate(x5c, at: time)
     }
 
     /// An Xcode token's single certificate must be the pinned one, byte for byte. Its validity dates
