@@ -46,6 +46,10 @@ let package = Package(
             name: "JWSVerifyTestingTests",
             dependencies: ["JWSVerifyTesting"]
         ),
+        .testTarget(
+            name: "jwsverifyTests",
+            dependencies: ["jwsverify", "JWSVerify"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,202 @@
+import Dispatch
+import Foundation
+import JWSVerify
+
+/// `jwsverify batch`: verifies one token per line on all cores with one shared verifier and writes one
+/// compact JSON result per input line, in input order.
+///
+/// Input is streamed: lines are read with a fixed buffer into chunks of at most ``linesPerChunk`` lines
+/// or ``bytesPerChunk`` bytes, a chunk is verified with `DispatchQueue.concurrentPerform`, its results are
+/// written, and it is dropped before the next is read. Memory stays flat whatever the input size; a line
+/// over the line limit is read to its end without being kept.
+enum BatchCommand {
+    /// Lines verified together.
+    static let linesPerChunk = 4096
+    /// The most line bytes kept in one chunk.
+    static let bytesPerChunk = 8 * 1024 * 1024
+    /// Bytes a line may have beyond the token limit: room for the NDJSON wrapper and whitespace.
+    static let lineSlack = 4096
+
+    /// What one line produced.
+    struct LineResult: Sendable {
+        /// The compact JSON result, newline-terminated.
+        var json: String
+        /// Whether the token verified.
+        var verified: Bool
+        /// The failure code, when not verified.
+        var code: String?
+        /// Whether the failure was retryable.
+        var retryable: Bool
+    }
+
+    /// Counts for the summary.
+    struct Tally: Sendable, Equatable {
+        /// Lines read.
+        var total = 0
+        /// Lines that verified.
+        var verified = 0
+        /// Failures per code.
+        var codes: [String: Int] = [:]
+        /// Failures that were not retryable.
+        var permanentFailures = 0
+
+        /// Adds one line.
+        mutating func add(_ result: LineResult) {
+            total += 1
+            if result.verified {
+                verified += 1
+            } else {
+                codes[result.code ?? "unknown", default: 0] += 1
+                if !result.retryable { permanentFailures += 1 }
+            }
+        }
+
+        /// 0 when every token verified, 1 when any failed for good, 75 when every failure was retryable.
+        var exitCode: Int32 {
+            if verified == total { return ExitCode.verified }
+            return permanentFailures > 0 ? ExitCode.notVerified : ExitCode.retryable
+        }
+
+        /// The summary written to standard error.
+        func summary(seconds: Double) -> String {
+            var text = "total: \(total)\nverified: \(verified)\nnot verified: \(total - verified)\n"
+            for code in codes.keys.sorted() { text += "  \(code): \(codes[code]!)\n" }
+            let rate = seconds > 0 ? Double(total) / seconds : 0
+            text += "elapsed: \(String(format: "%.3f", seconds)) s, \(Int(rate.rounded())) tokens/s\n"
+            return text
+        }
+    }
+
+    /// Runs `batch`.
+    ///
+    /// - Parameters:
+    ///   - options: The verify options; `--json` is implied.
+    ///   - standardOutput: Writes result lines.
+    ///   - standardError: Writes the progress line and the summary.
+    ///   - showProgress: Whether standard error is a terminal (a progress line is then redrawn per chunk).
+    /// - Returns: the exit status.
+    static func run(
+        _ options: VerifyOptions, standardOutput: (String) -> Void, standardError: (String) -> Void, showProgress: Bool
+    ) -> Int32 {
+        let runner: VerificationRunner
+        switch VerifyCommand.makeRunner(options, subcommand: .batch, annotate: false, showsUndecodedDetails: false) {
+        case .failure(let result):
+            standardError(result.stderr)
+            return result.status
+        case .success(let value): runner = value
+        }
+        let source: ByteSource
+        switch ByteSource.open(options.input) {
+        case .failure(let failure):
+            standardError(CommandResult.inputFailure(failure).stderr)
+            return ExitCode.noInput
+        case .success(let value): source = value
+        }
+        let lineLimit = runner.maximumTokenBytes + lineSlack
+        let reader = LineReader(source, lineLimit: lineLimit)
+        var tally = Tally()
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+
+        while true {
+            var chunk: [InputLine] = []
+            var chunkBytes = 0
+            while chunk.count < linesPerChunk, chunkBytes < bytesPerChunk {
+                switch reader.next() {
+                case .failure(let failure):
+                    standardError(CommandResult.inputFailure(failure).stderr)
+                    return ExitCode.noInput
+                case .success(nil):
+                    break
+                case .success(let line?):
+                    chunkBytes += line.bytes.count
+                    chunk.append(line)
+                    continue
+                }
+                break
+            }
+            if chunk.isEmpty { break }
+            let results = verify(chunk, with: runner, lineLimit: lineLimit)
+            var text = ""
+            for result in results {
+                tally.add(result)
+                if !options.quiet { text += result.json }
+            }
+            if !text.isEmpty { standardOutput(text) }
+            if showProgress && !options.quiet {
+                let rate = Int((Double(tally.total) / max(elapsed(), 1e-9)).rounded())
+                standardError("\r\(tally.total) lines, \(tally.verified) verified, \(rate) tokens/s\u{1B}[K")
+            }
+        }
+        if showProgress && !options.quiet { standardError("\r\u{1B}[K") }
+        if reader.bytesRead == 0 {
+            standardError("Error: no token \(options.input == .standardInput ? "on" : "in") \(source.name)\n")
+            return ExitCode.noInput
+        }
+        if !options.quiet { standardError(tally.summary(seconds: elapsed())) }
+        return tally.exitCode
+    }
+
+    /// Verifies the lines of one chunk on all cores; results in input order.
+    static func verify(_ lines: [InputLine], with runner: VerificationRunner, lineLimit: Int) -> [LineResult] {
+        let slots = ResultSlots(count: lines.count)
+        DispatchQueue.concurrentPerform(iterations: lines.count) { index in
+            let line = lines[index]
+            let outcome = outcome(of: line, runner: runner, lineLimit: lineLimit)
+            slots.store(
+                LineResult(
+                    json: JSONRenderer.render(outcome, line: line.number, pretty: false, includeDER: false),
+                    verified: outcome.verified, code: outcome.error?.code.rawValue,
+                    retryable: outcome.error?.isRetryable ?? false),
+                at: index)
+        }
+        return slots.values()
+    }
+
+    /// The outcome of one line: a bare token, or an NDJSON object with a `token` string member.
+    static func outcome(of line: InputLine, runner: VerificationRunner, lineLimit: Int) -> TokenOutcome {
+        if line.overflowed {
+            return .unreadableToken(
+                "the line is \(line.length) bytes, over the line limit of \(lineLimit) bytes (a token is at most"
+                    + " \(runner.maximumTokenBytes) bytes); skipped")
+        }
+        let bytes = line.bytes.trimmingASCIIWhitespace()
+        guard bytes.first == UInt8(ascii: "{") else {
+            // A blank line reaches the verifier as an empty token, which it reports as malformed.
+            return runner.run(String(decoding: bytes, as: UTF8.self))
+        }
+        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(bytes)) else {
+            return .unreadableToken("the line starts with '{' but is not a JSON object")
+        }
+        guard case .string(let token)? = object["token"] else {
+            return .unreadableToken("the NDJSON object has no \"token\" string member")
+        }
+        return runner.run(token)
+    }
+}
+
+/// Fixed slots that `concurrentPerform` iterations fill, one slot per iteration.
+///
+/// `@unchecked Sendable`: each index is written by exactly one iteration, and read only after
+/// `concurrentPerform` returned, which orders every write before the reads.
+private final class ResultSlots: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<BatchCommand.LineResult?>
+
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
+    }
+
+    func store(_ value: BatchCommand.LineResult, at index: Int) {
+        storage[index] = value
+    }
+
+    func values() -> [BatchCommand.LineResult] {
+        storage.map { $0! }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// ISO 8601 text for instants, computed arithmetically (no formatter object), so that it is fast,
+/// thread-safe and identical on every platform.
+enum DateText {
+    /// `2023-01-05T21:22:34Z`, or `2023-01-05T21:22:34.123Z` when the instant has milliseconds.
+    static func iso8601(_ date: Date) -> String {
+        iso8601(milliseconds: date.timeIntervalSince1970 * 1000)
+    }
+
+    /// The instant `milliseconds` after 1970-01-01T00:00:00Z, in UTC; fractions of a millisecond are
+    /// dropped (rounded down). Values beyond year ±999,999 print as the raw number.
+    static func iso8601(milliseconds: Double) -> String {
+        guard milliseconds.isFinite, abs(milliseconds) < 3e16 else { return "\(milliseconds)" }
+        let totalMilliseconds = Int64(milliseconds.rounded(.down))
+        let (seconds, millisecond) = floorDivide(totalMilliseconds, 1000)
+        let (days, secondOfDay) = floorDivide(seconds, 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        let hour = secondOfDay / 3600
+        let minute = secondOfDay % 3600 / 60
+        let second = secondOfDay % 60
+        var text = year >= 0 && year <= 9999 ? pad(year, 4) : (year < 0 ? "-" + pad(-year, 6) : "+" + pad(year, 6))
+        text +=
+            "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)
+        if millisecond != 0 { text += "." + pad(millisecond, 3) }
+        return text + "Z"
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let quotient = value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+        return (quotient, value - quotient * divisor)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day count since 1970-01-01.
+    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import JWSVerify
+
+/// What `inspect` shows of a token: decoded, nothing verified.
+struct Inspection: Sendable {
+    /// Why the token did not decode (then everything else is empty).
+    var error: VerificationError?
+    /// The kind asked for or recognized from the payload.
+    var kind: PayloadKind?
+    /// The JOSE header as decoded.
+    var header: JSONValue?
+    /// The `x5c` certificates that parse, with roles by position.
+    var chain: [ChainEntry] = []
+    /// What was wrong with `x5c` entries that did not parse.
+    var certificateProblems: [String] = []
+    /// The payload JSON as in the token.
+    var payload: PayloadDocument?
+    /// A notification's nested tokens, each inspected.
+    var nested: [(field: String, path: String, inspection: Inspection)] = []
+
+    /// 0 when decoded, 1 when not.
+    var exitCode: Int32 { error == nil ? ExitCode.verified : ExitCode.notVerified }
+}
+
+/// `jwsverify inspect`: decodes a token with ``SignedDataVerifier/decodeUnverified(_:as:)`` and shows
+/// header, certificates and payload, labelled UNVERIFIED.
+enum InspectCommand {
+    /// Runs `inspect` on the input.
+    static func run(_ options: InspectOptions) -> CommandResult {
+        let token: String
+        switch TokenInput.read(options.input) {
+        case .failure(let failure): return .inputFailure(failure)
+        case .success(.oversized(let message)):
+            let inspection = Inspection(error: VerificationError(.malformedToken, check: .format, message))
+            return render(inspection, options: options)
+        case .success(.token(let value)): token = value
+        }
+        return render(inspect(token, kind: options.kind, nesting: true), options: options)
+    }
+
+    private static func render(_ inspection: Inspection, options: InspectOptions) -> CommandResult {
+        let text = options.json ? JSONRenderer.render(inspection) : TextRenderer.render(inspection)
+        return CommandResult(stdout: text, status: inspection.exitCode)
+    }
+
+    /// Decodes one token (and a notification's nested tokens) without verifying anything.
+    static func inspect(_ token: String, kind: PayloadKind?, nesting: Bool) -> Inspection {
+        let unverified: UnverifiedToken
+        do {
+            unverified = try SignedDataVerifier.decodeUnverified(token, as: kind)
+        } catch {
+            return Inspection(error: error)
+        }
+        var inspection = Inspection(kind: unverified.kind)
+        if let data = try? JSONEncoder().encode(unverified.header) {
+            inspection.header = try? JSONDecoder().decode(JSONValue.self, from: data)
+        }
+        inspection.chain = VerificationRunner.roles(
+            unverified.certificates, complete: unverified.certificateProblems.isEmpty)
+        inspection.certificateProblems = unverified.certificateProblems
+        if let json = try? JSONDecoder().decode(JSONValue.self, from: unverified.payloadJSON) {
+            inspection.payload = PayloadDocument(json: json, annotating: unverified.payload.map(annotationModel))
+        }
+        if nesting, inspection.kind == .notification, let json = inspection.payload?.json {
+            inspection.nested = VerificationRunner.nestedTokens(in: json).map { item in
+                (
+                    item.field, item.path,
+                    inspect(item.value, kind: VerificationRunner.nestedTokenKinds[item.field], nesting: false)
+                )
+            }
+        }
+        return inspection
+    }
+
+    /// The model whose reflection annotates the payload JSON.
+    private static func annotationModel(_ payload: DecodedPayload) -> Any {
+        switch payload {
+        case .transaction(let value): return value
+        case .renewalInfo(let value): return value
+        case .appTransaction(let value): return value
+        case .notification(let value): return value.notification
+        case .realtimeRequest(let value): return value
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import JWSVerify
+
+/// One line of the verification report, as printed: the library's step name, outcome and detail.
+struct CheckLine: Sendable, Equatable {
+    /// The step's name (`format`, `trust`, `bundleId`, …).
+    var name: String
+    /// `passed`, `failed` or `skipped`.
+    var outcome: String
+    /// What was checked, what was wrong, or why it was skipped.
+    var detail: String
+}
+
+/// A certificate of a token's chain with the role it plays.
+struct ChainEntry: Sendable {
+    /// `leaf`, `intermediate`, `root`, `StoreKit Testing certificate`, or `x5c[n]` beyond the third.
+    var role: String
+    /// What the certificate says.
+    var info: CertificateInfo
+    /// For the trusted root a verified chain ended in: which configured root it is.
+    var trustAnchor: String?
+}
+
+/// A decoded payload ready to render: Apple's JSON plus what the models know about it.
+struct PayloadDocument: Sendable {
+    /// The payload as Apple's JSON keys, dates as raw milliseconds.
+    var json: JSONValue
+    /// Paths (`data.environment`) of enumeration values whose Swift constant name is known, with that name.
+    var enumerationNames: [String: String]
+    /// Paths of values the model decodes as timestamps.
+    var timestampPaths: Set<String>
+
+    /// Encodes a model and collects its annotations.
+    ///
+    /// - Parameters:
+    ///   - model: An App Store payload model.
+    ///   - annotate: Whether to collect enumeration names and timestamp paths (text output needs them, JSON does not).
+    init?<Model: Encodable>(_ model: Model, annotate: Bool) {
+        guard let data = try? JSONEncoder().encode(model),
+            let json = try? JSONDecoder().decode(JSONValue.self, from: data)
+        else { return nil }
+        self.init(json: json, annotating: annotate ? model : nil)
+    }
+
+    /// Wraps JSON, annotated from `model` when given.
+    init(json: JSONValue, annotating model: Any?) {
+        self.json = json
+        var names: [String: String] = [:]
+        var timestamps = Set<String>()
+        if let model { PayloadAnnotations.collect(model, names: &names, timestamps: &timestamps) }
+        enumerationNames = names
+        timestampPaths = timestamps
+    }
+
+    /// The payload of any kind: for a notification, the notification itself (its nested tokens are
+    /// reported separately).
+    init?(_ payload: DecodedPayload, annotate: Bool) {
+        switch payload {
+        case .transaction(let value): self.init(value, annotate: annotate)
+        case .renewalInfo(let value): self.init(value, annotate: annotate)
+        case .appTransaction(let value): self.init(value, annotate: annotate)
+        case .notification(let value): self.init(value.notification, annotate: annotate)
+        case .realtimeRequest(let value): self.init(value, annotate: annotate)
+        }
+    }
+}
+
+/// A nested token of a notification (`data.signedTransactionInfo`, …) with its own outcome.
+struct NestedOutcome: Sendable {
+    /// The field name, the key of `nested` in JSON output.
+    var field: String
+    /// The path of the field in the notification payload.
+    var path: String
+    /// The nested token's own outcome.
+    var outcome: TokenOutcome
+}
+
+/// Everything the CLI prints about one token, gathered from the library's result and report.
+///
+/// The verdict, the code and every check outcome are the library's; this type only carries them to
+/// the renderers, with the chain and payload in printable form.
+struct TokenOutcome: Sendable {
+    /// Whether the library verified the token.
+    var verified: Bool
+    /// The payload kind: decoded, asked for, or recognized from the payload.
+    var kind: PayloadKind?
+    /// Whether the kind was assumed by the CLI because the library could not recognize it (see
+    /// ``VerificationRunner/kindToVerify(_:)``).
+    var kindAssumed = false
+    /// Why the token did not verify.
+    var error: VerificationError?
+    /// Every step of the library's report, in order.
+    var checks: [CheckLine]
+    /// The validated chain (leaf first, ending in the trusted root) when verified; otherwise the
+    /// token's own `x5c` certificates as decoded, not trusted.
+    var chain: [ChainEntry]
+    /// Whether ``chain`` is the validated chain.
+    var chainValidated: Bool
+    /// What was wrong with `x5c` entries that did not parse (unverified chains only).
+    var certificateProblems: [String] = []
+    /// When the chain was validated.
+    var validationTime: Date?
+    /// The payload (unverified unless ``verified``).
+    var payload: PayloadDocument?
+    /// A notification's nested tokens, each verified on its own.
+    var nested: [NestedOutcome] = []
+    /// Set for LocalTesting tokens, which nobody signs: decoded, never verified.
+    var decodedWithoutVerification = false
+
+    /// The exit status this outcome asks for.
+    var exitCode: Int32 {
+        if verified { return ExitCode.verified }
+        return error?.isRetryable == true ? ExitCode.retryable : ExitCode.notVerified
+    }
+
+    /// An outcome for input the CLI could not hand to the verifier as a token (an over-long line,
+    /// an NDJSON line without a `token` string): `malformedToken` in the format step, nothing else run.
+    static func unreadableToken(_ message: String) -> TokenOutcome {
+        let error = VerificationError(.malformedToken, check: .format, message)
+        let checks = VerificationReport.StepName.allCases.map { name in
+            name == .format
+                ? CheckLine(name: name.rawValue, outcome: "failed", detail: message)
+                : CheckLine(name: name.rawValue, outcome: "skipped", detail: "not run: an earlier check failed")
+        }
+        return TokenOutcome(verified: false, kind: nil, error: error, checks: checks, chain: [], chainValidated: false)
+    }
+}
+
+/// Finds, by reflection over a payload model, which values are App Store enumerations (with their
+/// constant names) and which are timestamps, so that the text renderer can walk the JSON generically.
+enum PayloadAnnotations {
+    /// Collects annotations of `model` into `names` and `timestamps`, keyed by JSON path
+    /// (`data.environment`, `items[0].offer.period`).
+    static func collect(_ model: Any, names: inout [String: String], timestamps: inout Set<String>) {
+        visit(model, path: "", names: &names, timestamps: &timestamps, depth: 0)
+    }
+
+    private static func visit(
+        _ value: Any, path: String, names: inout [String: String], timestamps: inout Set<String>, depth: Int
+    ) {
+        guard depth < 32 else { return }
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            if let wrapped = mirror.children.first?.value {
+                visit(wrapped, path: path, names: &names, timestamps: &timestamps, depth: depth + 1)
+            }
+            return
+        }
+        if value is Timestamp {
+            timestamps.insert(path)
+            return
+        }
+        if let enumeration = value as? any RawRepresentable, let described = value as? any CustomStringConvertible {
+            let raw = "\(enumeration.rawValue)"
+            if described.description != raw { names[path] = described.description }
+            return
+        }
+        switch mirror.displayStyle {
+        case .struct?, .class?:
+            for child in mirror.children {
+                guard let label = child.label, label != "additionalFields" else { continue }
+                visit(
+                    child.value, path: path.isEmpty ? label : path + "." + label, names: &names,
+                    timestamps: &timestamps, depth: depth + 1)
+            }
+        case .collection?:
+            for (index, child) in mirror.children.enumerated() {
+                visit(child.value, path: path + "[\(index)]", names: &names, timestamps: &timestamps, depth: depth + 1)
+            }
+        default:
+            return
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import JWSVerify
+
+/// Turns tokens into ``TokenOutcome``s with one configured verifier; shared by `verify` and `batch`.
+///
+/// The verdict and every check come from the library (``SignedDataVerifier/verifyAndDecode(_:as:)``
+/// and ``SignedDataVerifier/report(for:)``). The runner only gathers what to print: the chain with
+/// roles, the payload as JSON, and for a notification its nested tokens, each verified on its own by
+/// the same verifier. It is `Sendable`: `batch` shares one runner, and so one chain cache, between threads.
+struct VerificationRunner: Sendable {
+    /// How tokens are handled.
+    enum Mode: Sendable {
+        /// Verified by the library.
+        case verify(SignedDataVerifier)
+        /// `--environment LocalTesting`: decoded without verification, never verified; the library's
+        /// reason it cannot verify such tokens.
+        case decodeOnly(VerificationError)
+    }
+
+    /// A root certificate file given with `--root`.
+    struct RootFile: Sendable {
+        /// The path as given.
+        var path: String
+        /// Its contents, DER or PEM.
+        var contents: Data
+    }
+
+    /// How tokens are handled.
+    let mode: Mode
+    /// `--kind`; nil recognizes the kind from the payload.
+    let kind: PayloadKind?
+    /// Whether payloads carry enumeration names and timestamp paths (text output only).
+    let annotate: Bool
+    /// How the user configured each trusted root, by SHA-256 fingerprint.
+    let trustAnchorNames: [String: String]
+    /// Whether a failed token also shows its `x5c` certificates and, when the library did not decode
+    /// the payload, its raw payload JSON (one more decoding per failure; `batch` skips it).
+    let showsUndecodedDetails: Bool
+
+    /// The fields of a notification that hold nested tokens, with their kinds.
+    static let nestedTokenKinds: [String: PayloadKind] = [
+        "signedTransactionInfo": .transaction,
+        "signedRenewalInfo": .renewalInfo,
+        "signedAppTransactionInfo": .appTransaction,
+    ]
+
+    /// The largest token the verifier accepts.
+    var maximumTokenBytes: Int {
+        if case .verify(let verifier) = mode { return verifier.maximumTokenBytes }
+        return CompactJWS.defaultMaximumBytes
+    }
+
+    /// Configures the library's verifier from the options.
+    ///
+    /// - Parameters:
+    ///   - options: The parsed options.
+    ///   - roots: The contents of the `--root` files (empty: the bundled Apple Root CA - G3).
+    ///   - xcodeCertificate: The contents of the `--xcode-certificate` file.
+    ///   - annotate: Whether payloads need enumeration names and timestamp paths (text output).
+    ///   - showsUndecodedDetails: Whether failed tokens show their `x5c` certificates and raw payload.
+    /// - Returns: the runner, or the library's ``VerificationError/Code/invalidConfiguration`` error.
+    static func make(
+        options: VerifyOptions, roots: [RootFile], xcodeCertificate: Data?, annotate: Bool, showsUndecodedDetails: Bool
+    ) -> Result<VerificationRunner, VerificationError> {
+        var names: [String: String] = [:]
+        if roots.isEmpty {
+            names[AppleRootCertificate.rootCAG3SHA256] = "Apple Root CA - G3 (bundled)"
+        }
+        for root in roots {
+            if let info = CertificateInfo(derOrPEM: root.contents), names[info.sha256Fingerprint] == nil {
+                names[info.sha256Fingerprint] = "--root \(root.path)"
+            }
+        }
+        if let xcodeCertificate, let info = CertificateInfo(derOrPEM: xcodeCertificate) {
+            names[info.sha256Fingerprint] = "--xcode-certificate"
+        }
+        let mode: Mode
+        do {
+            let verifier = try SignedDataVerifier(
+                rootCertificates: roots.isEmpty ? AppleRootCertificate.defaultRoots : roots.map(\.contents),
+                bundleId: options.bundleId, appAppleId: options.appAppleId, environment: options.environment,
+                xcodeCertificate: xcodeCertificate, enableOnlineChecks: options.online,
+                validationTime: options.at.validationTime)
+            mode = .verify(verifier)
+        } catch {
+            guard options.environment == .localTesting, error.code == .invalidConfiguration else {
+                return .failure(error)
+            }
+            mode = .decodeOnly(error)
+        }
+        return .success(
+            VerificationRunner(
+                mode: mode, kind: options.kind, annotate: annotate, trustAnchorNames: names,
+                showsUndecodedDetails: showsUndecodedDetails))
+    }
+
+    /// Verifies (or, for LocalTesting, decodes) one token, and its nested tokens for a notification.
+    func run(_ token: String) -> TokenOutcome {
+        run(token, kind: kind, nesting: true)
+    }
+
+    private func run(_ token: String, kind requested: PayloadKind?, nesting: Bool) -> TokenOutcome {
+        let (kind, assumed) = Self.kindToVerify(token, requested: requested)
+        var outcome: TokenOutcome
+        switch mode {
+        case .verify(let verifier): outcome = verify(token, kind: kind, with: verifier)
+        case .decodeOnly(let reason): outcome = decodeOnly(token, kind: kind, reason: reason)
+        }
+        outcome.kindAssumed = assumed && outcome.kind == kind
+        if nesting, outcome.kind == .notification, let json = outcome.payload?.json {
+            outcome.nested = Self.nestedTokens(in: json).map { token in
+                NestedOutcome(
+                    field: token.field, path: token.path,
+                    outcome: run(token.value, kind: Self.nestedTokenKinds[token.field], nesting: false))
+            }
+        }
+        return outcome
+    }
+
+    private func verify(_ token: String, kind: PayloadKind?, with verifier: SignedDataVerifier) -> TokenOutcome {
+        let result = verifier.verifyAndDecode(token, as: kind)
+        let report = verifier.report(for: result)
+        var outcome = TokenOutcome(
+            verified: result.isVerified, kind: result.unverifiedPayload?.kind ?? kind, error: result.error,
+            checks: report.steps.map {
+                CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
+            },
+            chain: [], chainValidated: false)
+        outcome.payload = result.unverifiedPayload.flatMap { PayloadDocument($0, annotate: annotate) }
+        switch result {
+        case .verified(let verified):
+            outcome.chain = Self.roles(verified.chain, complete: true)
+            if let root = outcome.chain.indices.last, outcome.chain.count > 1 || verifier.environment == .xcode {
+                let fingerprint = outcome.chain[root].info.sha256Fingerprint
+                outcome.chain[root].trustAnchor = trustAnchorNames[fingerprint] ?? "a configured root"
+            }
+            outcome.chainValidated = true
+            outcome.validationTime = verified.validationTime
+        case .failed:
+            // Show what the token claims, for debugging; the renderers label it as not trusted.
+            if showsUndecodedDetails, let unverified = try? SignedDataVerifier.decodeUnverified(token, as: kind) {
+                outcome.chain = Self.roles(unverified.certificates, complete: unverified.certificateProblems.isEmpty)
+                outcome.certificateProblems = unverified.certificateProblems
+                outcome.kind = outcome.kind ?? unverified.kind
+                if outcome.payload == nil {
+                    outcome.payload = Self.rawPayload(unverified.payloadJSON)
+                }
+            }
+        }
+        return outcome
+    }
+
+    private func decodeOnly(_ token: String, kind: PayloadKind?, reason: VerificationError) -> TokenOutcome {
+        let unverified: UnverifiedToken
+        do {
+            unverified = try SignedDataVerifier.decodeUnverified(token, as: kind)
+        } catch {
+            return .failedFormat(error)
+        }
+        let skipped = "not run: LocalTesting tokens are signed by nobody; the token was decoded without verification"
+        var outcome = TokenOutcome(
+            verified: false, kind: unverified.kind, error: reason,
+            checks: VerificationReport.StepName.allCases.map {
+                CheckLine(name: $0.rawValue, outcome: "skipped", detail: skipped)
+            },
+            chain: Self.roles(unverified.certificates, complete: unverified.certificateProblems.isEmpty),
+            chainValidated: false)
+        outcome.certificateProblems = unverified.certificateProblems
+        outcome.payload =
+            unverified.payload.flatMap { PayloadDocument($0, annotate: annotate) }
+            ?? Self.rawPayload(unverified.payloadJSON)
+        outcome.decodedWithoutVerification = true
+        return outcome
+    }
+
+    /// The kind to verify a token as: the one asked for, else the one the library recognizes from the
+    /// payload's keys, else `transaction` when the payload has a top-level `bundleId`.
+    ///
+    /// The last rule works around a gap of ``PayloadKind/recognize(token:)``: it needs a key that only one
+    /// kind has, and Apple's own mock transaction (`bundleId`, `environment`, `signedDate`) has none. Of
+    /// the five kinds only transactions and app transactions carry a top-level `bundleId`, and an app
+    /// transaction would have been recognized by its own keys. The verdict stays the library's.
+    ///
+    /// - Returns: the kind (nil: let the library report that it cannot tell), and whether it was assumed.
+    static func kindToVerify(_ token: String, requested: PayloadKind?) -> (kind: PayloadKind?, assumed: Bool) {
+        if let requested { return (requested, false) }
+        if let recognized = PayloadKind.recognize(token: token) { return (recognized, false) }
+        guard case .object(let members)? = unverifiedPayload(of: token), members["bundleId"] != nil else {
+            return (nil, false)
+        }
+        return (.transaction, true)
+    }
+
+    /// The payload segment of a compact JWS decoded as JSON, without any check; nil when it does not decode.
+    static func unverifiedPayload(of token: String) -> JSONValue? {
+        let bytes = Array(token.utf8)
+        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
+            let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: "."))
+        else { return nil }
+        var base64 = bytes[(first + 1)..<second].map { byte -> UInt8 in
+            switch byte {
+            case UInt8(ascii: "-"): return UInt8(ascii: "+")
+            case UInt8(ascii: "_"): return UInt8(ascii: "/")
+            default: return byte
+            }
+        }
+        base64 += Array(repeating: UInt8(ascii: "="), count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: Data(base64)) else { return nil }
+        return try? JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// Names the role of each certificate: by position when the list is the whole chain, else generically.
+    static func roles(_ certificates: [CertificateInfo], complete: Bool) -> [ChainEntry] {
+        certificates.enumerated().map { index, info in
+            let role: String
+            if !complete {
+                role = "certificate"
+            } else if certificates.count == 1 {
+                role = "StoreKit Testing certificate"
+            } else {
+                role = index < 3 ? ["leaf", "intermediate", "root"][index] : "x5c[\(index)]"
+            }
+            return ChainEntry(role: role, info: info)
+        }
+    }
+
+    /// The payload JSON exactly as in the token, for a payload that did not decode as its kind.
+    static func rawPayload(_ data: Data) -> PayloadDocument? {
+        (try? JSONDecoder().decode(JSONValue.self, from: data)).map { PayloadDocument(json: $0, annotating: nil) }
+    }
+
+    /// The string members of a notification payload that hold nested tokens: keys starting with
+    /// `signed` whose value looks like a compact JWS, found at any depth, in sorted key order.
+    static func nestedTokens(in json: JSONValue) -> [(field: String, path: String, value: String)] {
+        var found: [(field: String, path: String, value: String)] = []
+        func visit(_ value: JSONValue, path: String, depth: Int) {
+            guard depth < 8, case .object(let members) = value else { return }
+            for key in members.keys.sorted() {
+                let member = members[key]!
+                let memberPath = path.isEmpty ? key : path + "." + key
+                if key.hasPrefix("signed"), case .string(let token) = member, token.split(separator: ".").count == 3 {
+                    found.append((key, memberPath, token))
+                } else {
+                    visit(member, path: memberPath, depth: depth + 1)
+                }
+            }
+        }
+        visit(json, path: "", depth: 0)
+        return found
+    }
+}
+
+extension TokenOutcome {
+    /// An outcome for a token that did not get past the format check outside a verification (LocalTesting decoding).
+    static func failedFormat(_ error: VerificationError) -> TokenOutcome {
+        var outcome = TokenOutcome.unreadableToken(error.message)
+        outcome.error = error
+        return outcome
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import JWSVerify
+import Testing
+
+@testable import jwsverify
+
+/// The pure rendering helpers, called directly.
+@Suite("Rendering")
+struct RenderingTests {
+    /// Keys are sorted at every depth, strings escaped, and the text parses back to the same value.
+    @Test("JSONWriter sorts keys, escapes strings and round-trips")
+    func jsonWriter() throws {
+        let value = JSONValue.object([
+            "b": .array([.integer(-3), .double(1_697_679_936_049.7297), .null, .bool(true)]),
+            "a": .object(["z": .string("quote \" backslash \\ newline \n tab \t bell \u{07} é"), "y": .object([:])]),
+            "c": .array([]),
+        ])
+        let compact = JSONWriter.write(value, pretty: false)
+        #expect(
+            compact.hasPrefix(
+                "{\"a\":{\"y\":{},\"z\":\"quote \\\" backslash \\\\ newline \\n tab \\t bell \\u0007 é\"}"))
+        #expect(!compact.contains("\n"))
+        let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(compact.utf8))
+        #expect(decoded == value)
+        let pretty = JSONWriter.write(value, pretty: true)
+        #expect(topLevelKeys(ofPrettyJSON: pretty) == ["a", "b", "c"])
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(pretty.utf8)) == value)
+    }
+
+    /// Reflection over a model finds enumeration names and timestamps by JSON path.
+    @Test("payload annotations name enumerations and find timestamps")
+    func annotations() throws {
+        let payload = try JSONDecoder().decode(
+            ResponseBodyV2DecodedPayload.self,
+            from: Data(
+                #"{"notificationType":"SUBSCRIBED","signedDate":1,"data":{"environment":"Sandbox","status":9}}"#.utf8))
+        let document = try #require(PayloadDocument(payload, annotate: true))
+        #expect(document.enumerationNames["notificationType"] == "subscribed")
+        #expect(document.enumerationNames["data.environment"] == "sandbox")
+        #expect(document.enumerationNames["data.status"] == nil, "an unknown value has no name")
+        #expect(document.timestampPaths == ["signedDate"])
+        #expect(PayloadDocument(payload, annotate: false)?.enumerationNames.isEmpty == true)
+    }
+
+    /// Nested tokens are string members named signed… that look like a compact JWS.
+    @Test("nested tokens are found by name and shape")
+    func nestedTokens() {
+        let json = JSONValue.object([
+            "data": .object(["signedTransactionInfo": .string("a.b.c"), "signedRenewalInfo": .string("no dots")]),
+            "appData": .object(["signedAppTransactionInfo": .string("x.y.z")]),
+            "signedDate": .integer(1),
+        ])
+        let found = VerificationRunner.nestedTokens(in: json)
+        #expect(found.map(\.path) == ["appData.signedAppTransactionInfo", "data.signedTransactionInfo"])
+        #expect(found.map(\.field) == ["signedAppTransactionInfo", "signedTransactionInfo"])
+    }
+
+    /// Leading and trailing ASCII whitespace goes; inner bytes stay.
+    @Test("ASCII whitespace trimming keeps inner bytes")
+    func trimming() {
+        #expect(Array(Array(" \t\r\na b\r\n".utf8).trimmingASCIIWhitespace()) == Array("a b".utf8))
+        #expect(Array("   ".utf8).trimmingASCIIWhitespace().isEmpty)
+        #expect(Array([0xFF, 0x20]).trimmingASCIIWhitespace() == [0xFF])
+    }
+
+    /// A payload with a top-level bundleId and no key that names one kind is verified as a transaction.
+    @Test("the kind of an unrecognizable payload with a bundleId is assumed to be transaction")
+    func kindAssumption() throws {
+        let mock = try CLI.token("apple-library/mock_signed_data/transactionInfo")
+        #expect(VerificationRunner.kindToVerify(mock, requested: nil) == (.transaction, true))
+        #expect(VerificationRunner.kindToVerify(mock, requested: .renewalInfo) == (.renewalInfo, false))
+        let renewal = try CLI.token("apple-library/mock_signed_data/renewalInfo")
+        #expect(VerificationRunner.kindToVerify(renewal, requested: nil) == (nil, false))
+        let notification = try CLI.token("apple-library/mock_signed_data/testNotification")
+        #expect(VerificationRunner.kindToVerify(notification, requested: nil) == (.notification, false))
+    }
+}

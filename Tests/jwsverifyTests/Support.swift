@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// Runs the built `jwsverify` binary and finds the test vectors.
+enum CLI {
+    /// The package root: the first folder above this file (symlinks resolved) that holds Package.swift.
+    static let packageRoot: URL = {
+        var directory = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        while directory.path != "/" {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+                return directory
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        fatalError("no Package.swift above \(#filePath)")
+    }()
+
+    /// A file under `TestVectors/`.
+    static func vector(_ relativePath: String) -> String {
+        packageRoot.appendingPathComponent("TestVectors").appendingPathComponent(relativePath).path
+    }
+
+    /// The contents of a file under `TestVectors/`, whitespace trimmed.
+    static func token(_ relativePath: String) throws -> String {
+        try String(contentsOfFile: vector(relativePath), encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+    }
+
+    /// Apple's test root, which signs the mock tokens.
+    static let testRoot = vector("apple-library/certs/testCA.der")
+    /// Apple's mock tokens.
+    static func mock(_ name: String) -> String { vector("apple-library/mock_signed_data/\(name)") }
+    /// The arguments that verify Apple's mock transaction.
+    static let mockConfiguration = ["--root", testRoot, "--bundle-id", "com.example", "--environment", "Sandbox"]
+
+    /// The built binary. The tests run inside the test bundle (`<build>/debug/<Package>PackageTests.xctest`
+    /// on Linux, `…/<Package>PackageTests.xctest/Contents/MacOS/…` on macOS), and SwiftPM puts
+    /// executables in the same products folder, so the binary is looked for next to the test bundle and
+    /// the running executable, walking up a few levels; this works for `.build` and for `--scratch-path`.
+    /// `JWSVERIFY_BINARY` overrides the search.
+    static let binary: URL = {
+        if let override = ProcessInfo.processInfo.environment["JWSVERIFY_BINARY"] {
+            return URL(fileURLWithPath: override)
+        }
+        var starts: [URL] = []
+        starts += Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map(\.bundleURL)
+        starts.append(Bundle.main.bundleURL)
+        if let executable = Bundle.main.executableURL { starts.append(executable.deletingLastPathComponent()) }
+        starts.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        for start in starts {
+            var directory = start.resolvingSymlinksInPath()
+            for _ in 0..<5 {
+                let candidate = directory.appendingPathComponent("jwsverify")
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+                    !isDirectory.boolValue,
+                    FileManager.default.isExecutableFile(atPath: candidate.path)
+                {
+                    return candidate
+                }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return packageRoot.appendingPathComponent(".build/debug/jwsverify")
+    }()
+
+    /// What one run printed and returned.
+    struct Run {
+        /// Standard output, as bytes.
+        var stdoutData: Data
+        /// Standard output, decoded as UTF-8.
+        var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
+        /// Standard error.
+        var stderr: String
+        /// The exit status.
+        var status: Int32
+
+        /// Standard output parsed as one JSON object.
+        func json() throws -> [String: Any] {
+            let object = try JSONSerialization.jsonObject(with: stdoutData)
+            return try #require(object as? [String: Any], "stdout is not a JSON object: \(stdout.prefix(500))")
+        }
+    }
+
+    /// Runs the binary with `arguments`, feeding `stdin` (empty when nil). Output goes through temporary
+    /// files, so that large outputs cannot fill a pipe and block.
+    static func run(_ arguments: [String], stdin: Data = Data()) throws -> Run {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jwsverify-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputURL = directory.appendingPathComponent("stdin")
+        let outputURL = directory.appendingPathComponent("stdout")
+        let errorURL = directory.appendingPathComponent("stderr")
+        try stdin.write(to: inputURL)
+        try Data().write(to: outputURL)
+        try Data().write(to: errorURL)
+        let input = try FileHandle(forReadingFrom: inputURL)
+        let output = try FileHandle(forWritingTo: outputURL)
+        let error = try FileHandle(forWritingTo: errorURL)
+        defer {
+            try? input.close()
+            try? output.close()
+            try? error.close()
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        process.waitUntilExit()
+        return Run(
+            stdoutData: try Data(contentsOf: outputURL),
+            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
+            status: process.terminationStatus)
+    }
+
+    /// Runs with text on standard input.
+    static func run(_ arguments: [String], stdin text: String) throws -> Run {
+        try run(arguments, stdin: Data(text.utf8))
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// A string member, or nil.
+    func string(_ key: String) -> String? { self[key] as? String }
+}
+
+/// The top-level keys of pretty-printed JSON in the order they appear.
+func topLevelKeys(ofPrettyJSON text: String) -> [String] {
+    text.split(separator: "\n").compactMap { line -> String? in
+        guard line.hasPrefix("  \""), !line.hasPrefix("   ") else { return nil }
+        let rest = line.dropFirst(3)
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
+    }
+}
