@@ -34,8 +34,8 @@ enum TextRenderer {
         if let underlying = outcome.error?.underlying { out.append("  OpenSSL: \(underlying)") }
         if outcome.error?.isRetryable == true { out.append("  retryable: the same token may verify later") }
         out.append(
-            "  kind: \(outcome.kind?.rawValue ?? "unknown")" + (outcome.kindAssumed ? " (assumed; see --kind)" : ""))
-        if let time = outcome.validationTime { out.append("  validated at: \(DateText.iso8601(time))") }
+            "  kind: \(outcome.kind?.rawValue ?? "unknown")")
+        if let time = outcome.validationTime { out.append("  validated at: \(ISO8601Text.iso8601(time))") }
 
         out.append("")
         out.append("CHECKS")
@@ -120,8 +120,8 @@ enum TextRenderer {
             out.append("    issuer:     " + name(info.issuerCommonName, info.issuerOrganization))
             out.append("    serial:     " + (info.serialNumber ?? "?"))
             out.append(
-                "    valid:      " + (info.notBefore.map(DateText.iso8601) ?? "?") + " to "
-                    + (info.notAfter.map(DateText.iso8601) ?? "?"))
+                "    valid:      " + (info.notBefore.map(ISO8601Text.iso8601) ?? "?") + " to "
+                    + (info.notAfter.map(ISO8601Text.iso8601) ?? "?"))
             out.append(
                 "    key:        " + info.keyType + (info.signatureAlgorithm.map { ", signed with \($0)" } ?? ""))
             out.append(
@@ -197,12 +197,12 @@ enum TextRenderer {
         case .bool(let flag): return flag ? "true" : "false"
         case .integer(let number):
             if isDate(key: key, path: path, payload: payload) {
-                return "\(DateText.iso8601(milliseconds: Double(number))) (\(number))"
+                return "\(ISO8601Text.iso8601(milliseconds: Double(number))) (\(number))"
             }
             return "\(number)\(name)"
         case .double(let number):
             if isDate(key: key, path: path, payload: payload) {
-                return "\(DateText.iso8601(milliseconds: number)) (\(number))"
+                return "\(ISO8601Text.iso8601(milliseconds: number)) (\(number))"
             }
             return "\(number)\(name)"
         case .string(let text):

@@ -84,9 +84,6 @@ struct TokenOutcome: Sendable {
     var verified: Bool
     /// The payload kind: decoded, asked for, or recognized from the payload.
     var kind: PayloadKind?
-    /// Whether the kind was assumed by the CLI because the library could not recognize it (see
-    /// ``VerificationRunner/kindToVerify(_:)``).
-    var kindAssumed = false
     /// Why the token did not verify.
     var error: VerificationError?
     /// Every step of the library's report, in order.
@@ -117,10 +114,8 @@ struct TokenOutcome: Sendable {
     /// an NDJSON line without a `token` string): `malformedToken` in the format step, nothing else run.
     static func unreadableToken(_ message: String) -> TokenOutcome {
         let error = VerificationError(.malformedToken, check: .format, message)
-        let checks = VerificationReport.StepName.allCases.map { name in
-            name == .format
-                ? CheckLine(name: name.rawValue, outcome: "failed", detail: message)
-                : CheckLine(name: name.rawValue, outcome: "skipped", detail: "not run: an earlier check failed")
+        let checks = VerificationReport(failure: error).steps.map {
+            CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
         }
         return TokenOutcome(verified: false, kind: nil, error: error, checks: checks, chain: [], chainValidated: false)
     }

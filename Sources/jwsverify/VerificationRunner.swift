@@ -100,13 +100,13 @@ struct VerificationRunner: Sendable {
     }
 
     private func run(_ token: String, kind requested: PayloadKind?, nesting: Bool) -> TokenOutcome {
-        let (kind, assumed) = Self.kindToVerify(token, requested: requested)
+        // A nil kind lets the library recognize it from the payload.
+        let kind = requested
         var outcome: TokenOutcome
         switch mode {
         case .verify(let verifier): outcome = verify(token, kind: kind, with: verifier)
         case .decodeOnly(let reason): outcome = decodeOnly(token, kind: kind, reason: reason)
         }
-        outcome.kindAssumed = assumed && outcome.kind == kind
         if nesting, outcome.kind == .notification, let json = outcome.payload?.json {
             outcome.nested = Self.nestedTokens(in: json).map { token in
                 NestedOutcome(
@@ -173,42 +173,6 @@ struct VerificationRunner: Sendable {
         return outcome
     }
 
-    /// The kind to verify a token as: the one asked for, else the one the library recognizes from the
-    /// payload's keys, else `transaction` when the payload has a top-level `bundleId`.
-    ///
-    /// The last rule works around a gap of ``PayloadKind/recognize(token:)``: it needs a key that only one
-    /// kind has, and Apple's own mock transaction (`bundleId`, `environment`, `signedDate`) has none. Of
-    /// the five kinds only transactions and app transactions carry a top-level `bundleId`, and an app
-    /// transaction would have been recognized by its own keys. The verdict stays the library's.
-    ///
-    /// - Returns: the kind (nil: let the library report that it cannot tell), and whether it was assumed.
-    static func kindToVerify(_ token: String, requested: PayloadKind?) -> (kind: PayloadKind?, assumed: Bool) {
-        if let requested { return (requested, false) }
-        if let recognized = PayloadKind.recognize(token: token) { return (recognized, false) }
-        guard case .object(let members)? = unverifiedPayload(of: token), members["bundleId"] != nil else {
-            return (nil, false)
-        }
-        return (.transaction, true)
-    }
-
-    /// The payload segment of a compact JWS decoded as JSON, without any check; nil when it does not decode.
-    static func unverifiedPayload(of token: String) -> JSONValue? {
-        let bytes = Array(token.utf8)
-        guard let first = bytes.firstIndex(of: UInt8(ascii: ".")),
-            let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: "."))
-        else { return nil }
-        var base64 = bytes[(first + 1)..<second].map { byte -> UInt8 in
-            switch byte {
-            case UInt8(ascii: "-"): return UInt8(ascii: "+")
-            case UInt8(ascii: "_"): return UInt8(ascii: "/")
-            default: return byte
-            }
-        }
-        base64 += Array(repeating: UInt8(ascii: "="), count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: Data(base64)) else { return nil }
-        return try? JSONDecoder().decode(JSONValue.self, from: data)
-    }
-
     /// Names the role of each certificate: by position when the list is the whole chain, else generically.
     static func roles(_ certificates: [CertificateInfo], complete: Bool) -> [ChainEntry] {
         certificates.enumerated().map { index, info in
@@ -235,8 +199,7 @@ struct VerificationRunner: Sendable {
         var found: [(field: String, path: String, value: String)] = []
         func visit(_ value: JSONValue, path: String, depth: Int) {
             guard depth < 8, case .object(let members) = value else { return }
-            for key in members.keys.sorted() {
-                let member = members[key]!
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
                 let memberPath = path.isEmpty ? key : path + "." + key
                 if key.hasPrefix("signed"), case .string(let token) = member, token.split(separator: ".").count == 3 {
                     found.append((key, memberPath, token))

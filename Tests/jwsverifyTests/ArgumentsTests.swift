@@ -168,11 +168,11 @@ struct ArgumentsTests {
     /// The date text used for payload dates and certificate validity.
     @Test("dates print as ISO 8601, with milliseconds only when present")
     func dateText() {
-        #expect(DateText.iso8601(milliseconds: 1_672_956_154_000) == "2023-01-05T22:02:34Z")
-        #expect(DateText.iso8601(milliseconds: 1_697_679_936_049.7297) == "2023-10-19T01:45:36.049Z")
-        #expect(DateText.iso8601(milliseconds: 0) == "1970-01-01T00:00:00Z")
-        #expect(DateText.iso8601(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
-        #expect(DateText.iso8601(milliseconds: 951_782_400_000) == "2000-02-29T00:00:00Z")
-        #expect(DateText.iso8601(milliseconds: .nan) == "nan")
+        #expect(ISO8601Text.iso8601(milliseconds: 1_672_956_154_000) == "2023-01-05T22:02:34Z")
+        #expect(ISO8601Text.iso8601(milliseconds: 1_697_679_936_049.7297) == "2023-10-19T01:45:36.049Z")
+        #expect(ISO8601Text.iso8601(milliseconds: 0) == "1970-01-01T00:00:00Z")
+        #expect(ISO8601Text.iso8601(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
+        #expect(ISO8601Text.iso8601(milliseconds: 951_782_400_000) == "2000-02-29T00:00:00Z")
+        #expect(ISO8601Text.iso8601(milliseconds: .nan) == "nan")
     }
 }

@@ -62,16 +62,4 @@ struct RenderingTests {
         #expect(Array("   ".utf8).trimmingASCIIWhitespace().isEmpty)
         #expect(Array([0xFF, 0x20]).trimmingASCIIWhitespace() == [0xFF])
     }
-
-    /// A payload with a top-level bundleId and no key that names one kind is verified as a transaction.
-    @Test("the kind of an unrecognizable payload with a bundleId is assumed to be transaction")
-    func kindAssumption() throws {
-        let mock = try CLI.token("apple-library/mock_signed_data/transactionInfo")
-        #expect(VerificationRunner.kindToVerify(mock, requested: nil) == (.transaction, true))
-        #expect(VerificationRunner.kindToVerify(mock, requested: .renewalInfo) == (.renewalInfo, false))
-        let renewal = try CLI.token("apple-library/mock_signed_data/renewalInfo")
-        #expect(VerificationRunner.kindToVerify(renewal, requested: nil) == (nil, false))
-        let notification = try CLI.token("apple-library/mock_signed_data/testNotification")
-        #expect(VerificationRunner.kindToVerify(notification, requested: nil) == (.notification, false))
-    }
 }

@@ -134,6 +134,6 @@ struct ChainValidator: Sendable {
         .untrustedChain, check: .chain, "internal error: the chain could not be assembled")
 
     static func iso8601(_ seconds: Int64) -> String {
-        Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
+        ISO8601Text.iso8601(milliseconds: Double(seconds) * 1000)
     }
 }

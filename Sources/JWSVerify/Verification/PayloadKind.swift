@@ -51,13 +51,22 @@ public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
         return allCases.first { kind in kind.markerKeys.contains(where: keys.contains) }
     }
 
+    /// The kind of a whole payload: by its marker keys, else a transaction when it has a top-level
+    /// `bundleId` (of the five kinds only transactions and app transactions carry one, and an app
+    /// transaction has its own markers; Apple's minimal test transactions carry nothing else).
+    static func recognize(payload keys: Dictionary<String, JSONValue>.Keys) -> PayloadKind? {
+        recognize(keys: keys) ?? (keys.contains("bundleId") ? .transaction : nil)
+    }
+
     /// Recognizes the kind of an App Store token from its payload's keys, without verifying anything.
     ///
-    /// - Returns: the kind, or nil when the token does not parse or its payload carries no key
-    ///   that only one kind has.
+    /// A payload with none of the keys that only one kind has, but a top-level `bundleId`, is taken
+    /// for a transaction.
+    ///
+    /// - Returns: the kind, or nil when the token does not parse or its payload says nothing of its kind.
     public static func recognize(token: String) -> PayloadKind? {
         guard let jws = try? CompactJWS(parsing: token) else { return nil }
-        return recognize(keys: jws.payloadObject.keys)
+        return recognize(payload: jws.payloadObject.keys)
     }
 }
 

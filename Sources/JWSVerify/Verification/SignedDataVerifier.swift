@@ -183,7 +183,8 @@ public struct SignedDataVerifier: Sendable {
         func note<P>(_ result: VerificationResult<P>, field: String) -> P? {
             if let error = result.error, firstError == nil {
                 firstError = VerificationError(
-                    error.code, check: error.check, "nested \(field): \(error.message)", underlying: error.underlying, step: error.step)
+                    error.code, check: error.check, "nested \(field): \(error.message)", underlying: error.underlying,
+                    step: .nestedTokens)
             }
             return result.unverifiedPayload
         }

@@ -49,7 +49,7 @@ extension SignedDataVerifier {
             certificates.append(CertificateInfo(certificate))
         }
         let payloadJSON = Data(jws.payload)
-        let recognized = kind ?? PayloadKind.recognize(keys: jws.payloadObject.keys)
+        let recognized = kind ?? PayloadKind.recognize(payload: jws.payloadObject.keys)
         let reader = JSONObjectReader(object: jws.payloadObject)
         var payload: DecodedPayload?
         switch recognized {

@@ -10,6 +10,8 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     public enum StepName: String, Sendable, Hashable, Codable, CaseIterable {
         case format, algorithm, certificateChain, chainLength, certificates, trust, validity, appleExtensions, leafKey,
             signature, revocation, payload, bundleId, appAppleId, environment
+        /// A notification's nested `signedTransactionInfo`, `signedRenewalInfo` and `signedAppTransactionInfo`.
+        case nestedTokens
     }
 
     /// What happened to a step.
@@ -25,6 +27,13 @@ public struct VerificationReport: Sendable, Hashable, Codable {
         public let outcome: Outcome
         /// What was checked, what was wrong, or why it was skipped.
         public let detail: String
+
+        /// Creates a step.
+        public init(name: StepName, outcome: Outcome, detail: String) {
+            self.name = name
+            self.outcome = outcome
+            self.detail = detail
+        }
     }
 
     /// The steps, in order.
@@ -32,6 +41,22 @@ public struct VerificationReport: Sendable, Hashable, Codable {
 
     /// The step that failed, if any.
     public var failedStep: Step? { steps.first { $0.outcome == .failed } }
+
+    /// Creates a report from its steps.
+    public init(steps: [Step]) {
+        self.steps = steps
+    }
+
+    /// The report of input that failed before any other check could run (for example a line of a
+    /// batch file too long to be a token): the error's step failed, every other step skipped.
+    public init(failure error: VerificationError) {
+        let failed = SignedDataVerifier.step(for: error)
+        steps = StepName.allCases.map { name in
+            name == failed
+                ? Step(name: name, outcome: .failed, detail: error.message)
+                : Step(name: name, outcome: .skipped, detail: "not run: an earlier check failed")
+        }
+    }
 }
 
 extension SignedDataVerifier {
@@ -85,7 +110,7 @@ extension SignedDataVerifier {
             return passed("leaf ← intermediate ← a trusted root")
         case .validity:
             if xcode { return skipped("not enforced for StoreKit Testing certificates, as in Xcode") }
-            let time = verified.map { ISO8601DateFormatter().string(from: $0.validationTime) }
+            let time = verified.map { ISO8601Text.iso8601($0.validationTime) }
             return passed("every certificate is valid at \(time ?? "the validation time")")
         case .appleExtensions:
             if xcode { return skipped("StoreKit Testing certificates carry no Apple marker") }
@@ -117,6 +142,22 @@ extension SignedDataVerifier {
                         + ClaimExpectations.quoted(claims?.environment?.rawValue))
             }
             return passed("\"\(environment.rawValue)\"")
+        case .nestedTokens:
+            guard case .notification(let decoded)? = result.unverifiedPayload else {
+                return skipped("only notifications carry nested tokens")
+            }
+            let present = [
+                decoded.notification.data?.signedTransactionInfo.map { _ in "signedTransactionInfo" },
+                decoded.notification.data?.signedRenewalInfo.map { _ in "signedRenewalInfo" },
+                decoded.notification.appData?.signedAppTransactionInfo.map { _ in "signedAppTransactionInfo" },
+            ].compactMap { $0 }
+            guard !present.isEmpty else { return skipped("the notification carries no nested token") }
+            let decodedCount = [decoded.transaction != nil, decoded.renewalInfo != nil, decoded.appTransaction != nil]
+                .filter { $0 }.count
+            guard decodedCount == present.count else {
+                return skipped("not verified in this call (verifyingNestedTokens: false): \(present.joined(separator: ", "))")
+            }
+            return passed("verified and decoded: \(present.joined(separator: ", "))")
         }
     }
 

@@ -1,16 +1,16 @@
 import Foundation
 
 /// ISO 8601 text for instants, computed arithmetically (no formatter object), so that it is fast,
-/// thread-safe and identical on every platform.
-enum DateText {
+/// thread-safe and identical on every platform. Used by reports, error messages and the CLI.
+package enum ISO8601Text {
     /// `2023-01-05T21:22:34Z`, or `2023-01-05T21:22:34.123Z` when the instant has milliseconds.
-    static func iso8601(_ date: Date) -> String {
+    package static func iso8601(_ date: Date) -> String {
         iso8601(milliseconds: date.timeIntervalSince1970 * 1000)
     }
 
     /// The instant `milliseconds` after 1970-01-01T00:00:00Z, in UTC; fractions of a millisecond are
     /// dropped (rounded down). Values beyond year ±999,999 print as the raw number.
-    static func iso8601(milliseconds: Double) -> String {
+    package static func iso8601(milliseconds: Double) -> String {
         guard milliseconds.isFinite, abs(milliseconds) < 3e16 else { return "\(milliseconds)" }
         let totalMilliseconds = Int64(milliseconds.rounded(.down))
         let (seconds, millisecond) = floorDivide(totalMilliseconds, 1000)
