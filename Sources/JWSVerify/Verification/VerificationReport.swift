@@ -105,7 +105,8 @@ extension SignedDataVerifier {
         case .trust:
             if xcode { return passed("x5c[0] is byte-identical to the pinned StoreKit Testing certificate") }
             if let root = verified?.chain.last {
-                return passed("leaf ← intermediate ← trusted root \(root.subjectCommonName ?? "?") (SHA-256 \(root.sha256Fingerprint))")
+                let name = root.subjectCommonName ?? root.subjectOrganization ?? "without a CN"
+                return passed("leaf ← intermediate ← trusted root \(name) (SHA-256 \(root.sha256Fingerprint))")
             }
             return passed("leaf ← intermediate ← a trusted root")
         case .validity:
