@@ -111,6 +111,7 @@ def model_file(name, summary, link, fields):
     lines += ["    }", "",
               "    /// The JSON keys of the modelled fields.",
               "    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\\.stringValue))", "",
+              "    /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.",
               "    public init(from decoder: any Decoder) throws {",
               "        try self.init(json: JSONObjectReader(decoder: decoder))",
               "    }", "",
@@ -119,6 +120,7 @@ def model_file(name, summary, link, fields):
     for swift_name, _, key, _ in fields:
         lines.append('        %s = try reader.value("%s")' % (swift_name, key or swift_name))
     lines += ["        additionalFields = reader.additionalFields(known: Self.jsonKeys)", "    }", "",
+              "    /// Encodes every present field, then ``additionalFields``.",
               "    public func encode(to encoder: any Encoder) throws {",
               "        var container = PayloadEncodingContainer<CodingKeys>(encoder)"]
     for swift_name, _, _, _ in fields:
@@ -131,4 +133,7 @@ for e in ENUMS:
     enum_file(*e)
 for m in MODELS:
     model_file(*m)
+# Keep the generated files in the repository's format (.swift-format).
+import subprocess
+subprocess.run(["swift", "format", "format", "-i", "-r", OUT], check=False)
 print("wrote %d enumerations and %d models" % (len(ENUMS), len(MODELS)))

@@ -109,8 +109,10 @@ enum OpenSSLCertificates {
             try checkOpenSSL(
                 cjwst_cert_validity(pointer, count, &notBefore, &notAfter), "read certificate validity")
         }
-        return (Date(timeIntervalSince1970: TimeInterval(notBefore)),
-                Date(timeIntervalSince1970: TimeInterval(notAfter)))
+        return (
+            Date(timeIntervalSince1970: TimeInterval(notBefore)),
+            Date(timeIntervalSince1970: TimeInterval(notAfter))
+        )
     }
 
     static func pem(certificate: Data) throws -> String {

@@ -50,11 +50,13 @@ public struct PayloadParameters: Sendable, Hashable {
     public var seed: UInt64?
 
     /// Parameters; `signedDate` defaults to now (whole milliseconds).
-    public init(bundleId: String = "com.example.jwsverify", appAppleId: Int64 = 1234,
-                environment: String = "Sandbox", signedDate: Date? = nil,
-                productId: String = "com.example.jwsverify.premium.monthly",
-                notificationType: String = "SUBSCRIBED", notificationSubtype: String? = "INITIAL_BUY",
-                seed: UInt64? = nil) {
+    public init(
+        bundleId: String = "com.example.jwsverify", appAppleId: Int64 = 1234,
+        environment: String = "Sandbox", signedDate: Date? = nil,
+        productId: String = "com.example.jwsverify.premium.monthly",
+        notificationType: String = "SUBSCRIBED", notificationSubtype: String? = "INITIAL_BUY",
+        seed: UInt64? = nil
+    ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
         self.environment = environment
@@ -215,9 +217,11 @@ public enum DefaultPayloads {
     /// `externalPurchaseToken` for `EXTERNAL_PURCHASE_TOKEN`, `appData` (with
     /// `signedAppTransactionInfo`) for `RESCIND_CONSENT`, otherwise `data` with
     /// `signedTransactionInfo` and `signedRenewalInfo` (left out when nil, as for `TEST`).
-    public static func notification(_ parameters: PayloadParameters, index: Int = 0,
-                                    signedTransactionInfo: String?, signedRenewalInfo: String?,
-                                    signedAppTransactionInfo: String?) -> [String: JSONValue] {
+    public static func notification(
+        _ parameters: PayloadParameters, index: Int = 0,
+        signedTransactionInfo: String?, signedRenewalInfo: String?,
+        signedAppTransactionInfo: String?
+    ) -> [String: JSONValue] {
         let ids = PayloadIdentifiers(seed: parameters.seed ?? 0, index: index)
         let signed = milliseconds(parameters.signedDate)
         var payload: [String: JSONValue] = [

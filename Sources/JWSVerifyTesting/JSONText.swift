@@ -12,7 +12,7 @@ indirect enum OrderedJSON: Sendable {
     static func sorted(_ value: JSONValue) -> OrderedJSON {
         switch value {
         case .object(let members):
-            return .object(members.keys.sorted().map { ($0, sorted(members[$0]!)) })
+            return .object(members.sorted { $0.key < $1.key }.map { ($0.key, sorted($0.value)) })
         case .array(let elements):
             return .array(elements.map(sorted))
         default:

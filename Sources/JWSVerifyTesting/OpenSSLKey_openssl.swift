@@ -42,7 +42,11 @@ func withBytes<R>(_ data: Data, _ body: (UnsafeRawPointer, Int) throws -> R) ret
         var zero: UInt8 = 0
         return try body(&zero, 0)
     }
-    return try data.withUnsafeBytes { raw in try body(raw.baseAddress!, raw.count) }
+    return try data.withUnsafeBytes { raw in
+        var zero: UInt8 = 0
+        guard let base = raw.baseAddress else { return try body(&zero, 0) }
+        return try body(base, raw.count)
+    }
 }
 
 extension TestCurve {

@@ -12,8 +12,10 @@ public struct TestDistinguishedName: Sendable, Hashable, Codable {
     public var country: String?
 
     /// A name from its attributes.
-    public init(commonName: String, organizationalUnit: String? = nil, organization: String,
-                country: String? = nil) {
+    public init(
+        commonName: String, organizationalUnit: String? = nil, organization: String,
+        country: String? = nil
+    ) {
         self.commonName = commonName
         self.organizationalUnit = organizationalUnit
         self.organization = organization
@@ -74,12 +76,14 @@ public struct TestCertificateSpec: Sendable, Hashable {
     public var ocspURL: String?
 
     /// A specification; every option not named takes the value Apple's certificates have.
-    public init(subject: TestDistinguishedName, issuer: TestDistinguishedName, serialNumber: Data,
-                notBefore: Date, notAfter: Date, signatureDigest: TestDigest = .sha384,
-                isCertificateAuthority: Bool, pathLengthConstraint: Int? = nil,
-                keyUsage: TestKeyUsage, includeSubjectKeyIdentifier: Bool = true,
-                includeAuthorityKeyIdentifier: Bool = true, appleMarkerOID: String? = nil,
-                ocspURL: String? = nil) {
+    public init(
+        subject: TestDistinguishedName, issuer: TestDistinguishedName, serialNumber: Data,
+        notBefore: Date, notAfter: Date, signatureDigest: TestDigest = .sha384,
+        isCertificateAuthority: Bool, pathLengthConstraint: Int? = nil,
+        keyUsage: TestKeyUsage, includeSubjectKeyIdentifier: Bool = true,
+        includeAuthorityKeyIdentifier: Bool = true, appleMarkerOID: String? = nil,
+        ocspURL: String? = nil
+    ) {
         self.subject = subject
         self.issuer = issuer
         self.serialNumber = serialNumber
@@ -132,8 +136,10 @@ public struct TestCertificate: Sendable, Hashable {
 
     /// Issues a certificate for `subjectKey`, signed by `issuerKey`, or self-signed when `issuerKey`
     /// is nil (then `spec.issuer` is ignored).
-    public static func issue(_ spec: TestCertificateSpec, subjectKey: TestPrivateKey,
-                             issuerKey: TestPrivateKey?) throws -> TestCertificate {
+    public static func issue(
+        _ spec: TestCertificateSpec, subjectKey: TestPrivateKey,
+        issuerKey: TestPrivateKey?
+    ) throws -> TestCertificate {
         try TestCertificate(der: OpenSSLCertificates.create(spec, subjectKey: subjectKey, issuerKey: issuerKey))
     }
 

@@ -53,8 +53,10 @@ public struct TestPKI: Sendable, Hashable {
     public var leafKey: TestPrivateKey
 
     /// Assembles a hierarchy from parts, without checking them (negative tests may want odd ones).
-    public init(root: TestCertificate, rootKey: TestPrivateKey, intermediate: TestCertificate,
-                intermediateKey: TestPrivateKey, leaf: TestCertificate, leafKey: TestPrivateKey) {
+    public init(
+        root: TestCertificate, rootKey: TestPrivateKey, intermediate: TestCertificate,
+        intermediateKey: TestPrivateKey, leaf: TestCertificate, leafKey: TestPrivateKey
+    ) {
         self.root = root
         self.rootKey = rootKey
         self.intermediate = intermediate
@@ -98,18 +100,21 @@ public struct TestPKI: Sendable, Hashable {
 
         let intermediateKey = try TestPrivateKey.generate(curve: .p384, seed: seed, label: "intermediate")
         let intermediate = try TestCertificate.issue(
-            intermediateSpec(name: intermediateName, issuer: root.subject, serial: serials.serialNumber(),
-                             validity: validity, includeAppleMarker: true, isCertificateAuthority: true),
+            intermediateSpec(
+                name: intermediateName, issuer: root.subject, serial: serials.serialNumber(),
+                validity: validity, includeAppleMarker: true, isCertificateAuthority: true),
             subjectKey: intermediateKey, issuerKey: rootCredential.privateKey)
 
         let leafKey = try TestPrivateKey.generate(curve: .p256, seed: seed, label: "leaf")
         let leaf = try TestCertificate.issue(
-            leafSpec(name: leafName, issuer: intermediate.subject, serial: serials.serialNumber(),
-                     validity: validity, includeAppleMarker: true),
+            leafSpec(
+                name: leafName, issuer: intermediate.subject, serial: serials.serialNumber(),
+                validity: validity, includeAppleMarker: true),
             subjectKey: leafKey, issuerKey: intermediateKey)
 
-        return TestPKI(root: root, rootKey: rootKey, intermediate: intermediate,
-                       intermediateKey: intermediateKey, leaf: leaf, leafKey: leafKey)
+        return TestPKI(
+            root: root, rootKey: rootKey, intermediate: intermediate,
+            intermediateKey: intermediateKey, leaf: leaf, leafKey: leafKey)
     }
 
     /// Issues a new leaf, by default under this hierarchy's intermediate with the same profile as
@@ -124,9 +129,11 @@ public struct TestPKI: Sendable, Hashable {
     ///   - issuer: nil means ``intermediateCredential``. Pass a credential whose key does not match
     ///     its certificate to forge a leaf that names that issuer but fails signature checks.
     ///   - seed: makes the key and serial number deterministic; nil makes them random.
-    public func makeLeaf(curve: TestCurve = .p256, validity: ClosedRange<Date>? = nil,
-                         includeAppleMarker: Bool = true, commonName: String? = nil,
-                         issuer: TestCredential? = nil, seed: UInt64? = nil) throws -> TestCredential {
+    public func makeLeaf(
+        curve: TestCurve = .p256, validity: ClosedRange<Date>? = nil,
+        includeAppleMarker: Bool = true, commonName: String? = nil,
+        issuer: TestCredential? = nil, seed: UInt64? = nil
+    ) throws -> TestCredential {
         let issuer = issuer ?? intermediateCredential
         let seed = seed ?? randomSeed()
         var serials = SeededGenerator(seed: seed, label: "extra-leaf-serial")
@@ -152,9 +159,11 @@ public struct TestPKI: Sendable, Hashable {
     ///     keyCertSign, so only the CA flag is wrong (a chain through it must not verify).
     ///   - commonName: nil means ``intermediateName``'s.
     ///   - seed: makes the key and serial number deterministic; nil makes them random.
-    public func makeIntermediate(curve: TestCurve = .p384, validity: ClosedRange<Date>? = nil,
-                                 includeAppleMarker: Bool = true, isCertificateAuthority: Bool = true,
-                                 commonName: String? = nil, seed: UInt64? = nil) throws -> TestCredential {
+    public func makeIntermediate(
+        curve: TestCurve = .p384, validity: ClosedRange<Date>? = nil,
+        includeAppleMarker: Bool = true, isCertificateAuthority: Bool = true,
+        commonName: String? = nil, seed: UInt64? = nil
+    ) throws -> TestCredential {
         let seed = seed ?? randomSeed()
         var serials = SeededGenerator(seed: seed, label: "extra-intermediate-serial")
         let key = try TestPrivateKey.generate(curve: curve, seed: seed, label: "extra-intermediate")
@@ -236,14 +245,18 @@ public struct TestPKI: Sendable, Hashable {
     /// creating it when missing and replacing existing files.
     public func write(to directory: URL) throws {
         try FileOutput.makeDirectory(directory)
-        for (certificate, der, pem) in [(root, FileName.rootDER, FileName.rootPEM),
-                                        (intermediate, FileName.intermediateDER, FileName.intermediatePEM),
-                                        (leaf, FileName.leafDER, FileName.leafPEM)] {
+        for (certificate, der, pem) in [
+            (root, FileName.rootDER, FileName.rootPEM),
+            (intermediate, FileName.intermediateDER, FileName.intermediatePEM),
+            (leaf, FileName.leafDER, FileName.leafPEM),
+        ] {
             try FileOutput.write(certificate.der, to: directory.appendingPathComponent(der))
             try FileOutput.write(certificate.pem, to: directory.appendingPathComponent(pem))
         }
-        for (key, name) in [(rootKey, FileName.rootKey), (intermediateKey, FileName.intermediateKey),
-                            (leafKey, FileName.leafKey)] {
+        for (key, name) in [
+            (rootKey, FileName.rootKey), (intermediateKey, FileName.intermediateKey),
+            (leafKey, FileName.leafKey),
+        ] {
             try FileOutput.writeSecret(key.pkcs8PEM(), to: directory.appendingPathComponent(name))
         }
     }
@@ -269,25 +282,30 @@ public struct TestPKI: Sendable, Hashable {
         let root = try certificate(FileName.rootDER, FileName.rootPEM)
         let intermediate = try certificate(FileName.intermediateDER, FileName.intermediatePEM)
         let leaf = try certificate(FileName.leafDER, FileName.leafPEM)
-        return TestPKI(root: root, rootKey: try key(FileName.rootKey, for: root),
-                       intermediate: intermediate,
-                       intermediateKey: try key(FileName.intermediateKey, for: intermediate),
-                       leaf: leaf, leafKey: try key(FileName.leafKey, for: leaf))
+        return TestPKI(
+            root: root, rootKey: try key(FileName.rootKey, for: root),
+            intermediate: intermediate,
+            intermediateKey: try key(FileName.intermediateKey, for: intermediate),
+            leaf: leaf, leafKey: try key(FileName.leafKey, for: leaf))
     }
 
     // MARK: Profiles
 
-    static func rootSpec(name: TestDistinguishedName, serial: Data,
-                         validity: ClosedRange<Date>) -> TestCertificateSpec {
+    static func rootSpec(
+        name: TestDistinguishedName, serial: Data,
+        validity: ClosedRange<Date>
+    ) -> TestCertificateSpec {
         TestCertificateSpec(
             subject: name, issuer: name, serialNumber: serial, notBefore: validity.lowerBound,
             notAfter: validity.upperBound, isCertificateAuthority: true,
             keyUsage: [.keyCertSign, .cRLSign], includeAuthorityKeyIdentifier: false)
     }
 
-    static func intermediateSpec(name: TestDistinguishedName, issuer: TestDistinguishedName, serial: Data,
-                                 validity: ClosedRange<Date>, includeAppleMarker: Bool,
-                                 isCertificateAuthority: Bool) -> TestCertificateSpec {
+    static func intermediateSpec(
+        name: TestDistinguishedName, issuer: TestDistinguishedName, serial: Data,
+        validity: ClosedRange<Date>, includeAppleMarker: Bool,
+        isCertificateAuthority: Bool
+    ) -> TestCertificateSpec {
         TestCertificateSpec(
             subject: name, issuer: issuer, serialNumber: serial, notBefore: validity.lowerBound,
             notAfter: validity.upperBound, isCertificateAuthority: isCertificateAuthority,
@@ -296,8 +314,10 @@ public struct TestPKI: Sendable, Hashable {
             appleMarkerOID: includeAppleMarker ? intermediateMarkerOID : nil, ocspURL: rootOCSPURL)
     }
 
-    static func leafSpec(name: TestDistinguishedName, issuer: TestDistinguishedName, serial: Data,
-                         validity: ClosedRange<Date>, includeAppleMarker: Bool) -> TestCertificateSpec {
+    static func leafSpec(
+        name: TestDistinguishedName, issuer: TestDistinguishedName, serial: Data,
+        validity: ClosedRange<Date>, includeAppleMarker: Bool
+    ) -> TestCertificateSpec {
         TestCertificateSpec(
             subject: name, issuer: issuer, serialNumber: serial, notBefore: validity.lowerBound,
             notAfter: validity.upperBound, isCertificateAuthority: false, keyUsage: [.digitalSignature],

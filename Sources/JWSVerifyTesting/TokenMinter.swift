@@ -36,8 +36,10 @@ public struct TokenMinter: Sendable {
         public var extraMembers: [String: JSONValue]
 
         /// Apple's header unless told otherwise.
-        public init(algorithm: String? = "ES256", certificateChain: CertificateChain = .pki,
-                    extraMembers: [String: JSONValue] = [:]) {
+        public init(
+            algorithm: String? = "ES256", certificateChain: CertificateChain = .pki,
+            extraMembers: [String: JSONValue] = [:]
+        ) {
             self.algorithm = algorithm
             self.certificateChain = certificateChain
             self.extraMembers = extraMembers
@@ -73,14 +75,18 @@ public struct TokenMinter: Sendable {
     // MARK: Signing
 
     /// Signs `payload` (serialized compactly with sorted keys) into a compact JWS.
-    public func sign(_ payload: [String: JSONValue], header: Header = Header(),
-                     signature: Signature = Signature()) throws -> String {
+    public func sign(
+        _ payload: [String: JSONValue], header: Header = Header(),
+        signature: Signature = Signature()
+    ) throws -> String {
         try sign(payloadJSON: JSONText.compactData(.object(payload)), header: header, signature: signature)
     }
 
     /// Signs raw payload bytes (normally JSON, used as given) into a compact JWS.
-    public func sign(payloadJSON: Data, header: Header = Header(),
-                     signature: Signature = Signature()) throws -> String {
+    public func sign(
+        payloadJSON: Data, header: Header = Header(),
+        signature: Signature = Signature()
+    ) throws -> String {
         try sign(headerJSON: headerJSON(header), payloadJSON: payloadJSON, signature: signature)
     }
 
@@ -113,8 +119,8 @@ public struct TokenMinter: Sendable {
         if let x5c = extras.removeValue(forKey: "x5c") ?? chain.map({ .array($0.map(JSONValue.string)) }) {
             members.append(("x5c", OrderedJSON.sorted(x5c)))
         }
-        for key in extras.keys.sorted() {
-            members.append((key, OrderedJSON.sorted(extras[key]!)))
+        for (key, value) in extras.sorted(by: { $0.key < $1.key }) {
+            members.append((key, OrderedJSON.sorted(value)))
         }
         return Data(try OrderedJSON.object(members).compact().utf8)
     }
@@ -126,8 +132,10 @@ public struct TokenMinter: Sendable {
     /// minted with this minter's hierarchy.
     ///
     /// - Parameter index: distinguishes tokens of one batch (transaction ids, UUIDs).
-    public func defaultPayload(_ kind: TestPayloadKind, parameters: PayloadParameters = PayloadParameters(),
-                               index: Int = 0) throws -> [String: JSONValue] {
+    public func defaultPayload(
+        _ kind: TestPayloadKind, parameters: PayloadParameters = PayloadParameters(),
+        index: Int = 0
+    ) throws -> [String: JSONValue] {
         switch kind {
         case .transaction: return DefaultPayloads.transaction(parameters, index: index)
         case .renewal: return DefaultPayloads.renewal(parameters, index: index)
@@ -141,7 +149,8 @@ public struct TokenMinter: Sendable {
             if type == "RESCIND_CONSENT" {
                 appTransaction = try sign(DefaultPayloads.appTransaction(parameters, index: index))
             } else if type != "TEST", type != "EXTERNAL_PURCHASE_TOKEN",
-                      parameters.notificationSubtype != "SUMMARY" {
+                parameters.notificationSubtype != "SUMMARY"
+            {
                 transaction = try sign(DefaultPayloads.transaction(parameters, index: index))
                 renewal = try sign(DefaultPayloads.renewal(parameters, index: index))
             }
@@ -156,8 +165,10 @@ public struct TokenMinter: Sendable {
     /// header.
     ///
     /// When `parameters.seed` is nil a random seed is drawn once for the whole batch.
-    public func mint(_ kind: TestPayloadKind, parameters: PayloadParameters = PayloadParameters(),
-                     overrides: PayloadOverrides = PayloadOverrides(), count: Int = 1) throws -> [String] {
+    public func mint(
+        _ kind: TestPayloadKind, parameters: PayloadParameters = PayloadParameters(),
+        overrides: PayloadOverrides = PayloadOverrides(), count: Int = 1
+    ) throws -> [String] {
         guard count >= 0 else { throw JWSTestingError.invalidArgument("count must not be negative") }
         var parameters = parameters
         if parameters.seed == nil { parameters.seed = randomSeed() }
@@ -187,7 +198,8 @@ public struct JWSSegments: Sendable, Hashable {
     public init(token: String) throws {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let header = Base64URL.decode(parts[0]),
-              let payload = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]) else {
+            let payload = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2])
+        else {
             throw JWSTestingError.invalidArgument("not a compact JWS")
         }
         self.init(header: header, payload: payload, signature: signature)

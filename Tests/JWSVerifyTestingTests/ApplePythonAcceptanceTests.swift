@@ -50,12 +50,14 @@ struct ApplePythonAcceptanceTests {
         let setup = try Self.run(
             "/bin/bash", [Self.repositoryRoot.appendingPathComponent("Scripts/apple-python-venv.sh").path])
         guard setup.0 == 0 else {
-            print("SKIPPED Apple's Python library comparison: \(setup.2.trimmingCharacters(in: .whitespacesAndNewlines))")
+            print(
+                "SKIPPED Apple's Python library comparison: \(setup.2.trimmingCharacters(in: .whitespacesAndNewlines))")
             return
         }
         let python = setup.1.trimmingCharacters(in: .whitespacesAndNewlines)
         let pki = try TestPKI.generate(seed: 5)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwsverify-python-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jwsverify-python-\(UUID().uuidString)")
         try pki.write(to: directory)
         defer { try? FileManager.default.removeItem(at: directory) }
 
@@ -71,7 +73,8 @@ struct ApplePythonAcceptanceTests {
             }
         }
         for type in ["DID_RENEW", "REFUND", "SUMMARY", "EXTERNAL_PURCHASE_TOKEN", "RESCIND_CONSENT", "TEST"] {
-            let parameters = PayloadParameters(bundleId: Self.bundleId, notificationType: type, notificationSubtype: nil)
+            let parameters = PayloadParameters(
+                bundleId: Self.bundleId, notificationType: type, notificationSubtype: nil)
             items.append(("notification", try minter.mint(.notification, parameters: parameters, count: 1)[0]))
         }
         var input = Data()
@@ -83,15 +86,19 @@ struct ApplePythonAcceptanceTests {
             python,
             [
                 Self.repositoryRoot.appendingPathComponent("Scripts/apple_verify.py").path, "--root",
-                directory.appendingPathComponent("root.der").path, "--bundle-id", Self.bundleId, "--environment", "Sandbox",
+                directory.appendingPathComponent("root.der").path, "--bundle-id", Self.bundleId, "--environment",
+                "Sandbox",
                 "--app-apple-id", "1234",
             ], input: input)
         #expect(result.0 == 0, "\(result.2)")
         let verdicts = result.1.split(separator: "\n").map(String.init)
         #expect(verdicts.count == items.count, "\(result.2)")
-        let verifier = try SignedDataVerifier(rootCertificates: [pki.root.der], bundleId: Self.bundleId, environment: .sandbox)
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [pki.root.der], bundleId: Self.bundleId, environment: .sandbox)
         for (index, item) in items.enumerated() {
-            #expect(index < verdicts.count && verdicts[index] == "VERIFIED", "\(item.kind) #\(index): Apple says \(index < verdicts.count ? verdicts[index] : "nothing")")
+            #expect(
+                index < verdicts.count && verdicts[index] == "VERIFIED",
+                "\(item.kind) #\(index): Apple says \(index < verdicts.count ? verdicts[index] : "nothing")")
             let ours = verifier.verifyAndDecode(item.token, as: PayloadKind(rawValue: item.kind))
             #expect(ours.isVerified, "\(item.kind) #\(index): \(String(describing: ours.error))")
         }
@@ -102,8 +109,10 @@ struct ApplePythonAcceptanceTests {
     @Test("a minted token changed in any single byte is rejected")
     func everySingleByteChangeIsRejected() throws {
         let pki = try TestPKI.generate(seed: 6)
-        let token = try TokenMinter(pki: pki).mint(.transaction, parameters: PayloadParameters(bundleId: Self.bundleId), count: 1)[0]
-        let verifier = try SignedDataVerifier(rootCertificates: [pki.root.der], bundleId: Self.bundleId, environment: .sandbox)
+        let token = try TokenMinter(pki: pki).mint(
+            .transaction, parameters: PayloadParameters(bundleId: Self.bundleId), count: 1)[0]
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [pki.root.der], bundleId: Self.bundleId, environment: .sandbox)
         #expect(verifier.verifyAndDecodeTransaction(token).isVerified)
         var bytes = Array(token.utf8)
         var accepted: [Int] = []

@@ -19,7 +19,8 @@ enum Tools {
     /// Path of a python3 with the `cryptography` package (first on PATH, then the usual places), or nil.
     static let pythonWithCryptography: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        let directories = path.split(separator: ":").map(String.init) + ["/usr/local/bin", "/usr/bin", "/opt/homebrew/bin"]
+        let directories =
+            path.split(separator: ":").map(String.init) + ["/usr/local/bin", "/usr/bin", "/opt/homebrew/bin"]
         for directory in directories {
             let candidate = directory + "/python3"
             guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
@@ -33,7 +34,9 @@ enum Tools {
     /// The openssl path, or nil after printing why the calling test is skipped.
     static func requireOpenSSL(_ test: String) -> String? {
         if openssl == nil {
-            print("SKIPPED \(test): the openssl command-line tool was not found in /usr/bin, /usr/local/bin or /opt/homebrew/bin")
+            print(
+                "SKIPPED \(test): the openssl command-line tool was not found in /usr/bin, /usr/local/bin or /opt/homebrew/bin"
+            )
         }
         return openssl
     }
@@ -112,41 +115,41 @@ func base64URLDecode(_ text: Substring) -> Data? {
 /// A Python helper shared by the token tests: ES256 verification of a compact JWS with the key
 /// of its own x5c[0], using only the `cryptography` package.
 let pythonJWSHelpers = #"""
-import base64, json, sys
-from cryptography import x509
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import ec, utils
+    import base64, json, sys
+    from cryptography import x509
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, utils
 
-def b64u_decode(text):
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    def b64u_decode(text):
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
-def b64u_encode(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    def b64u_encode(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
-def verify_raw_es256(public_key, signature, message):
-    if not isinstance(public_key, ec.EllipticCurvePublicKey) or public_key.curve.name != "secp256r1":
-        return False
-    if len(signature) != 64:
-        return False
-    der = utils.encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
-    try:
-        public_key.verify(der, message, ec.ECDSA(hashes.SHA256()))
-        return True
-    except InvalidSignature:
-        return False
+    def verify_raw_es256(public_key, signature, message):
+        if not isinstance(public_key, ec.EllipticCurvePublicKey) or public_key.curve.name != "secp256r1":
+            return False
+        if len(signature) != 64:
+            return False
+        der = utils.encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+        try:
+            public_key.verify(der, message, ec.ECDSA(hashes.SHA256()))
+            return True
+        except InvalidSignature:
+            return False
 
-def verifies(header, payload, signature):
-    """True when the header is JSON with alg ES256 and the signature verifies with x5c[0]'s key."""
-    try:
-        parsed = json.loads(header)
-        certificate = x509.load_der_x509_certificate(base64.b64decode(parsed["x5c"][0], validate=True))
-        public_key = certificate.public_key()
-    except Exception:
-        return False
-    if parsed.get("alg") != "ES256":
-        return False
-    message = (b64u_encode(header) + "." + b64u_encode(payload)).encode()
-    return verify_raw_es256(public_key, signature, message)
+    def verifies(header, payload, signature):
+        """True when the header is JSON with alg ES256 and the signature verifies with x5c[0]'s key."""
+        try:
+            parsed = json.loads(header)
+            certificate = x509.load_der_x509_certificate(base64.b64decode(parsed["x5c"][0], validate=True))
+            public_key = certificate.public_key()
+        except Exception:
+            return False
+        if parsed.get("alg") != "ES256":
+            return False
+        message = (b64u_encode(header) + "." + b64u_encode(payload)).encode()
+        return verify_raw_es256(public_key, signature, message)
 
-"""#
+    """#

@@ -3,9 +3,9 @@ import JWSVerifyTesting
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("Test certificate hierarchy")
@@ -33,7 +33,8 @@ struct TestPKITests {
         guard let openssl = Tools.requireOpenSSL("certificatesParse") else { return }
         let directory = try written(TestPKI.generate(seed: Self.seed))
         for name in ["root.der", "intermediate.der", "leaf.der"] {
-            let output = try Tools.run(openssl, ["x509", "-inform", "DER", "-in", directory.file(name).path, "-noout", "-text"])
+            let output = try Tools.run(
+                openssl, ["x509", "-inform", "DER", "-in", directory.file(name).path, "-noout", "-text"])
             #expect(output.status == 0, "\(name): \(output.text)")
             #expect(output.text.contains("Version: 3 (0x2)"), "\(name)")
             #expect(output.text.contains("Signature Algorithm: ecdsa-with-SHA384"), "\(name)")
@@ -49,11 +50,13 @@ struct TestPKITests {
         guard let openssl = Tools.requireOpenSSL("chainVerifies") else { return }
         let directory = try written(TestPKI.generate(seed: Self.seed))
         for strict in [false, true] {
-            let output = try Tools.run(openssl, ["verify"] + (strict ? ["-x509_strict"] : []) + [
-                "-CAfile", directory.file("root.pem").path,
-                "-untrusted", directory.file("intermediate.pem").path,
-                directory.file("leaf.pem").path,
-            ])
+            let output = try Tools.run(
+                openssl,
+                ["verify"] + (strict ? ["-x509_strict"] : []) + [
+                    "-CAfile", directory.file("root.pem").path,
+                    "-untrusted", directory.file("intermediate.pem").path,
+                    directory.file("leaf.pem").path,
+                ])
             #expect(output.status == 0, "\(output.text)")
             #expect(output.text.contains("leaf.pem: OK"), "\(output.text)")
         }
@@ -66,10 +69,12 @@ struct TestPKITests {
         let directory = try written(pki)
         let other = try pki.makeUnrelatedPKI(seed: 7)
         try other.root.pem.write(to: directory.file("other-root.pem"), atomically: true, encoding: .utf8)
-        let output = try Tools.run(openssl, [
-            "verify", "-CAfile", directory.file("other-root.pem").path,
-            "-untrusted", directory.file("intermediate.pem").path, directory.file("leaf.pem").path,
-        ])
+        let output = try Tools.run(
+            openssl,
+            [
+                "verify", "-CAfile", directory.file("other-root.pem").path,
+                "-untrusted", directory.file("intermediate.pem").path, directory.file("leaf.pem").path,
+            ])
         #expect(output.status != 0, "\(output.text)")
     }
 
@@ -88,11 +93,13 @@ struct TestPKITests {
 
         guard let openssl = Tools.requireOpenSSL("markersPresent (openssl part)") else { return }
         let directory = try written(pki)
-        let intermediate = try Tools.run(openssl, ["x509", "-inform", "DER", "-in", directory.file("intermediate.der").path, "-noout", "-text"])
+        let intermediate = try Tools.run(
+            openssl, ["x509", "-inform", "DER", "-in", directory.file("intermediate.der").path, "-noout", "-text"])
         #expect(intermediate.text.contains("1.2.840.113635.100.6.2.1:"))
         #expect(!intermediate.text.contains("1.2.840.113635.100.6.2.1: critical"))
         #expect(intermediate.text.contains("OCSP - URI:http://ocsp.jwsverify.invalid/test-root"))
-        let leaf = try Tools.run(openssl, ["x509", "-inform", "DER", "-in", directory.file("leaf.der").path, "-noout", "-text"])
+        let leaf = try Tools.run(
+            openssl, ["x509", "-inform", "DER", "-in", directory.file("leaf.der").path, "-noout", "-text"])
         #expect(leaf.text.contains("1.2.840.113635.100.6.11.1:"))
         #expect(!leaf.text.contains("1.2.840.113635.100.6.11.1: critical"))
         #expect(leaf.text.contains("CA:FALSE"))
@@ -109,7 +116,8 @@ struct TestPKITests {
         let directory = try written(pki)
         let expectations = ["root.der": "secp384r1", "intermediate.der": "secp384r1", "leaf.der": "prime256v1"]
         for (name, curve) in expectations {
-            let output = try Tools.run(openssl, ["x509", "-inform", "DER", "-in", directory.file(name).path, "-noout", "-text"])
+            let output = try Tools.run(
+                openssl, ["x509", "-inform", "DER", "-in", directory.file(name).path, "-noout", "-text"])
             #expect(output.text.contains("ASN1 OID: \(curve)"), "\(name) should be \(curve)")
         }
         let p384Leaf = try pki.makeLeaf(curve: .p384)
@@ -201,7 +209,12 @@ struct TestPKITests {
         guard let openssl = Tools.requireOpenSSL("keyPEMs (openssl part)") else { return }
         let directory = try TemporaryDirectory()
         try sec1.write(to: directory.file("k.pem"), atomically: true, encoding: .utf8)
-        let output = try Tools.run(openssl, ["pkey", "-in", directory.file("k.pem").path, "-pubout", "-outform", "DER", "-out", directory.file("k.spki").path])
+        let output = try Tools.run(
+            openssl,
+            [
+                "pkey", "-in", directory.file("k.pem").path, "-pubout", "-outform", "DER", "-out",
+                directory.file("k.spki").path,
+            ])
         #expect(output.status == 0, "\(output.text)")
         #expect(try Data(contentsOf: directory.file("k.spki")) == key.publicKeyDER)
     }
@@ -222,10 +235,13 @@ struct TestPKITests {
         func verify(leaf: TestCertificate, intermediate: TestCertificate) throws -> Tools.Output {
             try leaf.pem.write(to: directory.file("x-leaf.pem"), atomically: true, encoding: .utf8)
             try intermediate.pem.write(to: directory.file("x-int.pem"), atomically: true, encoding: .utf8)
-            return try Tools.run(openssl, [
-                "verify", "-CAfile", directory.file("root.pem").path, "-untrusted", directory.file("x-int.pem").path,
-                directory.file("x-leaf.pem").path,
-            ])
+            return try Tools.run(
+                openssl,
+                [
+                    "verify", "-CAfile", directory.file("root.pem").path, "-untrusted",
+                    directory.file("x-int.pem").path,
+                    directory.file("x-leaf.pem").path,
+                ])
         }
         #expect(try verify(leaf: selfSigned.certificate, intermediate: pki.intermediate).status != 0)
         let notCA = try pki.makeIntermediate(isCertificateAuthority: false)

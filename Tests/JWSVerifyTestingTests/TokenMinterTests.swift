@@ -46,47 +46,62 @@ struct TokenMinterTests {
         let parts = try JWSSegments(token: token)
         try parts.signingInput.write(to: directory.file("input"))
         try derSignature(raw: parts.signature).write(to: directory.file("signature.der"))
-        let publicKey = try Tools.run(openssl, ["x509", "-inform", "DER", "-in", directory.file("leaf.der").path,
-                                                "-pubkey", "-noout", "-out", directory.file("leaf.pub.pem").path])
+        let publicKey = try Tools.run(
+            openssl,
+            [
+                "x509", "-inform", "DER", "-in", directory.file("leaf.der").path,
+                "-pubkey", "-noout", "-out", directory.file("leaf.pub.pem").path,
+            ])
         #expect(publicKey.status == 0, "\(publicKey.text)")
-        let verify = try Tools.run(openssl, ["dgst", "-sha256", "-verify", directory.file("leaf.pub.pem").path,
-                                             "-signature", directory.file("signature.der").path, directory.file("input").path])
+        let verify = try Tools.run(
+            openssl,
+            [
+                "dgst", "-sha256", "-verify", directory.file("leaf.pub.pem").path,
+                "-signature", directory.file("signature.der").path, directory.file("input").path,
+            ])
         #expect(verify.status == 0 && verify.text.contains("Verified OK"), "\(verify.text)")
 
         var broken = parts.signature
         broken[5] ^= 0x80
         try derSignature(raw: broken).write(to: directory.file("broken.der"))
-        let rejected = try Tools.run(openssl, ["dgst", "-sha256", "-verify", directory.file("leaf.pub.pem").path,
-                                               "-signature", directory.file("broken.der").path, directory.file("input").path])
+        let rejected = try Tools.run(
+            openssl,
+            [
+                "dgst", "-sha256", "-verify", directory.file("leaf.pub.pem").path,
+                "-signature", directory.file("broken.der").path, directory.file("input").path,
+            ])
         #expect(rejected.status != 0, "\(rejected.text)")
     }
 
-    @Test("Python cryptography verifies the token, and no longer does after any single-byte change of header, payload or signature")
+    @Test(
+        "Python cryptography verifies the token, and no longer does after any single-byte change of header, payload or signature"
+    )
     func everySingleByteChangeBreaksTheSignature() throws {
         guard let python = Tools.requirePython("everySingleByteChangeBreaksTheSignature") else { return }
         let directory = try TemporaryDirectory()
         let token = try TokenMinter(pki: Self.pki).mint(.transaction, parameters: Self.parameters())[0]
         try token.write(to: directory.file("token.jws"), atomically: true, encoding: .utf8)
-        let script = pythonJWSHelpers + #"""
+        let script =
+            pythonJWSHelpers + #"""
 
-token = open(sys.argv[1]).read()
-segments = [b64u_decode(part) for part in token.split(".")]
-if not verifies(*segments):
-    print("the original token does not verify")
-    sys.exit(1)
-checked = 0
-for which in range(3):
-    for index in range(len(segments[which])):
-        changed = list(segments)
-        data = bytearray(changed[which])
-        data[index] ^= 0x01
-        changed[which] = bytes(data)
-        if verifies(*changed):
-            print("still verifies after changing byte", index, "of segment", which)
-            sys.exit(1)
-        checked += 1
-print("checked", checked, "changes")
-"""#
+                token = open(sys.argv[1]).read()
+                segments = [b64u_decode(part) for part in token.split(".")]
+                if not verifies(*segments):
+                    print("the original token does not verify")
+                    sys.exit(1)
+                checked = 0
+                for which in range(3):
+                    for index in range(len(segments[which])):
+                        changed = list(segments)
+                        data = bytearray(changed[which])
+                        data[index] ^= 0x01
+                        changed[which] = bytes(data)
+                        if verifies(*changed):
+                            print("still verifies after changing byte", index, "of segment", which)
+                            sys.exit(1)
+                        checked += 1
+                print("checked", checked, "changes")
+                """#
         let output = try Tools.python(python, script: script, [directory.file("token.jws").path])
         #expect(output.status == 0, "\(output.text)")
         #expect(output.text.contains("checked"), "\(output.text)")
@@ -110,17 +125,18 @@ print("checked", checked, "changes")
         }
         guard let python = Tools.requirePython("nestedTokens (python part)") else { return }
         let token = try minter.sign(notification)
-        let script = pythonJWSHelpers + #"""
+        let script =
+            pythonJWSHelpers + #"""
 
-def check(token):
-    segments = [b64u_decode(part) for part in token.split(".")]
-    assert verifies(*segments), "signature"
-    return json.loads(segments[1])
-payload = check(sys.argv[1])
-check(payload["data"]["signedTransactionInfo"])
-check(payload["data"]["signedRenewalInfo"])
-print("ok")
-"""#
+                def check(token):
+                    segments = [b64u_decode(part) for part in token.split(".")]
+                    assert verifies(*segments), "signature"
+                    return json.loads(segments[1])
+                payload = check(sys.argv[1])
+                check(payload["data"]["signedTransactionInfo"])
+                check(payload["data"]["signedRenewalInfo"])
+                print("ok")
+                """#
         let output = try Tools.python(python, script: script, [token])
         #expect(output.status == 0 && output.text.contains("ok"), "\(output.text)")
     }
@@ -130,11 +146,13 @@ print("ok")
         let minter = TokenMinter(pki: Self.pki)
         let signed = JSONValue.integer(1_773_576_000_000)
         let transaction = try minter.defaultPayload(.transaction, parameters: Self.parameters())
-        for key in ["transactionId", "originalTransactionId", "webOrderLineItemId", "bundleId", "productId",
-                    "subscriptionGroupIdentifier", "purchaseDate", "originalPurchaseDate", "expiresDate", "quantity",
-                    "type", "appAccountToken", "inAppOwnershipType", "signedDate", "environment",
-                    "transactionReason", "storefront", "storefrontId", "price", "currency", "offerType",
-                    "offerDiscountType", "offerPeriod", "appTransactionId"] {
+        for key in [
+            "transactionId", "originalTransactionId", "webOrderLineItemId", "bundleId", "productId",
+            "subscriptionGroupIdentifier", "purchaseDate", "originalPurchaseDate", "expiresDate", "quantity",
+            "type", "appAccountToken", "inAppOwnershipType", "signedDate", "environment",
+            "transactionReason", "storefront", "storefrontId", "price", "currency", "offerType",
+            "offerDiscountType", "offerPeriod", "appTransactionId",
+        ] {
             #expect(transaction[key] != nil, "transaction.\(key)")
         }
         #expect(transaction["signedDate"] == signed)
@@ -147,8 +165,10 @@ print("ok")
         #expect(app["receiptType"] == .string("Sandbox"))
         #expect(app["appAppleId"] == .integer(1234))
         let realtime = try minter.defaultPayload(.realtime, parameters: Self.parameters())
-        for key in ["originalTransactionId", "appAppleId", "productId", "userLocale", "requestIdentifier",
-                    "environment", "signedDate"] {
+        for key in [
+            "originalTransactionId", "appAppleId", "productId", "userLocale", "requestIdentifier",
+            "environment", "signedDate",
+        ] {
             #expect(realtime[key] != nil, "realtime.\(key)")
         }
         var summaryParameters = Self.parameters()
@@ -160,10 +180,12 @@ print("ok")
         var rescind = Self.parameters()
         rescind.notificationType = "RESCIND_CONSENT"
         rescind.notificationSubtype = nil
-        let appData = try #require(try minter.defaultPayload(.notification, parameters: rescind)["appData"]?.objectValue)
+        let appData = try #require(
+            try minter.defaultPayload(.notification, parameters: rescind)["appData"]?.objectValue)
         let nested = try JWSSegments(token: try #require(appData["signedAppTransactionInfo"]?.stringValue))
         #expect(try nested.payloadObject()["receiptType"] == .string("Sandbox"))
-        #expect(try minter.defaultPayload(.transaction, parameters: Self.parameters())
+        #expect(
+            try minter.defaultPayload(.transaction, parameters: Self.parameters())
                 == minter.defaultPayload(.transaction, parameters: Self.parameters()))
     }
 
@@ -187,7 +209,8 @@ print("ok")
     func overrides() throws {
         #expect(try PayloadOverrides.parseAssignment("quantity=3") == ("quantity", .integer(3)))
         #expect(try PayloadOverrides.parseAssignment("isUpgraded=true").value == .bool(true))
-        #expect(try PayloadOverrides.parseAssignment("bundleId=com.example.other").value == .string("com.example.other"))
+        #expect(
+            try PayloadOverrides.parseAssignment("bundleId=com.example.other").value == .string("com.example.other"))
         #expect(try PayloadOverrides.parseAssignment("transactionId=\"123\"").value == .string("123"))
         #expect(try PayloadOverrides.parseAssignment("note=a=b").value == .string("a=b"))
         #expect(try PayloadOverrides.parseAssignment("revocationDate=null").value == .null)
@@ -196,9 +219,11 @@ print("ok")
         #expect(throws: JWSTestingError.self) { try PayloadOverrides.parseAssignment("novalue") }
 
         let directory = try TemporaryDirectory()
-        try Data(#"{"data":{"bundleVersion":"7","extra":1},"signedDate":5}"#.utf8).write(to: directory.file("merge.json"))
-        let overrides = try PayloadOverrides(assignments: ["version=\"3.0\"", "signedDate=6"],
-                                             mergeFile: directory.file("merge.json"))
+        try Data(#"{"data":{"bundleVersion":"7","extra":1},"signedDate":5}"#.utf8).write(
+            to: directory.file("merge.json"))
+        let overrides = try PayloadOverrides(
+            assignments: ["version=\"3.0\"", "signedDate=6"],
+            mergeFile: directory.file("merge.json"))
         let minter = TokenMinter(pki: Self.pki)
         let token = try minter.mint(.notification, parameters: Self.parameters(), overrides: overrides)[0]
         let payload = try JWSSegments(token: token).payloadObject()
@@ -215,14 +240,21 @@ print("ok")
     func negativeOptions() throws {
         let minter = TokenMinter(pki: Self.pki)
         let payload = try minter.defaultPayload(.transaction, parameters: Self.parameters())
-        let none = try JWSSegments(token: minter.sign(payload, header: .init(algorithm: "none", certificateChain: .omitted)))
+        let none = try JWSSegments(
+            token: minter.sign(payload, header: .init(algorithm: "none", certificateChain: .omitted)))
         #expect(String(decoding: none.header, as: UTF8.self) == #"{"alg":"none"}"#)
-        let custom = try JWSSegments(token: minter.sign(payload, header: .init(
-            certificateChain: .custom(["a", "b"]), extraMembers: ["kid": .string("k"), "alg": .string("ES512")])))
+        let custom = try JWSSegments(
+            token: minter.sign(
+                payload,
+                header: .init(
+                    certificateChain: .custom(["a", "b"]), extraMembers: ["kid": .string("k"), "alg": .string("ES512")])
+            ))
         #expect(String(decoding: custom.header, as: UTF8.self) == #"{"alg":"ES512","x5c":["a","b"],"kid":"k"}"#)
         let p384 = try TestPrivateKey.generate(curve: .p384)
         #expect(try JWSSegments(token: minter.sign(payload, signature: .init(key: p384))).signature.count == 96)
-        #expect(try JWSSegments(token: minter.sign(payload, signature: .init(key: p384, digest: .sha384))).signature.count == 96)
+        #expect(
+            try JWSSegments(token: minter.sign(payload, signature: .init(key: p384, digest: .sha384))).signature.count
+                == 96)
         let der = try JWSSegments(token: minter.sign(payload, signature: .init(encoding: .der))).signature
         #expect(der.first == 0x30)
         #expect(throws: JWSTestingError.self) { try p384.signES256(Data("x".utf8)) }

@@ -147,4 +147,7 @@ const char *cjws_verify_error_string(int code);
 }
 #endif
 
+/* OCSP revocation checks (online verification). */
+#include "CJWSOpenSSL_ocsp.h"
+
 #endif /* CJWSOPENSSL_H */

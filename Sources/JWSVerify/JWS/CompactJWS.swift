@@ -33,7 +33,9 @@ public struct CompactJWS: Sendable {
     public init(parsing token: String, maximumBytes: Int = CompactJWS.defaultMaximumBytes) throws(VerificationError) {
         var token = token
         let parsed = token.withUTF8 { bytes in
-            Result { () throws(VerificationError) in try Self.split(bytes, maximumBytes: maximumBytes, requireJSONPayload: true) }
+            Result { () throws(VerificationError) in
+                try Self.split(bytes, maximumBytes: maximumBytes, requireJSONPayload: true)
+            }
         }
         self = try parsed.get()
     }
@@ -41,7 +43,9 @@ public struct CompactJWS: Sendable {
     /// Parses a compact JWS from its bytes.
     public init(parsing token: [UInt8], maximumBytes: Int = CompactJWS.defaultMaximumBytes) throws(VerificationError) {
         let parsed = token.withUnsafeBufferPointer { bytes in
-            Result { () throws(VerificationError) in try Self.split(bytes, maximumBytes: maximumBytes, requireJSONPayload: true) }
+            Result { () throws(VerificationError) in
+                try Self.split(bytes, maximumBytes: maximumBytes, requireJSONPayload: true)
+            }
         }
         self = try parsed.get()
     }
@@ -71,7 +75,8 @@ public struct CompactJWS: Sendable {
             (payload, payloadObject) = try decodePayload(segments.payload)
         } else {
             guard let bytes = Base64.decodeURL(segments.payload) else {
-                throw .malformed("the payload segment is not strict base64url (RFC 7515 §2)\(describeOffender(segments.payload))")
+                throw .malformed(
+                    "the payload segment is not strict base64url (RFC 7515 §2)\(describeOffender(segments.payload))")
             }
             payload = bytes
         }
@@ -116,7 +121,9 @@ public struct CompactJWS: Sendable {
     }
 
     /// Decodes the header segment: strict base64url of one JSON object.
-    package static func decodeHeader(_ segment: UnsafeBufferPointer<UInt8>) throws(VerificationError) -> ([UInt8], JWSHeader) {
+    package static func decodeHeader(
+        _ segment: UnsafeBufferPointer<UInt8>
+    ) throws(VerificationError) -> ([UInt8], JWSHeader) {
         guard let json = Base64.decodeURL(segment) else {
             throw .malformed("the header segment is not strict base64url (RFC 7515 §2)\(describeOffender(segment))")
         }

@@ -250,7 +250,9 @@ package struct JSONParser {
                 // Copy a run of unescaped (already validated) UTF-8.
                 var end = index
                 while end < body.count && body[end] != UInt8(ascii: "\\") { end += 1 }
-                scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: body[index..<end]), as: UTF8.self).unicodeScalars)
+                scalars.append(
+                    contentsOf: String(decoding: UnsafeBufferPointer(rebasing: body[index..<end]), as: UTF8.self)
+                        .unicodeScalars)
                 index = end
                 continue
             }

@@ -59,6 +59,7 @@ public struct JWSHeader: Hashable, Sendable, Codable {
         additionalMembers = additional
     }
 
+    /// Decodes a header; named members of the wrong type go to ``additionalMembers``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         var additional: [String: JSONValue] = [:]
@@ -77,6 +78,7 @@ public struct JWSHeader: Hashable, Sendable, Codable {
         additionalMembers = try container.unknownMembers(excluding: Self.namedMembers).merging(additional) { a, _ in a }
     }
 
+    /// Encodes every member, named and additional.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encodeUnknownMembers(additionalMembers)

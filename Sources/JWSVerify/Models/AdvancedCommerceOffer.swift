@@ -40,6 +40,7 @@ public struct AdvancedCommerceOffer: Codable, Hashable, Sendable, JSONObjectDeco
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
+    /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {
         try self.init(json: JSONObjectReader(decoder: decoder))
     }
@@ -53,6 +54,7 @@ public struct AdvancedCommerceOffer: Codable, Hashable, Sendable, JSONObjectDeco
         additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
+    /// Encodes every present field, then ``additionalFields``.
     public func encode(to encoder: any Encoder) throws {
         var container = PayloadEncodingContainer<CodingKeys>(encoder)
         try container.encode(period, .period)

@@ -35,6 +35,7 @@ public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable, JS
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
+    /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {
         try self.init(json: JSONObjectReader(decoder: decoder))
     }
@@ -47,6 +48,7 @@ public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable, JS
         additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
+    /// Encodes every present field, then ``additionalFields``.
     public func encode(to encoder: any Encoder) throws {
         var container = PayloadEncodingContainer<CodingKeys>(encoder)
         try container.encode(dependentSKUs, .dependentSKUs)

@@ -85,13 +85,14 @@ public struct AppTransaction: Codable, Hashable, Sendable, JSONObjectDecodable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case receiptType, appAppleId, bundleId, applicationVersion, versionExternalIdentifier, receiptCreationDate,
-             originalPurchaseDate, originalApplicationVersion, deviceVerification, deviceVerificationNonce,
-             preorderDate, appTransactionId, originalPlatform, requestDate
+            originalPurchaseDate, originalApplicationVersion, deviceVerification, deviceVerificationNonce,
+            preorderDate, appTransactionId, originalPlatform, requestDate
     }
 
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
+    /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {
         try self.init(json: JSONObjectReader(decoder: decoder))
     }
@@ -115,6 +116,7 @@ public struct AppTransaction: Codable, Hashable, Sendable, JSONObjectDecodable {
         additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
+    /// Encodes every present field, then ``additionalFields``.
     public func encode(to encoder: any Encoder) throws {
         var container = PayloadEncodingContainer<CodingKeys>(encoder)
         try container.encode(receiptType, .receiptType)

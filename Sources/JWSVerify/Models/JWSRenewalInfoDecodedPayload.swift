@@ -145,15 +145,16 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable, JSONObj
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case expirationIntent, originalTransactionId, autoRenewProductId, productId, autoRenewStatus,
-             isInBillingRetryPeriod, priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier,
-             signedDate, environment, recentSubscriptionStartDate, renewalDate, currency, renewalPrice,
-             offerDiscountType, eligibleWinBackOfferIds, appAccountToken, appTransactionId, offerPeriod,
-             advancedCommerceInfo, commitmentInfo, renewalBillingPlanType, deviceVerification, deviceVerificationNonce
+            isInBillingRetryPeriod, priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier,
+            signedDate, environment, recentSubscriptionStartDate, renewalDate, currency, renewalPrice,
+            offerDiscountType, eligibleWinBackOfferIds, appAccountToken, appTransactionId, offerPeriod,
+            advancedCommerceInfo, commitmentInfo, renewalBillingPlanType, deviceVerification, deviceVerificationNonce
     }
 
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
+    /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {
         try self.init(json: JSONObjectReader(decoder: decoder))
     }
@@ -189,6 +190,7 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable, JSONObj
         additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
+    /// Encodes every present field, then ``additionalFields``.
     public func encode(to encoder: any Encoder) throws {
         var container = PayloadEncodingContainer<CodingKeys>(encoder)
         try container.encode(expirationIntent, .expirationIntent)

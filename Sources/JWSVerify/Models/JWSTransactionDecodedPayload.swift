@@ -196,16 +196,17 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable, JSONObj
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier,
-             purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType,
-             signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment,
-             storefront, storefrontId, transactionReason, currency, price, offerDiscountType, appTransactionId,
-             offerPeriod, revocationType, revocationPercentage, advancedCommerceInfo, billingPlanType, commitmentInfo,
-             previousOriginalTransactionId, deviceVerification, deviceVerificationNonce
+            purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType,
+            signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment,
+            storefront, storefrontId, transactionReason, currency, price, offerDiscountType, appTransactionId,
+            offerPeriod, revocationType, revocationPercentage, advancedCommerceInfo, billingPlanType, commitmentInfo,
+            previousOriginalTransactionId, deviceVerification, deviceVerificationNonce
     }
 
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
+    /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {
         try self.init(json: JSONObjectReader(decoder: decoder))
     }
@@ -251,6 +252,7 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable, JSONObj
         additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
+    /// Encodes every present field, then ``additionalFields``.
     public func encode(to encoder: any Encoder) throws {
         var container = PayloadEncodingContainer<CodingKeys>(encoder)
         try container.encode(originalTransactionId, .originalTransactionId)

@@ -55,12 +55,13 @@ public struct NotificationData: Codable, Hashable, Sendable, JSONObjectDecodable
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case environment, appAppleId, bundleId, bundleVersion, signedTransactionInfo, signedRenewalInfo, status,
-             consumptionRequestReason
+            consumptionRequestReason
     }
 
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
+    /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {
         try self.init(json: JSONObjectReader(decoder: decoder))
     }
@@ -78,6 +79,7 @@ public struct NotificationData: Codable, Hashable, Sendable, JSONObjectDecodable
         additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
+    /// Encodes every present field, then ``additionalFields``.
     public func encode(to encoder: any Encoder) throws {
         var container = PayloadEncodingContainer<CodingKeys>(encoder)
         try container.encode(environment, .environment)

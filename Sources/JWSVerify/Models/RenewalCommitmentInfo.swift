@@ -40,12 +40,13 @@ public struct RenewalCommitmentInfo: Codable, Hashable, Sendable, JSONObjectDeco
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case commitmentAutoRenewProductId, commitmentAutoRenewStatus, commitmentRenewalBillingPlanType,
-             commitmentRenewalDate, commitmentRenewalPrice
+            commitmentRenewalDate, commitmentRenewalPrice
     }
 
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
+    /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {
         try self.init(json: JSONObjectReader(decoder: decoder))
     }
@@ -60,6 +61,7 @@ public struct RenewalCommitmentInfo: Codable, Hashable, Sendable, JSONObjectDeco
         additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
+    /// Encodes every present field, then ``additionalFields``.
     public func encode(to encoder: any Encoder) throws {
         var container = PayloadEncodingContainer<CodingKeys>(encoder)
         try container.encode(commitmentAutoRenewProductId, .commitmentAutoRenewProductId)

@@ -60,12 +60,13 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable, JSONObj
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case notificationType, subtype, notificationUUID, data, version, signedDate, summary, externalPurchaseToken,
-             appData
+            appData
     }
 
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
+    /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {
         try self.init(json: JSONObjectReader(decoder: decoder))
     }
@@ -84,6 +85,7 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable, JSONObj
         additionalFields = reader.additionalFields(known: Self.jsonKeys)
     }
 
+    /// Encodes every present field, then ``additionalFields``.
     public func encode(to encoder: any Encoder) throws {
         var container = PayloadEncodingContainer<CodingKeys>(encoder)
         try container.encode(notificationType, .notificationType)

@@ -24,6 +24,7 @@ public struct Timestamp: Codable, Hashable, Sendable, Comparable {
         millisecondsSince1970 = date.timeIntervalSince1970 * 1000
     }
 
+    /// Decodes a JSON number of milliseconds: integer, fractional or negative.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let integer = try? container.decode(Int64.self) {
@@ -33,6 +34,7 @@ public struct Timestamp: Codable, Hashable, Sendable, Comparable {
         }
     }
 
+    /// Encodes a whole number as an integer and anything else as a floating-point number.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let integer = integralValue {
@@ -47,10 +49,12 @@ public struct Timestamp: Codable, Hashable, Sendable, Comparable {
     private var integralValue: Int64? {
         let value = millisecondsSince1970
         guard value.isFinite, value.rounded(.towardZero) == value,
-              value >= -0x1p63, value < 0x1p63 else { return nil }
+            value >= -0x1p63, value < 0x1p63
+        else { return nil }
         return Int64(value)
     }
 
+    /// Earlier timestamps order first.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.millisecondsSince1970 < rhs.millisecondsSince1970
     }

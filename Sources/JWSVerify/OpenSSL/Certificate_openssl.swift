@@ -1,5 +1,5 @@
-import Foundation
 internal import CJWSOpenSSL
+import Foundation
 
 /// An OpenSSL X.509 certificate (`X509`), owned: freed when the last reference goes.
 ///

@@ -12,7 +12,10 @@ func drainOpenSSLErrors() -> String {
 /// The function returns the length written, or a negative value when it has nothing.
 func readCString(capacity: Int = 256, _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> String? {
     var buffer = [CChar](repeating: 0, count: capacity)
-    let length = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+    let length = buffer.withUnsafeMutableBufferPointer { buffer -> Int32 in
+        guard let base = buffer.baseAddress else { return -1 }  // never: capacity is positive
+        return body(base, buffer.count)
+    }
     guard length >= 0 else { return nil }
     return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CJWSOpenSSL
+import Foundation
 
 /// An OpenSSL public key (`EVP_PKEY`), owned: freed when the last reference goes.
 ///
@@ -71,7 +71,8 @@ final class PublicKey: @unchecked Sendable {
         message.withUnsafeBytes { message in
             signature.withUnsafeBytes { signature in
                 guard signature.count == 64 else { return false }
-                let result = cjws_es256_verify(key, message.baseAddress, message.count, signature.baseAddress, signature.count)
+                let result = cjws_es256_verify(
+                    key, message.baseAddress, message.count, signature.baseAddress, signature.count)
                 if result < 0 { cjws_clear_errors() }
                 return result == 1
             }

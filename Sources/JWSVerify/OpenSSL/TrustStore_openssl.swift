@@ -1,5 +1,5 @@
-import Foundation
 internal import CJWSOpenSSL
+import Foundation
 
 /// A set of trusted roots (`X509_STORE`), owned, built once per verifier.
 ///
@@ -63,7 +63,8 @@ final class TrustStore: @unchecked Sendable {
 
     /// Builds and verifies the chain at `time` (seconds since 1970), with `intermediate` as the
     /// only untrusted certificate offered. Nil on an internal OpenSSL failure (then `error` says why).
-    func verify(leaf: Certificate, intermediate: Certificate, at time: Int64) -> Result<ChainVerdict, VerificationError> {
+    func verify(leaf: Certificate, intermediate: Certificate, at time: Int64) -> Result<ChainVerdict, VerificationError>
+    {
         var result = cjws_chain_result()
         guard cjws_verify_chain(store, leaf.pointer, intermediate.pointer, time, &result) == 1 else {
             return .failure(

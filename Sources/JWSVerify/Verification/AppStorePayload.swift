@@ -120,7 +120,9 @@ extension ResponseBodyV2DecodedPayload: AppStorePayload {
     var claims: PayloadClaims {
         var claims = PayloadClaims(checksBundleId: true, checksAppAppleId: true)
         if let data {
-            (claims.bundleId, claims.appAppleId, claims.environment) = (data.bundleId, data.appAppleId, data.environment)
+            (claims.bundleId, claims.appAppleId, claims.environment) = (
+                data.bundleId, data.appAppleId, data.environment
+            )
         } else if let summary {
             (claims.bundleId, claims.appAppleId, claims.environment) =
                 (summary.bundleId, summary.appAppleId, summary.environment)

@@ -98,7 +98,8 @@ extension ChainCache {
             var offset = 0
             while offset + 8 <= raw.count {
                 let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                state = (state ^ word).multipliedFullWidth(by: 0xA076_1D64_78BD_642F).high
+                state =
+                    (state ^ word).multipliedFullWidth(by: 0xA076_1D64_78BD_642F).high
                     ^ (state ^ word) &* 0xE703_7ED1_A0B4_28DB
                 offset += 8
             }

@@ -13,6 +13,7 @@ public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
     /// A Retention Messaging realtime request (`DecodedRealtimeRequestBody`).
     case realtimeRequest = "realtime"
 
+    /// The kind in words: `renewal info`, `app transaction`, ...
     public var description: String {
         switch self {
         case .transaction: return "transaction"
@@ -38,9 +39,13 @@ public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
     var markerKeys: [String] {
         switch self {
         case .notification: return ["notificationType", "notificationUUID"]
-        case .appTransaction: return ["receiptType", "applicationVersion", "originalApplicationVersion", "receiptCreationDate"]
+        case .appTransaction:
+            return ["receiptType", "applicationVersion", "originalApplicationVersion", "receiptCreationDate"]
         case .transaction: return ["transactionId", "purchaseDate", "inAppOwnershipType", "webOrderLineItemId"]
-        case .renewalInfo: return ["autoRenewStatus", "autoRenewProductId", "expirationIntent", "renewalDate", "isInBillingRetryPeriod"]
+        case .renewalInfo:
+            return [
+                "autoRenewStatus", "autoRenewProductId", "expirationIntent", "renewalDate", "isInBillingRetryPeriod",
+            ]
         case .realtimeRequest: return ["userLocale"]
         }
     }

@@ -1,19 +1,246 @@
 import Foundation
+import Synchronization
 
 /// Check 11 of the contract: OCSP revocation status of the leaf (issuer: intermediate) and the
 /// intermediate (issuer: root), for verifiers with online checks.
+///
+/// Each certificate is asked about at the OCSP URL in its Authority Information Access, both at
+/// once, each bounded by ``timeout``. An answer counts only when it is successful, signed by the
+/// issuer or by a delegated responder certificate that the issuer signed for OCSPSigning, about
+/// the certificate id that was asked, with the request's nonce when it echoes one, and fresh
+/// against the injected clock (see ``OCSPAnswer/staleness(at:clockSkew:maximumAge:)``).
+///
+/// - `good` for both: nil. Good answers are cached by certificate id (``RevocationCache``), at
+///   most ``cacheLifetime`` and never past `nextUpdate`, so a warm check makes no request.
+/// - `revoked`: ``VerificationError/Code/revokedCertificate``. A properly signed revoked answer is
+///   final even when it is old, and is never cached.
+/// - anything else (no URL, no answer, timeout, HTTP error, unsuccessful or unsigned answer, other
+///   certificate id, nonce mismatch, stale, `unknown`):
+///   ``VerificationError/Code/revocationUnavailable``, retryable, never cached.
+///
+/// When the two certificates fail differently, revoked wins over unavailable, then the leaf over
+/// the intermediate.
+///
+/// Time: freshness, the responder certificate's validity (OpenSSL's `X509_V_FLAG_USE_CHECK_TIME`)
+/// and cache expiry use the injected clock. Only the network timeout uses real time.
 final class RevocationChecker: Sendable {
+    /// How long each OCSP exchange may take. OpenSSL counts whole seconds: rounded up, at least 1 s.
     let timeout: Duration
-    private let clock: @Sendable () -> Date
+    /// How long a good answer is reused (never past its `nextUpdate`).
+    let cacheLifetime: Duration
+    /// How far `thisUpdate` may be ahead of the clock.
+    let clockSkew: Duration
+    /// How old an answer without `nextUpdate` may be.
+    let maximumAgeWithoutNextUpdate: Duration
 
-    init(timeout: Duration, clock: @escaping @Sendable () -> Date) {
+    private let clock: @Sendable () -> Date
+    private let cache: RevocationCache
+    private let requests = Atomic<Int>(0)
+
+    /// Creates a checker.
+    ///
+    /// - Parameters:
+    ///   - timeout: Bound for each OCSP exchange (connect, send, receive).
+    ///   - clock: The current time.
+    ///   - cacheCapacity: How many good answers to remember (default 1024; 0 disables the cache).
+    ///   - cacheLifetime: How long a good answer is reused (default 15 minutes, as Apple's library).
+    ///   - clockSkew: How far `thisUpdate` may be in the future (default 5 minutes).
+    ///   - maximumAgeWithoutNextUpdate: How old an answer without `nextUpdate` may be (default 1 hour).
+    init(
+        timeout: Duration, clock: @escaping @Sendable () -> Date, cacheCapacity: Int = 1024,
+        cacheLifetime: Duration = .seconds(15 * 60), clockSkew: Duration = .seconds(5 * 60),
+        maximumAgeWithoutNextUpdate: Duration = .seconds(60 * 60)
+    ) {
         self.timeout = timeout
         self.clock = clock
+        self.cache = RevocationCache(capacity: cacheCapacity)
+        self.cacheLifetime = cacheLifetime
+        self.clockSkew = clockSkew
+        self.maximumAgeWithoutNextUpdate = maximumAgeWithoutNextUpdate
     }
+
+    /// How many OCSP requests were sent so far (for tests: a warm cache sends none).
+    var requestCount: Int { requests.load(ordering: .relaxed) }
+
+    /// Cache hits, misses and entries so far.
+    var cacheStatistics: (hits: Int, misses: Int, count: Int) { cache.statistics }
 
     /// Nil when both certificates are good; else `revokedCertificate` or `revocationUnavailable`.
     /// - Parameter chain: leaf, intermediate, root.
     func check(_ chain: [Certificate]) -> VerificationError? {
-        VerificationError(.revocationUnavailable, check: .revocation, "OCSP is not implemented yet")
+        guard chain.count >= 3 else {
+            return VerificationError(
+                .revocationUnavailable, check: .revocation,
+                "OCSP needs the leaf, the intermediate and the root; the chain has \(chain.count) certificates")
+        }
+        let now = Self.seconds(clock())
+        let subjects = [
+            Subject(index: 0, role: "leaf", certificate: chain[0], issuer: chain[1]),
+            Subject(index: 1, role: "intermediate", certificate: chain[1], issuer: chain[2]),
+        ]
+        var outcomes = [Outcome?](repeating: nil, count: subjects.count)
+        var jobs: [Job] = []
+        for subject in subjects {
+            switch prepare(subject, at: now) {
+            case .done(let outcome): outcomes[subject.index] = outcome
+            case .ask(let job): jobs.append(job)
+            }
+        }
+        if !jobs.isEmpty {
+            for (index, outcome) in run(jobs, at: now) {
+                outcomes[index] = outcome
+            }
+        }
+        let errors = outcomes.compactMap { $0?.error }
+        return errors.first { $0.code == .revokedCertificate } ?? errors.first
+    }
+
+    // MARK: - Steps
+
+    private struct Subject: Sendable {
+        let index: Int
+        let role: String
+        let certificate: Certificate
+        let issuer: Certificate
+
+        /// "the leaf certificate (CN=…, serial …)"
+        var description: String {
+            var details: [String] = []
+            if let name = certificate.subjectCommonName { details.append("CN=\(name)") }
+            if let serial = certificate.serialNumberHex { details.append("serial \(serial)") }
+            return "the \(role) certificate" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+        }
+    }
+
+    private struct Job: Sendable {
+        let subject: Subject
+        let request: OCSPRequest
+        let url: String
+    }
+
+    private enum Outcome: Sendable {
+        case good
+        case failed(VerificationError)
+
+        var error: VerificationError? {
+            if case .failed(let error) = self { return error }
+            return nil
+        }
+    }
+
+    private enum Preparation {
+        case done(Outcome)
+        case ask(Job)
+    }
+
+    /// The cached answer, a failure that needs no network, or the request to send.
+    private func prepare(_ subject: Subject, at now: Int64) -> Preparation {
+        guard let url = OCSPRequest.responderURL(of: subject.certificate) else {
+            return .done(
+                unavailable(
+                    subject, url: nil,
+                    OCSPFailure(.noResponderURL, "it has no OCSP URL in its Authority Information Access extension")))
+        }
+        let request: OCSPRequest
+        switch OCSPRequest.make(for: subject.certificate, issuer: subject.issuer) {
+        case .success(let value): request = value
+        case .failure(let failure): return .done(unavailable(subject, url: url, failure))
+        }
+        if cache.isGood(request.certificateID, at: now) {
+            return .done(.good)
+        }
+        return .ask(Job(subject: subject, request: request, url: url))
+    }
+
+    /// Runs the jobs concurrently, one thread each, and waits for them, at most the timeout plus a grace period
+    /// (OpenSSL's own timeout does not cover name resolution). A job still running then is
+    /// reported unavailable and finishes in the background.
+    private func run(_ jobs: [Job], at now: Int64) -> [Int: Outcome] {
+        final class Results: Sendable {
+            let values = Mutex<[Int: Outcome]>([:])
+        }
+        let results = Results()
+        let group = DispatchGroup()
+        for job in jobs {
+            group.enter()
+            // A thread of its own, not a Dispatch worker: the request blocks for up to the timeout,
+            // and on Linux blocked workers of the global queues starve other work (the pool is
+            // about one thread per core), which would also serialize the two requests.
+            let thread = Thread {
+                let outcome = self.ask(job, at: now)
+                results.values.withLock { $0[job.subject.index] = outcome }
+                group.leave()
+            }
+            thread.name = "JWSVerify OCSP \(job.subject.role)"
+            thread.start()
+        }
+        _ = group.wait(timeout: .now() + .seconds(timeoutSeconds + 2))
+        var collected = results.values.withLock { $0 }
+        for job in jobs where collected[job.subject.index] == nil {
+            collected[job.subject.index] = unavailable(
+                job.subject, url: job.url, OCSPFailure(.timedOut, "no OCSP answer within \(timeoutSeconds) s"))
+        }
+        return collected
+    }
+
+    /// One exchange: send, verify, judge freshness and status, update the cache.
+    private func ask(_ job: Job, at now: Int64) -> Outcome {
+        requests.add(1, ordering: .relaxed)
+        let answer: OCSPAnswer
+        switch job.request.send(to: job.url, timeoutSeconds: timeoutSeconds).flatMap({
+            job.request.evaluate($0, issuer: job.subject.issuer, at: now)
+        }) {
+        case .success(let value): answer = value
+        case .failure(let failure): return unavailable(job.subject, url: job.url, failure)
+        }
+        let id = job.request.certificateID
+        if case .revoked(let time, let reason) = answer.status {
+            cache.remove(id)
+            return .failed(
+                VerificationError(
+                    .revokedCertificate, check: .revocation,
+                    "\(job.subject.description) was revoked on \(OCSPAnswer.iso8601(time))"
+                        + " (reason: \(reason ?? "not given")), according to the OCSP responder at \(job.url)"))
+        }
+        let maximumAge = Self.wholeSeconds(maximumAgeWithoutNextUpdate)
+        if let staleness = answer.staleness(at: now, clockSkew: Self.wholeSeconds(clockSkew), maximumAge: maximumAge) {
+            return unavailable(
+                job.subject, url: job.url, OCSPFailure(.stale, "the answer cannot be used: \(staleness)"))
+        }
+        guard answer.status == .good else {
+            return unavailable(
+                job.subject, url: job.url,
+                OCSPFailure(.unknownStatus, "the responder does not know the certificate (status unknown)"))
+        }
+        let expiry = answer.cacheExpiry(from: now, lifetime: Self.wholeSeconds(cacheLifetime), maximumAge: maximumAge)
+        cache.insertGood(id, until: expiry, at: now)
+        return .good
+    }
+
+    private func unavailable(_ subject: Subject, url: String?, _ failure: OCSPFailure) -> Outcome {
+        let source = url.map { " from the OCSP responder at \($0)" } ?? ""
+        return .failed(
+            VerificationError(
+                .revocationUnavailable, check: .revocation,
+                "the revocation status of \(subject.description) is unavailable\(source): \(failure.message); try again later",
+                underlying: failure.underlying))
+    }
+
+    // MARK: - Time
+
+    /// The timeout in whole seconds, rounded up, at least 1.
+    private var timeoutSeconds: Int {
+        let (seconds, attoseconds) = timeout.components
+        let rounded = seconds + (attoseconds > 0 ? 1 : 0)
+        return Int(clamping: max(1, min(rounded, 3600)))
+    }
+
+    private static func wholeSeconds(_ duration: Duration) -> Int64 {
+        max(0, duration.components.seconds)
+    }
+
+    private static func seconds(_ date: Date) -> Int64 {
+        let value = date.timeIntervalSince1970
+        return value.isFinite && abs(value) < 1e14 ? Int64(value.rounded(.down)) : 0
     }
 }

@@ -90,7 +90,8 @@ public struct SignedDataVerifier: Sendable {
                     + " SignedDataVerifier.decodeUnverified(_:as:)")
         }
         if enableOnlineChecks && environment == .xcode {
-            throw configurationError("online checks do not apply to Xcode tokens: nobody revokes a StoreKit Testing certificate")
+            throw configurationError(
+                "online checks do not apply to Xcode tokens: nobody revokes a StoreKit Testing certificate")
         }
         if environment == .xcode {
             guard let xcodeCertificate else {
@@ -246,7 +247,9 @@ public struct SignedDataVerifier: Sendable {
         return token.withUTF8 { verify(utf8: $0, as: P.self) }
     }
 
-    private func verify<P: AppStorePayload>(utf8 bytes: UnsafeBufferPointer<UInt8>, as type: P.Type) -> VerificationResult<P> {
+    private func verify<P: AppStorePayload>(
+        utf8 bytes: UnsafeBufferPointer<UInt8>, as type: P.Type
+    ) -> VerificationResult<P> {
         func failed(_ error: VerificationError) -> VerificationResult<P> {
             .failed(VerificationFailure(error: error, unverifiedPayload: nil))
         }
@@ -313,7 +316,8 @@ public struct SignedDataVerifier: Sendable {
         OperationCounters.countES256()
         guard chain.leafKey.isValidES256Signature(signature, for: segments.signingInput) else {
             return fail(
-                VerificationError(.invalidSignature, check: .signature, "the ES256 signature does not verify with the leaf key"))
+                VerificationError(
+                    .invalidSignature, check: .signature, "the ES256 signature does not verify with the leaf key"))
         }
 
         // 11. Revocation (online checks only).
@@ -331,7 +335,8 @@ public struct SignedDataVerifier: Sendable {
             return fail(
                 VerificationError(
                     .payloadDecodingFailed, check: .payload,
-                    "this token is a \(other), not a \(P.kind): use \(other.methodName) instead of \(P.kind.methodName)"))
+                    "this token is a \(other), not a \(P.kind): use \(other.methodName) instead of \(P.kind.methodName)"
+                ))
         }
 
         // 13. Claims.
@@ -348,7 +353,8 @@ public struct SignedDataVerifier: Sendable {
         guard header.alg == "ES256" else {
             let found = header.alg.map { "\"\($0)\"" } ?? header.additionalMembers["alg"].map { "\($0)" } ?? "absent"
             return VerificationError(
-                .unsupportedAlgorithm, check: .header, "alg is \(found); App Store tokens are signed with exactly \"ES256\"")
+                .unsupportedAlgorithm, check: .header,
+                "alg is \(found); App Store tokens are signed with exactly \"ES256\"")
         }
         if header.crit != nil {
             return VerificationError(
@@ -369,7 +375,8 @@ public struct SignedDataVerifier: Sendable {
             } else {
                 message += " (leaf, intermediate, root)"
                 if x5c.count == 1 && header.kid == "Apple_Xcode_Key" {
-                    message += "; this is an Xcode StoreKit Testing token: configure environment Xcode with the"
+                    message +=
+                        "; this is an Xcode StoreKit Testing token: configure environment Xcode with the"
                         + " certificate exported from Xcode"
                 }
             }
@@ -390,7 +397,8 @@ public struct SignedDataVerifier: Sendable {
 
     /// An Xcode token's single certificate must be the pinned one, byte for byte. Its validity dates
     /// are not enforced, as Xcode does not enforce them either.
-    private static func validateXcode(_ entry: String, pinned: Certificate) -> Result<ValidatedChain, VerificationError> {
+    private static func validateXcode(_ entry: String, pinned: Certificate) -> Result<ValidatedChain, VerificationError>
+    {
         guard let der = Base64.decodeStandard(entry), Certificate(der: der) != nil else {
             return .failure(
                 VerificationError(
@@ -406,9 +414,11 @@ public struct SignedDataVerifier: Sendable {
         }
         guard let key = pinned.publicKey, key.curve == .p256 else {
             return .failure(
-                VerificationError(.unsupportedKey, check: .chain, "the StoreKit Testing certificate's key is not EC P-256"))
+                VerificationError(
+                    .unsupportedKey, check: .chain, "the StoreKit Testing certificate's key is not EC P-256"))
         }
-        return .success(ValidatedChain(
+        return .success(
+            ValidatedChain(
                 leafKey: key, validFrom: .min, validUntil: .max, certificates: [CertificateInfo(pinned)], chain: []
             ))
     }
@@ -432,13 +442,16 @@ public struct SignedDataVerifier: Sendable {
         }
     }
 
-    private static func decodePayload<P: AppStorePayload>(_ object: [String: JSONValue], as type: P.Type) -> Result<P, VerificationError> {
+    private static func decodePayload<P: AppStorePayload>(
+        _ object: [String: JSONValue], as type: P.Type
+    ) -> Result<P, VerificationError> {
         do {
             return .success(try P(json: JSONObjectReader(object: object)))
         } catch {
             return .failure(
                 VerificationError(
-                    .payloadDecodingFailed, check: .payload, "the payload is not a valid \(P.kind): \(describe(error))"))
+                    .payloadDecodingFailed, check: .payload, "the payload is not a valid \(P.kind): \(describe(error))")
+            )
         }
     }
 

@@ -31,7 +31,9 @@ extension SignedDataVerifier {
     /// - Throws: ``VerificationError`` with ``VerificationError/Code/malformedToken`` when the token is
     ///   not a compact JWS with JSON header and payload.
     /// - Warning: The result is not verified. See ``UnverifiedToken``.
-    public static func decodeUnverified(_ token: String, as kind: PayloadKind? = nil) throws(VerificationError)
+    public static func decodeUnverified(
+        _ token: String, as kind: PayloadKind? = nil
+    ) throws(VerificationError)
         -> UnverifiedToken
     {
         let jws = try CompactJWS(parsing: token)

@@ -8,8 +8,11 @@
 public struct VerificationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The stable identifier of a failure. Its ``rawValue`` is what the CLI prints and `--json` writes.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The stable string, as in `--json` output and Docs/ErrorCodes.md.
         public let rawValue: String
+        /// Wraps a string; prefer the static constants.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The raw value.
         public var description: String { rawValue }
 
         /// Over the size limit, not three segments, not strict base64url, or header or payload not a JSON object.
@@ -73,8 +76,11 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
 
     /// The step of the verification contract that failed.
     public struct Check: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The stable string, as in `--json` output and Docs/ErrorCodes.md.
         public let rawValue: String
+        /// Wraps a string; prefer the static constants.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The raw value.
         public var description: String { rawValue }
 
         /// Size, segments, base64url, JSON.
@@ -125,13 +131,16 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
     /// True only for ``Code/revocationUnavailable``: the same token may verify when tried again.
     public var isRetryable: Bool { code == .revocationUnavailable }
 
+    /// `code (check): message`, with OpenSSL's text when there is one.
     public var description: String {
         var text = "\(code.rawValue) (\(check.rawValue)): \(message)"
         if let underlying { text += " [OpenSSL: \(underlying)]" }
         return text
     }
 
+    /// Errors are equal when their codes are.
     public static func == (lhs: VerificationError, rhs: VerificationError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 

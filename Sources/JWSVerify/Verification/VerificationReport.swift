@@ -95,12 +95,15 @@ extension SignedDataVerifier {
             return nil
         }()
         func passed(_ detail: String) -> VerificationReport.Step { .init(name: name, outcome: .passed, detail: detail) }
-        func skipped(_ detail: String) -> VerificationReport.Step { .init(name: name, outcome: .skipped, detail: detail) }
+        func skipped(_ detail: String) -> VerificationReport.Step {
+            .init(name: name, outcome: .skipped, detail: detail)
+        }
         switch name {
         case .format: return passed("3 segments of strict base64url; header and payload are JSON objects")
         case .algorithm: return passed("alg is ES256, no crit")
         case .certificateChain: return passed("x5c is an array of certificates")
-        case .chainLength: return passed(xcode ? "1 certificate (StoreKit Testing)" : "3 certificates: leaf, intermediate, root")
+        case .chainLength:
+            return passed(xcode ? "1 certificate (StoreKit Testing)" : "3 certificates: leaf, intermediate, root")
         case .certificates: return passed("each entry is base64 of one DER X.509 certificate")
         case .trust:
             if xcode { return passed("x5c[0] is byte-identical to the pinned StoreKit Testing certificate") }
@@ -120,7 +123,8 @@ extension SignedDataVerifier {
         case .signature: return passed("ES256 signature verified with the leaf key")
         case .revocation:
             return enableOnlineChecks
-                ? passed("OCSP: leaf and intermediate good") : skipped("offline: revocation is checked only with online checks")
+                ? passed("OCSP: leaf and intermediate good")
+                : skipped("offline: revocation is checked only with online checks")
         case .payload: return passed("decodes as \(result.unverifiedPayload?.kind.description ?? "the expected kind")")
         case .bundleId:
             guard let claims, claims.checksBundleId else { return skipped("this kind carries no bundle id to check") }
@@ -129,7 +133,9 @@ extension SignedDataVerifier {
             }
             return passed("\"\(bundleId)\"")
         case .appAppleId:
-            guard let claims, claims.checksAppAppleId else { return skipped("this kind carries no app Apple id to check") }
+            guard let claims, claims.checksAppAppleId else {
+                return skipped("this kind carries no app Apple id to check")
+            }
             guard expectations.comparesAppAppleId(claims), let appAppleId else {
                 return skipped(
                     "checked in Production with a configured app Apple id; the payload says "
@@ -156,7 +162,8 @@ extension SignedDataVerifier {
             let decodedCount = [decoded.transaction != nil, decoded.renewalInfo != nil, decoded.appTransaction != nil]
                 .filter { $0 }.count
             guard decodedCount == present.count else {
-                return skipped("not verified in this call (verifyingNestedTokens: false): \(present.joined(separator: ", "))")
+                return skipped(
+                    "not verified in this call (verifyingNestedTokens: false): \(present.joined(separator: ", "))")
             }
             return passed("verified and decoded: \(present.joined(separator: ", "))")
         }

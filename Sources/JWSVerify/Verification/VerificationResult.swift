@@ -64,7 +64,8 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
                     payload: transform(verified.payload), header: verified.header, chain: verified.chain,
                     validationTime: verified.validationTime))
         case .failed(let failure):
-            return .failed(VerificationFailure(error: failure.error, unverifiedPayload: failure.unverifiedPayload.map(transform)))
+            return .failed(
+                VerificationFailure(error: failure.error, unverifiedPayload: failure.unverifiedPayload.map(transform)))
         }
     }
 }

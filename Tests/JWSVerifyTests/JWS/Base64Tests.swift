@@ -17,7 +17,9 @@ struct Base64Tests {
     /// Input: inputs that lenient decoders accept. Expected: each rejected.
     @Test(
         "non-canonical and foreign spellings are rejected",
-        arguments: ["Zm9v=", "Zm9vYg==", "Zm9v Yg", "Zm9v\nYg", "Zm+v", "Zm/v", "Zh", "Zm9vYh", "A", "Zm9vY", "Zm9v\u{e9}"]
+        arguments: [
+            "Zm9v=", "Zm9vYg==", "Zm9v Yg", "Zm9v\nYg", "Zm+v", "Zm/v", "Zh", "Zm9vYh", "A", "Zm9vY", "Zm9v\u{e9}",
+        ]
     )
     func rejectsURL(_ input: String) {
         #expect(Base64.decodeURL(input) == nil, "\(input)")
@@ -25,7 +27,9 @@ struct Base64Tests {
 
     /// Input: standard base64 that is unpadded, over-padded, base64url or has non-zero unused bits.
     /// Expected: rejected.
-    @Test("standard base64 requires exact padding and canonical bits", arguments: ["Zm8", "Zm8==", "Zm9v====", "Zm-v", "Zm9=", "Zh==", "Z===", " Zm9v"])
+    @Test(
+        "standard base64 requires exact padding and canonical bits",
+        arguments: ["Zm8", "Zm8==", "Zm9v====", "Zm-v", "Zm9=", "Zh==", "Z===", " Zm9v"])
     func rejectsStandard(_ input: String) {
         #expect(Base64.decodeStandard(input) == nil, "\(input)")
     }

@@ -51,7 +51,9 @@ struct JSONParserValueTests {
     @Test("numbers keep integer or floating nature")
     func numbers() throws {
         let object = try JSONParser.parseObject(
-            Array(#"{"a":0,"b":-12,"c":9223372036854775807,"d":-9223372036854775808,"e":9223372036854775808,"f":1.5,"g":1e3,"h":-0}"#.utf8))
+            Array(
+                #"{"a":0,"b":-12,"c":9223372036854775807,"d":-9223372036854775808,"e":9223372036854775808,"f":1.5,"g":1e3,"h":-0}"#
+                    .utf8))
         #expect(object["a"] == .integer(0))
         #expect(object["b"] == .integer(-12))
         #expect(object["c"] == .integer(.max))
@@ -65,7 +67,8 @@ struct JSONParserValueTests {
 
     @Test("strings are unescaped, surrogate pairs joined")
     func strings() throws {
-        let object = try JSONParser.parseObject(Array(#"{"a":"x\"\\\/\b\f\n\r\t","b":"\u00e9\ud83d\ude00","c":"\ud83d","d":"café"}"#.utf8))
+        let object = try JSONParser.parseObject(
+            Array(#"{"a":"x\"\\\/\b\f\n\r\t","b":"\u00e9\ud83d\ude00","c":"\ud83d","d":"café"}"#.utf8))
         #expect(object["a"] == .string("x\"\\/\u{8}\u{c}\n\r\t"))
         #expect(object["b"] == .string("é😀"))
         #expect(object["c"] == .string("\u{FFFD}"))
@@ -85,7 +88,8 @@ struct JSONParserValueTests {
         let data = try TestVectorFiles.data("apple-library/models/\(name).json")
         let object = try JSONParser.parseObject(Array(data))
         func same<T: JSONObjectDecodable & Decodable & Equatable>(_ type: T.Type) throws {
-            #expect(try T(json: JSONObjectReader(object: object)) == JSONDecoder().decode(T.self, from: data), "\(name)")
+            #expect(
+                try T(json: JSONObjectReader(object: object)) == JSONDecoder().decode(T.self, from: data), "\(name)")
         }
         try same(JWSTransactionDecodedPayload.self)
         try same(JWSRenewalInfoDecodedPayload.self)
@@ -98,10 +102,17 @@ struct JSONParserValueTests {
     /// A wrong JSON type is a DecodingError from both decoders, not a trap.
     @Test("type mismatches throw")
     func mismatches() throws {
-        for text in [#"{"transactionId":1}"#, #"{"quantity":"1"}"#, #"{"quantity":1.5}"#, #"{"signedDate":"x"}"#, #"{"environment":1}"#, #"{"quantity":99999999999}"#] {
+        for text in [
+            #"{"transactionId":1}"#, #"{"quantity":"1"}"#, #"{"quantity":1.5}"#, #"{"signedDate":"x"}"#,
+            #"{"environment":1}"#, #"{"quantity":99999999999}"#,
+        ] {
             let object = try JSONParser.parseObject(Array(text.utf8))
-            #expect(throws: DecodingError.self, "\(text)") { _ = try JWSTransactionDecodedPayload(json: JSONObjectReader(object: object)) }
-            #expect(throws: DecodingError.self, "\(text)") { _ = try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: Data(text.utf8)) }
+            #expect(throws: DecodingError.self, "\(text)") {
+                _ = try JWSTransactionDecodedPayload(json: JSONObjectReader(object: object))
+            }
+            #expect(throws: DecodingError.self, "\(text)") {
+                _ = try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: Data(text.utf8))
+            }
         }
     }
 }

@@ -82,7 +82,9 @@ struct WycheproofJWSTests {
     func base64Case(_ testCase: Case) {
         var token = testCase.token
         let result = token.withUTF8 { bytes in
-            Result { () throws(VerificationError) in try CompactJWS.split(bytes, maximumBytes: 65536, requireJSONPayload: false) }
+            Result { () throws(VerificationError) in
+                try CompactJWS.split(bytes, maximumBytes: 65536, requireJSONPayload: false)
+            }
         }
         if Self.identicalToValid357.contains(testCase.id) {
             #expect(testCase.token == Self.cases.first { $0.id == 357 }?.token, "tcId \(testCase.id) changed upstream")

@@ -9,8 +9,10 @@ struct AppStoreEnumerationTests {
         let samples: [(String?, String, String)] = [
             (Environment.sandbox.name, Environment.sandbox.description, "sandbox"),
             (Environment.localTesting.name, "\(Environment.localTesting)", "localTesting"),
-            (NotificationTypeV2.didChangeRenewalPref.name, NotificationTypeV2.didChangeRenewalPref.description,
-             "didChangeRenewalPref"),
+            (
+                NotificationTypeV2.didChangeRenewalPref.name, NotificationTypeV2.didChangeRenewalPref.description,
+                "didChangeRenewalPref"
+            ),
             (OfferType.winBackOffer.name, OfferType.winBackOffer.description, "winBackOffer"),
             (Status.billingGracePeriod.name, "\(Status.billingGracePeriod)", "billingGracePeriod"),
         ]
@@ -35,12 +37,13 @@ struct AppStoreEnumerationTests {
             AdvancedCommerceOfferReason.winBack.name, AdvancedCommerceRefundReason.simulateRefundDecline.name,
             AdvancedCommerceRefundType.custom.name, AdvancedCommercePriceIncreaseInfoStatus.scheduled.name,
         ]
-        #expect(names == [
-            "production", "priceChange", "activeTokenReminder", "nonRenewingSubscription", "familyShared",
-            "refundedForOtherReason", "familyRevoke", "offerCode", "oneTime", "renewal", "billedUpfront", "monthly",
-            "other", "off", "customerConsentedOrWasNotifiedWithoutNeedingConsent", "revoked", "legal", "visionOS",
-            "acquisition", "p1Y", "p9M", "winBack", "simulateRefundDecline", "custom", "scheduled",
-        ])
+        #expect(
+            names == [
+                "production", "priceChange", "activeTokenReminder", "nonRenewingSubscription", "familyShared",
+                "refundedForOtherReason", "familyRevoke", "offerCode", "oneTime", "renewal", "billedUpfront", "monthly",
+                "other", "off", "customerConsentedOrWasNotifiedWithoutNeedingConsent", "revoked", "legal", "visionOS",
+                "acquisition", "p1Y", "p9M", "winBack", "simulateRefundDecline", "custom", "scheduled",
+            ])
     }
 
     @Test("Raw values match Apple's JSON")
@@ -70,10 +73,12 @@ struct AppStoreEnumerationTests {
         #expect(try ModelJSON.encodedString([offer]) == "[99]")
     }
 
-    @Test("A raw value of the wrong JSON type throws a DecodingError", arguments: [
-        #"{"environment":5}"#, #"{"offerType":"1"}"#, #"{"offerType":1.5}"#, #"{"type":true}"#,
-        #"{"revocationReason":[1]}"#, #"{"offerType":9223372036854775808}"#,
-    ])
+    @Test(
+        "A raw value of the wrong JSON type throws a DecodingError",
+        arguments: [
+            #"{"environment":5}"#, #"{"offerType":"1"}"#, #"{"offerType":1.5}"#, #"{"type":true}"#,
+            #"{"revocationReason":[1]}"#, #"{"offerType":9223372036854775808}"#,
+        ])
     func wrongType(json: String) {
         #expect(throws: DecodingError.self) {
             try ModelJSON.decode(JWSTransactionDecodedPayload.self, from: json)

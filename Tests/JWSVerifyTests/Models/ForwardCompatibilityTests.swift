@@ -111,22 +111,26 @@ struct ForwardCompatibilityTests {
         #expect(try ModelJSON.sameJSON(Data(transactionJSON.utf8), ModelJSON.encode(transaction)))
     }
 
-    @Test("A field of the wrong JSON type throws a DecodingError", arguments: [
-        #"{"quantity":"one"}"#, #"{"quantity":1.5}"#, #"{"quantity":4294967296}"#, #"{"signedDate":"yesterday"}"#,
-        #"{"isUpgraded":"yes"}"#, #"{"price":"10990"}"#, #"{"appAccountToken":7}"#, #"{"advancedCommerceInfo":[]}"#,
-        #"{"advancedCommerceInfo":{"items":{}}}"#, #"{"advancedCommerceInfo":{"items":[{"SKU":1}]}}"#,
-        #"{"commitmentInfo":{"commitmentPrice":true}}"#, #"[]"#, #""transaction""#,
-    ])
+    @Test(
+        "A field of the wrong JSON type throws a DecodingError",
+        arguments: [
+            #"{"quantity":"one"}"#, #"{"quantity":1.5}"#, #"{"quantity":4294967296}"#, #"{"signedDate":"yesterday"}"#,
+            #"{"isUpgraded":"yes"}"#, #"{"price":"10990"}"#, #"{"appAccountToken":7}"#, #"{"advancedCommerceInfo":[]}"#,
+            #"{"advancedCommerceInfo":{"items":{}}}"#, #"{"advancedCommerceInfo":{"items":[{"SKU":1}]}}"#,
+            #"{"commitmentInfo":{"commitmentPrice":true}}"#, #"[]"#, #""transaction""#,
+        ])
     func wrongType(json: String) {
         #expect(throws: DecodingError.self) {
             try ModelJSON.decode(JWSTransactionDecodedPayload.self, from: json)
         }
     }
 
-    @Test("Malformed notification payloads throw a DecodingError", arguments: [
-        #"{"data":"x"}"#, #"{"summary":{"storefrontCountryCodes":"USA"}}"#, #"{"notificationUUID":1}"#,
-        #"{"externalPurchaseToken":{"tokenCreationDate":"soon"}}"#, #"{"appData":{"appAppleId":"1"}}"#,
-    ])
+    @Test(
+        "Malformed notification payloads throw a DecodingError",
+        arguments: [
+            #"{"data":"x"}"#, #"{"summary":{"storefrontCountryCodes":"USA"}}"#, #"{"notificationUUID":1}"#,
+            #"{"externalPurchaseToken":{"tokenCreationDate":"soon"}}"#, #"{"appData":{"appAppleId":"1"}}"#,
+        ])
     func malformedNotification(json: String) {
         #expect(throws: DecodingError.self) {
             try ModelJSON.decode(ResponseBodyV2DecodedPayload.self, from: json)

@@ -68,10 +68,12 @@ struct NotificationPayloadTests {
         #expect(summary.additionalFields.isEmpty)
     }
 
-    @Test("Decodes EXTERNAL_PURCHASE_TOKEN notifications, production and sandbox", arguments: [
-        ("signedExternalPurchaseTokenNotification.json", "b2158121-7af9-49d4-9561-1f588205523e"),
-        ("signedExternalPurchaseTokenSandboxNotification.json", "SANDBOX_b2158121-7af9-49d4-9561-1f588205523e"),
-    ])
+    @Test(
+        "Decodes EXTERNAL_PURCHASE_TOKEN notifications, production and sandbox",
+        arguments: [
+            ("signedExternalPurchaseTokenNotification.json", "b2158121-7af9-49d4-9561-1f588205523e"),
+            ("signedExternalPurchaseTokenSandboxNotification.json", "SANDBOX_b2158121-7af9-49d4-9561-1f588205523e"),
+        ])
     func externalPurchaseToken(vector: String, externalPurchaseId: String) throws {
         let (notification, unchanged) = try ModelJSON.roundTrip(ResponseBodyV2DecodedPayload.self, vector: vector)
         #expect(unchanged)

@@ -16,9 +16,11 @@ struct TimestampTests {
         #expect(try ModelJSON.encodedString(timestamp) == "1698148900000")
     }
 
-    @Test("Fractional and negative timestamps decode and encode to the same number", arguments: [
-        "1697679936049.123", "1697679936049.7297", "-1000", "-62135769600000", "0.5", "-0.25",
-    ])
+    @Test(
+        "Fractional and negative timestamps decode and encode to the same number",
+        arguments: [
+            "1697679936049.123", "1697679936049.7297", "-1000", "-62135769600000", "0.5", "-0.25",
+        ])
     func roundTrip(json: String) throws {
         let timestamp = try decode(json)
         #expect(timestamp.millisecondsSince1970 == Double(json))
@@ -46,9 +48,11 @@ struct TimestampTests {
         #expect(Timestamp(millisecondsSince1970: 5) == Timestamp(millisecondsSince1970: 5.0))
     }
 
-    @Test("Huge values encode as floating point without trapping", arguments: [
-        1e300, -1e300, 9.3e18, -9.3e18, 0x1p63, Double.greatestFiniteMagnitude,
-    ])
+    @Test(
+        "Huge values encode as floating point without trapping",
+        arguments: [
+            1e300, -1e300, 9.3e18, -9.3e18, 0x1p63, Double.greatestFiniteMagnitude,
+        ])
     func huge(value: Double) throws {
         let timestamp = Timestamp(millisecondsSince1970: value)
         let decoded = try ModelJSON.decode(Timestamp.self, from: ModelJSON.encode(timestamp))
@@ -62,18 +66,22 @@ struct TimestampTests {
         #expect(try ModelJSON.encodedString(Timestamp(millisecondsSince1970: largest)) == "9223372036854774784")
     }
 
-    @Test("NaN and infinities throw an EncodingError instead of trapping", arguments: [
-        Double.nan, Double.infinity, -Double.infinity,
-    ])
+    @Test(
+        "NaN and infinities throw an EncodingError instead of trapping",
+        arguments: [
+            Double.nan, Double.infinity, -Double.infinity,
+        ])
     func notFinite(value: Double) {
         #expect(throws: EncodingError.self) {
             try ModelJSON.encode(Timestamp(millisecondsSince1970: value))
         }
     }
 
-    @Test("A value of the wrong JSON type throws a DecodingError", arguments: [
-        #""1698148900000""#, "true", "{}", "[1]", "null",
-    ])
+    @Test(
+        "A value of the wrong JSON type throws a DecodingError",
+        arguments: [
+            #""1698148900000""#, "true", "{}", "[1]", "null",
+        ])
     func wrongType(json: String) {
         #expect(throws: DecodingError.self) {
             try decode(json)

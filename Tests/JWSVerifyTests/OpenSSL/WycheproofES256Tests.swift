@@ -50,7 +50,9 @@ struct WycheproofES256Tests {
         let key = try #require(PublicKey(subjectPublicKeyInfo: testCase.publicKeyDER), "tcId \(testCase.id): key")
         #expect(key.curve == .p256, "tcId \(testCase.id)")
         let result = key.isValidES256Signature(testCase.signature, for: testCase.message)
-        #expect(result == testCase.valid, "tcId \(testCase.id) (\(testCase.comment)): expected \(testCase.valid ? "valid" : "invalid")")
+        #expect(
+            result == testCase.valid,
+            "tcId \(testCase.id) (\(testCase.comment)): expected \(testCase.valid ? "valid" : "invalid")")
     }
 }
 

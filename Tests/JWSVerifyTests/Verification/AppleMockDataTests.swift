@@ -11,7 +11,8 @@ struct AppleMockDataTests {
     /// (same subject and key, other serial). Expected: verified, since x5c[2] is never trusted or needed.
     @Test("the test notification verifies in Sandbox")
     func notificationVerifies() throws {
-        let result = try AppleTestData.verifier().verifyAndDecodeNotification(try AppleTestData.token("testNotification"))
+        let result = try AppleTestData.verifier().verifyAndDecodeNotification(
+            try AppleTestData.token("testNotification"))
         let decoded = try result.get()
         #expect(decoded.notification.notificationType == .test)
         #expect(decoded.notification.data?.bundleId == "com.example")
@@ -59,14 +60,16 @@ struct AppleMockDataTests {
 
     @Test("the token without x5c fails with missingCertificateChain")
     func missingX5C() throws {
-        let result = try AppleTestData.verifier().verifyAndDecodeNotification(try AppleTestData.token("missingX5CHeaderClaim"))
+        let result = try AppleTestData.verifier().verifyAndDecodeNotification(
+            try AppleTestData.token("missingX5CHeaderClaim"))
         #expect(result.error?.code == .missingCertificateChain)
         #expect(result.error?.check == .header)
     }
 
     @Test("the legacy StoreKit 1 receipt is not a JWS")
     func legacyTransaction() throws {
-        let result = try AppleTestData.verifier().verifyAndDecodeTransaction(try AppleTestData.token("legacyTransaction"))
+        let result = try AppleTestData.verifier().verifyAndDecodeTransaction(
+            try AppleTestData.token("legacyTransaction"))
         #expect(result.error?.code == .malformedToken)
         #expect(result.error?.check == .format)
     }
@@ -85,7 +88,8 @@ struct AppleMockDataTests {
     @Test("the bundled Apple Root CA - G3 has Apple's published fingerprint")
     func bundledRootFingerprint() throws {
         #expect(SHA256.hash(AppleRootCertificate.rootCAG3).hexString == AppleRootCertificate.rootCAG3SHA256)
-        #expect(AppleRootCertificate.rootCAG3SHA256 == "63343ABFB89A6A03EBB57E9B3F5FA7BE7C4F5C756F3017B3A8C488C3653E9179")
+        #expect(
+            AppleRootCertificate.rootCAG3SHA256 == "63343ABFB89A6A03EBB57E9B3F5FA7BE7C4F5C756F3017B3A8C488C3653E9179")
         #expect(AppleRootCertificate.rootCAG3 == (try TestVectorFiles.data("apple-roots/AppleRootCA-G3.cer")))
         let info = try #require(CertificateInfo(derOrPEM: AppleRootCertificate.rootCAG3))
         #expect(info.subjectCommonName == "Apple Root CA - G3")

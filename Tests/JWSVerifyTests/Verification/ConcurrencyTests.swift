@@ -19,7 +19,10 @@ struct ConcurrencyTests {
             (try AppleTestData.token("missingX5CHeaderClaim"), .notification), ("garbage", .transaction),
         ]
         let expected = tokens.map { verifier.verifyAndDecode($0.0, as: $0.1).error?.code.rawValue ?? "verified" }
-        #expect(expected == ["verified", "verified", "verified", "invalidAppIdentifier", "missingCertificateChain", "malformedToken"])
+        #expect(
+            expected == [
+                "verified", "verified", "verified", "invalidAppIdentifier", "missingCertificateChain", "malformedToken",
+            ])
         let iterations = 600
         let results = Mutex<[String?]>(Array(repeating: nil, count: iterations))
         DispatchQueue.concurrentPerform(iterations: iterations) { index in

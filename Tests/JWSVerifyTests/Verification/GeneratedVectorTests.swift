@@ -59,7 +59,8 @@ struct GeneratedVectorTests {
         let token = String(decoding: try TestVectorFiles.data("generated/\(testCase.file)"), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let result = verifier.verifyAndDecode(token, as: testCase.kind)
-        #expect(result.error?.code.rawValue == testCase.expectedCode, "\(testCase.id): \(String(describing: result.error))")
+        #expect(
+            result.error?.code.rawValue == testCase.expectedCode, "\(testCase.id): \(String(describing: result.error))")
         #expect(result.error?.check.rawValue == testCase.expectedCheck, "\(testCase.id)")
         #expect(result.isVerified == (testCase.expectedCode == nil), "\(testCase.id)")
     }
@@ -89,7 +90,8 @@ struct AppleTestCertificateTests {
     }
 
     static func token(chain: [String]) throws -> String {
-        let key = try TestPrivateKey(pem: String(decoding: try TestVectorFiles.data("apple-library/certs/testLeaf.key"), as: UTF8.self))
+        let key = try TestPrivateKey(
+            pem: String(decoding: try TestVectorFiles.data("apple-library/certs/testLeaf.key"), as: UTF8.self))
         let minter = TokenMinter(pki: try TestPKI.generate(seed: 1))
         let payload: [String: JSONValue] = [
             "bundleId": .string("com.example"), "environment": .string("Sandbox"), "transactionId": .string("1"),
@@ -101,7 +103,10 @@ struct AppleTestCertificateTests {
 
     @Test("a token signed with testLeaf.key under testIntermediate and testCA verifies")
     func validChain() throws {
-        let chain = [try Self.certificate("testLeaf.pem"), try Self.certificate("testIntermediate.pem"), try Self.certificate("testCA.der")]
+        let chain = [
+            try Self.certificate("testLeaf.pem"), try Self.certificate("testIntermediate.pem"),
+            try Self.certificate("testCA.der"),
+        ]
         let result = try AppleTestData.verifier().verifyAndDecodeTransaction(try Self.token(chain: chain))
         #expect(result.isVerified, "\(String(describing: result.error))")
     }
@@ -109,7 +114,8 @@ struct AppleTestCertificateTests {
     @Test("the intermediate with the wrong marker OID is rejected with missingAppleExtension")
     func invalidIntermediateOID() throws {
         let chain = [
-            try Self.certificate("testInvalidIntermediateLeaf.pem"), try Self.certificate("testInvalidOIDIntermediate.pem"),
+            try Self.certificate("testInvalidIntermediateLeaf.pem"),
+            try Self.certificate("testInvalidOIDIntermediate.pem"),
             try Self.certificate("testCA.der"),
         ]
         let error = try AppleTestData.verifier().verifyAndDecodeTransaction(try Self.token(chain: chain)).error
@@ -119,7 +125,10 @@ struct AppleTestCertificateTests {
 
     @Test("the leaf with the wrong marker OID is rejected with missingAppleExtension")
     func invalidLeafOID() throws {
-        let chain = [try Self.certificate("testInvalidOIDLeaf.pem"), try Self.certificate("testIntermediate.pem"), try Self.certificate("testCA.der")]
+        let chain = [
+            try Self.certificate("testInvalidOIDLeaf.pem"), try Self.certificate("testIntermediate.pem"),
+            try Self.certificate("testCA.der"),
+        ]
         let error = try AppleTestData.verifier().verifyAndDecodeTransaction(try Self.token(chain: chain)).error
         #expect(error?.code == .missingAppleExtension)
         #expect(error?.message.contains("leaf") == true)

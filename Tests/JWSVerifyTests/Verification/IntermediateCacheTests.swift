@@ -12,7 +12,8 @@ struct IntermediateCacheTests {
 
     static func setUp() throws -> (TestPKI, SignedDataVerifier) {
         let pki = try TestPKI.generate(seed: 7)
-        let verifier = try SignedDataVerifier(rootCertificates: [pki.root.der], bundleId: "com.example.jwsverify", environment: .sandbox)
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [pki.root.der], bundleId: "com.example.jwsverify", environment: .sandbox)
         return (pki, verifier)
     }
 
@@ -52,7 +53,9 @@ struct IntermediateCacheTests {
         let (pki, verifier) = try Self.setUp()
         #expect(verifier.verifyAndDecodeTransaction(try Self.token(pki)).isVerified)
         let expired = pki.replacing(
-            leaf: try pki.makeLeaf(validity: Date(timeIntervalSince1970: 1_600_000_000)...Date(timeIntervalSince1970: 1_700_000_000), seed: 56))
+            leaf: try pki.makeLeaf(
+                validity: Date(timeIntervalSince1970: 1_600_000_000)...Date(timeIntervalSince1970: 1_700_000_000),
+                seed: 56))
         #expect(verifier.verifyAndDecodeTransaction(try Self.token(expired)).error?.code == .certificateExpired)
         let unmarked = pki.replacing(leaf: try pki.makeLeaf(includeAppleMarker: false, seed: 57))
         #expect(verifier.verifyAndDecodeTransaction(try Self.token(unmarked)).error?.code == .missingAppleExtension)

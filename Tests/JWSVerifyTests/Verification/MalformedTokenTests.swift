@@ -20,7 +20,9 @@ struct MalformedTokenTests {
         return try TokenParts.segment(parts.header) + "." + segments[1] + "." + segments[2]
     }
 
-    static func check(_ token: String, _ code: VerificationError.Code, _ check: VerificationError.Check, _ name: String) throws {
+    static func check(
+        _ token: String, _ code: VerificationError.Code, _ check: VerificationError.Check, _ name: String
+    ) throws {
         let result = try AppleTestData.verifier().verifyAndDecodeTransaction(token)
         #expect(result.error?.code == code, "\(name): got \(String(describing: result.error))")
         #expect(result.error?.check == check, "\(name)")
@@ -53,7 +55,10 @@ struct MalformedTokenTests {
         try Self.check(s[0] + "." + s[1] + "." + s[2] + "==", .malformedToken, .format, "signature padding")
         try Self.check(s[0] + " ." + s[1] + "." + s[2], .malformedToken, .format, "space")
         try Self.check(s[0] + "." + s[1] + "\n." + s[2], .malformedToken, .format, "newline")
-        try Self.check(s[0] + "." + s[1] + "." + s[2].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "+/", .malformedToken, .format, "plus and slash")
+        try Self.check(
+            s[0] + "." + s[1] + "."
+                + s[2].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "+/",
+            .malformedToken, .format, "plus and slash")
         try Self.check(s[0] + "." + "\u{e9}" + s[1] + "." + s[2], .malformedToken, .format, "non-ASCII")
         try Self.check(s[0] + "." + s[1] + "." + s[2] + "\u{0}", .malformedToken, .format, "NUL")
     }
@@ -62,11 +67,16 @@ struct MalformedTokenTests {
     func jsonObjects() throws {
         let s = try Self.segments()
         for text in ["[1]", "\"ES256\"", "1", "null", "{", "{\"alg\":\"ES256\",\"alg\":\"none\"}", "not json"] {
-            try Self.check(Base64.encodeURL(Array(text.utf8)) + "." + s[1] + "." + s[2], .malformedToken, .format, "header \(text)")
-            try Self.check(s[0] + "." + Base64.encodeURL(Array(text.utf8)) + "." + s[2], .malformedToken, .format, "payload \(text)")
+            try Self.check(
+                Base64.encodeURL(Array(text.utf8)) + "." + s[1] + "." + s[2], .malformedToken, .format, "header \(text)"
+            )
+            try Self.check(
+                s[0] + "." + Base64.encodeURL(Array(text.utf8)) + "." + s[2], .malformedToken, .format,
+                "payload \(text)")
         }
         let deep = "{\"a\":" + String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000) + "}"
-        try Self.check(s[0] + "." + Base64.encodeURL(Array(deep.utf8)) + "." + s[2], .malformedToken, .format, "deep nesting")
+        try Self.check(
+            s[0] + "." + Base64.encodeURL(Array(deep.utf8)) + "." + s[2], .malformedToken, .format, "deep nesting")
     }
 
     @Test("alg must be exactly ES256", arguments: ["none", "HS256", "RS256", "ES384", "es256", "ES256 ", ""])
@@ -87,15 +97,26 @@ struct MalformedTokenTests {
         try Self.check(try Self.withHeader { $0["x5c"] = nil }, .missingCertificateChain, .header, "no x5c")
         try Self.check(try Self.withHeader { $0["x5c"] = "abc" }, .missingCertificateChain, .header, "x5c string")
         try Self.check(try Self.withHeader { $0["x5c"] = [1, 2, 3] }, .missingCertificateChain, .header, "x5c numbers")
-        try Self.check(try Self.withHeader { $0["x5c"] = [] as [String] }, .invalidChainLength, .header, "0 certificates")
-        try Self.check(try Self.withHeader { $0["x5c"] = Array(x5c.prefix(2)) }, .invalidChainLength, .header, "2 certificates")
-        try Self.check(try Self.withHeader { $0["x5c"] = x5c + [x5c[2]] }, .invalidChainLength, .header, "4 certificates")
-        try Self.check(try Self.withHeader { $0["x5c"] = [x5c[0], "AAAA", x5c[2]] }, .invalidCertificate, .chain, "garbage certificate")
+        try Self.check(
+            try Self.withHeader { $0["x5c"] = [] as [String] }, .invalidChainLength, .header, "0 certificates")
+        try Self.check(
+            try Self.withHeader { $0["x5c"] = Array(x5c.prefix(2)) }, .invalidChainLength, .header, "2 certificates")
+        try Self.check(
+            try Self.withHeader { $0["x5c"] = x5c + [x5c[2]] }, .invalidChainLength, .header, "4 certificates")
+        try Self.check(
+            try Self.withHeader { $0["x5c"] = [x5c[0], "AAAA", x5c[2]] }, .invalidCertificate, .chain,
+            "garbage certificate")
         let broken = String(x5c[1].prefix(64)) + "\n" + String(x5c[1].dropFirst(64))
-        try Self.check(try Self.withHeader { $0["x5c"] = [x5c[0], broken, x5c[2]] }, .invalidCertificate, .chain, "line break in base64")
+        try Self.check(
+            try Self.withHeader { $0["x5c"] = [x5c[0], broken, x5c[2]] }, .invalidCertificate, .chain,
+            "line break in base64")
         let der = try #require(Base64.decodeStandard(x5c[1]))
-        try Self.check(try Self.withHeader { $0["x5c"] = [x5c[0], Base64.encodeStandard(der + [0]), x5c[2]] }, .invalidCertificate, .chain, "trailing byte")
-        try Self.check(try Self.withHeader { $0["x5c"] = [x5c[0], Base64.encodeURL(der), x5c[2]] }, .invalidCertificate, .chain, "base64url certificate")
+        try Self.check(
+            try Self.withHeader { $0["x5c"] = [x5c[0], Base64.encodeStandard(der + [0]), x5c[2]] }, .invalidCertificate,
+            .chain, "trailing byte")
+        try Self.check(
+            try Self.withHeader { $0["x5c"] = [x5c[0], Base64.encodeURL(der), x5c[2]] }, .invalidCertificate, .chain,
+            "base64url certificate")
     }
 
     @Test("the signature must be 64 bytes of R‖S")
@@ -103,12 +124,17 @@ struct MalformedTokenTests {
         var parts = try TokenParts(Self.base())
         let raw = parts.signature
         let s = try Self.segments()
-        try Self.check(s[0] + "." + s[1] + "." + Base64.encodeURL(raw.prefix(63)), .invalidSignature, .signature, "63 bytes")
+        try Self.check(
+            s[0] + "." + s[1] + "." + Base64.encodeURL(raw.prefix(63)), .invalidSignature, .signature, "63 bytes")
         try Self.check(s[0] + "." + s[1] + "." + Base64.encodeURL(raw + [0]), .invalidSignature, .signature, "65 bytes")
-        try Self.check(s[0] + "." + s[1] + "." + Base64.encodeURL(derSignature(raw)), .invalidSignature, .signature, "DER")
+        try Self.check(
+            s[0] + "." + s[1] + "." + Base64.encodeURL(derSignature(raw)), .invalidSignature, .signature, "DER")
         parts.signature[10] ^= 0x01
-        try Self.check(s[0] + "." + s[1] + "." + Base64.encodeURL(parts.signature), .invalidSignature, .signature, "flipped bit")
-        try Self.check(s[0] + "." + s[1] + "." + Base64.encodeURL([UInt8](repeating: 0, count: 64)), .invalidSignature, .signature, "zero")
+        try Self.check(
+            s[0] + "." + s[1] + "." + Base64.encodeURL(parts.signature), .invalidSignature, .signature, "flipped bit")
+        try Self.check(
+            s[0] + "." + s[1] + "." + Base64.encodeURL([UInt8](repeating: 0, count: 64)), .invalidSignature, .signature,
+            "zero")
     }
 
     /// Input: a token of 64 KiB + 1 bytes, and of 10 MB. Expected: `malformedToken` before any decoding.

@@ -9,7 +9,9 @@ import Testing
 struct ReportTests {
     static let bundleId = "com.example.jwsverify"
 
-    static func verifier(_ pki: TestPKI, bundleId: String? = bundleId, environment: Environment? = .sandbox) throws
+    static func verifier(
+        _ pki: TestPKI, bundleId: String? = bundleId, environment: Environment? = .sandbox
+    ) throws
         -> SignedDataVerifier
     {
         try SignedDataVerifier(rootCertificates: [pki.root.der], bundleId: bundleId, environment: environment)
@@ -18,7 +20,8 @@ struct ReportTests {
     @Test("a verified transaction passes every step but the skipped ones")
     func verifiedTransaction() throws {
         let pki = try TestPKI.generate(seed: 11)
-        let token = try TokenMinter(pki: pki).mint(.transaction, parameters: PayloadParameters(bundleId: Self.bundleId), count: 1)[0]
+        let token = try TokenMinter(pki: pki).mint(
+            .transaction, parameters: PayloadParameters(bundleId: Self.bundleId), count: 1)[0]
         let verifier = try Self.verifier(pki)
         let report = verifier.report(for: verifier.verifyAndDecode(token, as: nil))
         let outcomes = Dictionary(uniqueKeysWithValues: report.steps.map { ($0.name, $0.outcome) })
@@ -35,7 +38,8 @@ struct ReportTests {
     @Test("an unconfigured bundle id and environment are reported as skipped")
     func unconfiguredClaims() throws {
         let pki = try TestPKI.generate(seed: 11)
-        let token = try TokenMinter(pki: pki).mint(.transaction, parameters: PayloadParameters(bundleId: Self.bundleId), count: 1)[0]
+        let token = try TokenMinter(pki: pki).mint(
+            .transaction, parameters: PayloadParameters(bundleId: Self.bundleId), count: 1)[0]
         let verifier = try Self.verifier(pki, bundleId: nil, environment: nil)
         let report = verifier.report(for: verifier.verifyAndDecode(token, as: nil))
         let bundle = try #require(report.steps.first { $0.name == .bundleId })
@@ -50,9 +54,11 @@ struct ReportTests {
     func nestedFailure() throws {
         let pki = try TestPKI.generate(seed: 12)
         let minter = TokenMinter(pki: pki)
-        let nested = try minter.mint(.transaction, parameters: PayloadParameters(bundleId: "com.example.other"), count: 1)[0]
+        let nested = try minter.mint(
+            .transaction, parameters: PayloadParameters(bundleId: "com.example.other"), count: 1)[0]
         let notification: [String: JSONValue] = [
-            "notificationType": .string("DID_RENEW"), "notificationUUID": .string("5b8c3a46-0000-4000-8000-000000000001"),
+            "notificationType": .string("DID_RENEW"),
+            "notificationUUID": .string("5b8c3a46-0000-4000-8000-000000000001"),
             "version": .string("2.0"), "signedDate": .integer(1_780_000_000_000),
             "data": .object([
                 "bundleId": .string(Self.bundleId), "environment": .string("Sandbox"), "appAppleId": .integer(1234),

@@ -23,7 +23,9 @@ struct XcodeTests {
     }
 
     /// The pinned file is the certificate inside each of the three tokens.
-    @Test("the exported certificate is the one in every token", arguments: ["transaction", "renewal-info", "app-transaction"])
+    @Test(
+        "the exported certificate is the one in every token",
+        arguments: ["transaction", "renewal-info", "app-transaction"])
     func pinnedIsTokenCertificate(_ name: String) throws {
         let header = try TokenParts(Self.token(name)).header
         let x5c = try #require(header["x5c"] as? [String])
@@ -34,7 +36,9 @@ struct XcodeTests {
 
     @Test("the transaction verifies with the pinned certificate, fractional dates intact")
     func transactionVerifies() throws {
-        let payload = try Self.verifier(certificate: try Self.pinned).verifyAndDecodeTransaction(try Self.token("transaction")).get()
+        let payload = try Self.verifier(certificate: try Self.pinned).verifyAndDecodeTransaction(
+            try Self.token("transaction")
+        ).get()
         #expect(payload.environment == .xcode)
         #expect(payload.bundleId == Self.bundleId)
         #expect(payload.purchaseDate?.millisecondsSince1970 == 1_697_679_936_049.7297)
@@ -44,7 +48,9 @@ struct XcodeTests {
 
     @Test("the renewal info verifies with the pinned certificate")
     func renewalVerifies() throws {
-        let payload = try Self.verifier(certificate: try Self.pinned).verifyAndDecodeRenewalInfo(try Self.token("renewal-info")).get()
+        let payload = try Self.verifier(certificate: try Self.pinned).verifyAndDecodeRenewalInfo(
+            try Self.token("renewal-info")
+        ).get()
         #expect(payload.environment == .xcode)
         #expect(payload.renewalDate?.millisecondsSince1970 == 1_700_358_336_049.7297)
     }
@@ -53,7 +59,9 @@ struct XcodeTests {
     @Test("the app transaction verifies with the pinned certificate (PEM too)")
     func appTransactionVerifies() throws {
         let pem = try TestVectorFiles.data("apple-library/xcode/StoreKitTestCertificate.pem")
-        let payload = try Self.verifier(certificate: pem).verifyAndDecodeAppTransaction(try Self.token("app-transaction")).get()
+        let payload = try Self.verifier(certificate: pem).verifyAndDecodeAppTransaction(
+            try Self.token("app-transaction")
+        ).get()
         #expect(payload.receiptType == .xcode)
         #expect(payload.originalPurchaseDate?.millisecondsSince1970 == -62_135_769_600_000)
         #expect(payload.receiptCreationDate?.millisecondsSince1970 == 1_697_680_122_257.447)
@@ -75,7 +83,9 @@ struct XcodeTests {
     }
 
     /// Configured for Production or Sandbox with Apple's roots: `invalidChainLength`, with a hint.
-    @Test("Production and Sandbox verifiers refuse Xcode tokens", arguments: ["transaction", "renewal-info", "app-transaction"])
+    @Test(
+        "Production and Sandbox verifiers refuse Xcode tokens",
+        arguments: ["transaction", "renewal-info", "app-transaction"])
     func productionFails(_ name: String) throws {
         let production = try SignedDataVerifier(bundleId: Self.bundleId, appAppleId: 1, environment: .production)
         let sandbox = try SignedDataVerifier(bundleId: Self.bundleId, environment: .sandbox)

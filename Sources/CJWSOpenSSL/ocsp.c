@@ -1,0 +1,430 @@
+#include "CJWSOpenSSL_ocsp.h"
+#include "CJWSOpenSSL.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/asn1.h>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/http.h>
+#include <openssl/ocsp.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
+
+/* OCSP responses are a few KiB (Apple's: about 1.5 KiB); anything far larger is not one. */
+#define CJWS_OCSP_MAX_RESPONSE_BYTES (100 * 1024)
+
+struct cjws_ocsp_request {
+    OCSP_REQUEST *request; /* owned */
+    OCSP_CERTID *id;       /* owned: an equal copy of the CertID inside `request` */
+};
+
+/* ---- request --------------------------------------------------------------------------------- */
+
+void cjws_ocsp_request_free(cjws_ocsp_request *request) {
+    if (request == NULL) {
+        return;
+    }
+    OCSP_REQUEST_free(request->request);
+    OCSP_CERTID_free(request->id);
+    OPENSSL_free(request);
+}
+
+cjws_ocsp_request *cjws_ocsp_request_new(X509 *subject, X509 *issuer, int with_nonce) {
+    ERR_clear_error();
+    if (subject == NULL || issuer == NULL) {
+        return NULL;
+    }
+    cjws_ocsp_request *result = OPENSSL_zalloc(sizeof *result);
+    if (result == NULL) {
+        return NULL;
+    }
+    /* SHA-1 CertID: RFC 5019 §2.1.1 makes it the one responders must understand. The id keeps no
+     * reference to either certificate (it holds hashes and a copy of the serial). */
+    result->request = OCSP_REQUEST_new();
+    result->id = OCSP_cert_to_id(EVP_sha1(), subject, issuer);
+    OCSP_CERTID *in_request = OCSP_cert_to_id(EVP_sha1(), subject, issuer);
+    if (result->request == NULL || result->id == NULL || in_request == NULL) {
+        OCSP_CERTID_free(in_request);
+        goto fail;
+    }
+    /* add0: on success the request owns `in_request`; on failure it is still ours. */
+    if (OCSP_request_add0_id(result->request, in_request) == NULL) {
+        OCSP_CERTID_free(in_request);
+        goto fail;
+    }
+    /* add1: the request keeps its own copy of the (random, 16-byte) nonce. */
+    if (with_nonce && OCSP_request_add1_nonce(result->request, NULL, -1) != 1) {
+        goto fail;
+    }
+    return result;
+
+fail:
+    cjws_ocsp_request_free(result);
+    return NULL;
+}
+
+int cjws_ocsp_request_cert_id(const cjws_ocsp_request *request, void *buffer, size_t capacity) {
+    ERR_clear_error();
+    if (request == NULL) {
+        return -1;
+    }
+    int length = i2d_OCSP_CERTID(request->id, NULL);
+    if (length <= 0) {
+        return -1;
+    }
+    if (buffer == NULL) {
+        return length;
+    }
+    if ((size_t)length > capacity) {
+        return -1;
+    }
+    unsigned char *cursor = buffer;
+    return i2d_OCSP_CERTID(request->id, &cursor) == length ? length : -1;
+}
+
+int cjws_ocsp_responder_url(X509 *certificate, char *buffer, size_t capacity) {
+    ERR_clear_error();
+    if (certificate == NULL || capacity == 0) {
+        return -1;
+    }
+    /* get1: a new stack of new strings, freed with X509_email_free. NULL when the certificate has
+     * no Authority Information Access or no id-ad-ocsp URI in it. */
+    STACK_OF(OPENSSL_STRING) *urls = X509_get1_ocsp(certificate);
+    if (urls == NULL) {
+        return -1;
+    }
+    int result = -1;
+    const char *url = sk_OPENSSL_STRING_value(urls, 0); /* owned by `urls` */
+    if (url != NULL) {
+        size_t length = strlen(url);
+        if (length + 1 > capacity || length > INT_MAX) {
+            result = -2;
+        } else {
+            memcpy(buffer, url, length + 1);
+            result = (int)length;
+        }
+    }
+    X509_email_free(urls);
+    return result;
+}
+
+/* ---- HTTP ------------------------------------------------------------------------------------ */
+
+/* OpenSSL's socket BIO writes with write(2): a responder that closes the connection early would
+ * raise SIGPIPE, whose default action ends the whole process. The transfer therefore runs with
+ * SIGPIPE blocked on the calling thread, and a SIGPIPE it raised is discarded before the previous
+ * mask comes back (the technique of libcurl). A thread that already blocks SIGPIPE is left alone. */
+typedef struct sigpipe_guard {
+    int active;
+    sigset_t previous;
+} sigpipe_guard;
+
+static void sigpipe_block(sigpipe_guard *guard) {
+    sigset_t pipe_only;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    guard->active = pthread_sigmask(SIG_BLOCK, &pipe_only, &guard->previous) == 0 &&
+                    !sigismember(&guard->previous, SIGPIPE);
+}
+
+static void sigpipe_restore(sigpipe_guard *guard) {
+    if (!guard->active) {
+        return;
+    }
+    sigset_t pipe_only, pending;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE)) {
+        struct timespec no_wait = {0, 0};
+        (void)sigtimedwait(&pipe_only, NULL, &no_wait);
+    }
+    (void)pthread_sigmask(SIG_SETMASK, &guard->previous, NULL);
+}
+
+static int is_loopback_host(const char *host) {
+    return strcmp(host, "127.0.0.1") == 0 || strcmp(host, "::1") == 0 || strcmp(host, "[::1]") == 0 ||
+           strcmp(host, "localhost") == 0;
+}
+
+cjws_ocsp_status cjws_ocsp_transfer(const cjws_ocsp_request *request, const char *url, int timeout_seconds,
+                                    unsigned char **response, size_t *response_length) {
+    ERR_clear_error();
+    *response = NULL;
+    *response_length = 0;
+    if (request == NULL || url == NULL || timeout_seconds <= 0) {
+        return CJWS_OCSP_INTERNAL_ERROR;
+    }
+    cjws_ocsp_status status = CJWS_OCSP_INTERNAL_ERROR;
+    int use_ssl = 0;
+    char *host = NULL, *port = NULL, *path = NULL, *query = NULL, *full_path = NULL;
+    BIO *body = NULL, *reply = NULL;
+
+    /* Allocates host, port (default "80"), path (default "/") and query: freed below. */
+    if (OSSL_HTTP_parse_url(url, &use_ssl, NULL, &host, &port, NULL, &path, &query, NULL) != 1) {
+        status = CJWS_OCSP_UNSUPPORTED_URL;
+        goto done;
+    }
+    if (use_ssl) {
+        /* RFC 6960 appendix A: OCSP runs over plain HTTP; responses are signed, not the channel. */
+        status = CJWS_OCSP_UNSUPPORTED_URL;
+        goto done;
+    }
+    /* OSSL_HTTP_parse_url gives an empty query when the URL has none. */
+    int has_query = query != NULL && query[0] != '\0';
+    size_t full_length = strlen(path) + (has_query ? strlen(query) + 1 : 0) + 1;
+    full_path = OPENSSL_malloc(full_length);
+    if (full_path == NULL) {
+        goto done;
+    }
+    if (has_query) {
+        snprintf(full_path, full_length, "%s?%s", path, query);
+    } else {
+        memcpy(full_path, path, strlen(path) + 1);
+    }
+
+    /* A new memory BIO holding the DER request, owned here. */
+    body = ASN1_item_i2d_mem_bio(ASN1_ITEM_rptr(OCSP_REQUEST), (const ASN1_VALUE *)request->request);
+    if (body == NULL) {
+        goto done;
+    }
+    /* NULL: OpenSSL takes the proxy from http_proxy/HTTP_PROXY and honours no_proxy. "": never a
+     * proxy (OSSL_HTTP_adapt_proxy treats an empty proxy as none); used for loopback addresses,
+     * which a proxy could not reach anyway. */
+    const char *proxy = is_loopback_host(host) ? "" : NULL;
+    /* POST with Content-Type application/ocsp-request; the answer must be 200 with Content-Type
+     * application/ocsp-response and a DER body of at most CJWS_OCSP_MAX_RESPONSE_BYTES.
+     * `timeout_seconds` bounds the whole exchange (connect included). The request BIO is not
+     * consumed (set1); the returned BIO is a new memory BIO that we own. No redirects. */
+    sigpipe_guard guard;
+    sigpipe_block(&guard);
+    reply = OSSL_HTTP_transfer(NULL, host, port, full_path, 0, proxy, NULL, NULL, NULL, NULL, NULL, 0, NULL,
+                               "application/ocsp-request", body, "application/ocsp-response", 1,
+                               CJWS_OCSP_MAX_RESPONSE_BYTES, timeout_seconds, 0);
+    sigpipe_restore(&guard);
+    if (reply == NULL) {
+        status = CJWS_OCSP_TRANSFER_FAILED;
+        goto done;
+    }
+    char *data = NULL; /* owned by `reply` */
+    long length = BIO_get_mem_data(reply, &data);
+    if (length <= 0 || data == NULL) {
+        status = CJWS_OCSP_TRANSFER_FAILED;
+        goto done;
+    }
+    *response = OPENSSL_memdup(data, (size_t)length);
+    if (*response == NULL) {
+        goto done;
+    }
+    *response_length = (size_t)length;
+    status = CJWS_OCSP_OK;
+
+done:
+    BIO_free(reply);
+    BIO_free(body);
+    OPENSSL_free(full_path);
+    OPENSSL_free(host);
+    OPENSSL_free(port);
+    OPENSSL_free(path);
+    OPENSSL_free(query);
+    return status;
+}
+
+/* ---- response -------------------------------------------------------------------------------- */
+
+/* GeneralizedTime to seconds since 1970, independent of the process time zone. */
+static int generalized_time_to_seconds(const ASN1_GENERALIZEDTIME *time, int64_t *seconds) {
+    struct tm parts;
+    memset(&parts, 0, sizeof parts);
+    if (time == NULL || ASN1_TIME_to_tm(time, &parts) != 1) {
+        return 0;
+    }
+    /* Days from civil date (proleptic Gregorian). */
+    int64_t year = (int64_t)parts.tm_year + 1900;
+    int64_t month = parts.tm_mon + 1;
+    year -= month <= 2;
+    int64_t era = (year >= 0 ? year : year - 399) / 400;
+    int64_t year_of_era = year - era * 400;
+    int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + parts.tm_mday - 1;
+    int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    int64_t days = era * 146097 + day_of_era - 719468;
+    *seconds = days * 86400 + parts.tm_hour * 3600 + parts.tm_min * 60 + parts.tm_sec;
+    return 1;
+}
+
+/*
+ * Signature rules, as OCSP_basic_verify(3) applies them with these arguments:
+ * - `trusted` (the `certs` argument) holds only the issuer, and flags is OCSP_TRUSTOTHER: when the
+ *   responder id names the issuer, the issuer's key must verify the signature, and nothing more is
+ *   needed (the issuer itself is the authority for its certificates, RFC 6960 §4.2.2.2).
+ * - otherwise the signer must be among the certificates the response carries, its signature must
+ *   verify, and it must chain to `store`, which trusts only the issuer (X509_V_FLAG_PARTIAL_CHAIN,
+ *   since an intermediate issuer is not self-signed), at the store's check time. OpenSSL then
+ *   requires the signer to be issued directly by the CA of the CertID and to carry the
+ *   OCSPSigning extended key usage (delegated responder); a certificate from anywhere else fails.
+ *   The only other way OpenSSL would accept a chain is an explicit OCSP-signing trust setting on
+ *   the anchor (X509_check_trust), which a certificate parsed from DER never has.
+ */
+cjws_ocsp_status cjws_ocsp_evaluate(const cjws_ocsp_request *request, X509 *issuer, const void *response_der,
+                                    size_t response_length, int64_t now, cjws_ocsp_answer *answer) {
+    ERR_clear_error();
+    memset(answer, 0, sizeof *answer);
+    answer->response_status = -1;
+    answer->cert_status = CJWS_OCSP_CERT_UNKNOWN;
+    answer->revocation_reason = -1;
+    if (request == NULL || issuer == NULL) {
+        return CJWS_OCSP_INTERNAL_ERROR;
+    }
+    if (response_der == NULL || response_length == 0 || response_length > LONG_MAX) {
+        return CJWS_OCSP_MALFORMED_RESPONSE;
+    }
+    cjws_ocsp_status status = CJWS_OCSP_INTERNAL_ERROR;
+    OCSP_RESPONSE *response = NULL;
+    OCSP_BASICRESP *basic = NULL;
+    X509_STORE *store = NULL;
+    STACK_OF(X509) *trusted = NULL;
+
+    const unsigned char *cursor = response_der;
+    response = d2i_OCSP_RESPONSE(NULL, &cursor, (long)response_length);
+    if (response == NULL || cursor != (const unsigned char *)response_der + response_length) {
+        status = CJWS_OCSP_MALFORMED_RESPONSE;
+        goto done;
+    }
+    answer->response_status = OCSP_response_status(response);
+    if (answer->response_status != OCSP_RESPONSE_STATUS_SUCCESSFUL) {
+        status = CJWS_OCSP_UNSUCCESSFUL_RESPONSE;
+        goto done;
+    }
+    /* get1: a decoded copy of the BasicOCSPResponse, ours to free. */
+    basic = OCSP_response_get1_basic(response);
+    if (basic == NULL) {
+        status = CJWS_OCSP_NOT_BASIC;
+        goto done;
+    }
+
+    store = X509_STORE_new();
+    trusted = sk_X509_new_null();
+    if (store == NULL || trusted == NULL) {
+        goto done;
+    }
+    /* The store takes its own reference to the issuer. */
+    if (X509_STORE_add_cert(store, issuer) != 1) {
+        goto done;
+    }
+    /* get0: the store's parameters, owned by the store; each X509_STORE_CTX that OCSP_basic_verify
+     * makes inherits them. set_time also sets X509_V_FLAG_USE_CHECK_TIME. */
+    X509_VERIFY_PARAM *param = X509_STORE_get0_param(store);
+    if (param == NULL) {
+        goto done;
+    }
+    X509_VERIFY_PARAM_set_time(param, (time_t)now);
+    if (X509_VERIFY_PARAM_set_flags(param, X509_V_FLAG_PARTIAL_CHAIN) != 1) {
+        goto done;
+    }
+    /* sk_X509_push takes no reference: the issuer stays the caller's and outlives the stack. */
+    if (sk_X509_push(trusted, issuer) <= 0) {
+        goto done;
+    }
+    if (OCSP_basic_verify(basic, trusted, store, OCSP_TRUSTOTHER) <= 0) {
+        status = CJWS_OCSP_BAD_SIGNATURE;
+        goto done;
+    }
+
+    /* 1: the response echoes our nonce; -1: the response has none (allowed: many responders serve
+     * pre-signed answers); 2: neither has one. 0: both have one and they differ (a replayed answer);
+     * 3: only the response has one, which cannot happen for a request with a nonce. */
+    answer->nonce_check = OCSP_check_nonce(request->request, basic);
+    if (answer->nonce_check == 0 || answer->nonce_check == 3) {
+        status = CJWS_OCSP_NONCE_MISMATCH;
+        goto done;
+    }
+
+    int cert_status = -1;
+    int reason = -1;
+    /* get0: the times point into `basic` and live as long as it. */
+    ASN1_GENERALIZEDTIME *revoked_at = NULL, *this_update = NULL, *next_update = NULL;
+    /* Compares hash algorithm, issuer name hash, issuer key hash and serial with the request's id. */
+    if (OCSP_resp_find_status(basic, request->id, &cert_status, &reason, &revoked_at, &this_update, &next_update) !=
+        1) {
+        status = CJWS_OCSP_NO_MATCHING_STATUS;
+        goto done;
+    }
+    switch (cert_status) {
+    case V_OCSP_CERTSTATUS_GOOD:
+        answer->cert_status = CJWS_OCSP_CERT_GOOD;
+        break;
+    case V_OCSP_CERTSTATUS_REVOKED:
+        answer->cert_status = CJWS_OCSP_CERT_REVOKED;
+        break;
+    default:
+        answer->cert_status = CJWS_OCSP_CERT_UNKNOWN;
+        break;
+    }
+    answer->revocation_reason = reason;
+    if (!generalized_time_to_seconds(this_update, &answer->this_update)) {
+        status = CJWS_OCSP_BAD_TIME;
+        goto done;
+    }
+    if (next_update != NULL) {
+        if (!generalized_time_to_seconds(next_update, &answer->next_update)) {
+            status = CJWS_OCSP_BAD_TIME;
+            goto done;
+        }
+        answer->has_next_update = 1;
+    }
+    if (answer->cert_status == CJWS_OCSP_CERT_REVOKED &&
+        !generalized_time_to_seconds(revoked_at, &answer->revocation_time)) {
+        status = CJWS_OCSP_BAD_TIME;
+        goto done;
+    }
+    status = CJWS_OCSP_OK;
+
+done:
+    sk_X509_free(trusted); /* the stack only, not the issuer */
+    X509_STORE_free(store);
+    OCSP_BASICRESP_free(basic);
+    OCSP_RESPONSE_free(response);
+    return status;
+}
+
+size_t cjws_ocsp_error_text(char *buffer, size_t capacity) {
+    if (capacity == 0) {
+        ERR_clear_error();
+        return 0;
+    }
+    size_t used = 0;
+    buffer[0] = '\0';
+    const char *data = NULL; /* owned by the error queue entry, valid until the next ERR call */
+    int flags = 0;
+    unsigned long code;
+    while ((code = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
+        char line[512];
+        ERR_error_string_n(code, line, sizeof line);
+        if (data != NULL && (flags & ERR_TXT_STRING) != 0 && data[0] != '\0') {
+            size_t length = strlen(line);
+            snprintf(line + length, sizeof line - length, " (%s)", data);
+        }
+        size_t length = strlen(line);
+        size_t need = length + (used > 0 ? 2 : 0);
+        if (used + need + 1 > capacity) {
+            continue; /* keep draining, drop what does not fit */
+        }
+        if (used > 0) {
+            memcpy(buffer + used, "; ", 2);
+            used += 2;
+        }
+        memcpy(buffer + used, line, length);
+        used += length;
+        buffer[used] = '\0';
+    }
+    return used;
+}
+
+const char *cjws_ocsp_reason_string(int reason) { return OCSP_crl_reason_str(reason); }
+
+const char *cjws_ocsp_response_status_string(int status) { return OCSP_response_status_str(status); }
