@@ -2,8 +2,19 @@ import Foundation
 import JWSVerify
 
 /// The subcommands of `jwsverify`. `verify` is the default when none is named.
+///
+/// The raw value is how the command line names it; `mint` has subcommands of its own (`mint pki`,
+/// `mint token`), whose raw values hold both words.
 enum Subcommand: String, CaseIterable, Sendable {
-    case verify, inspect, batch
+    case verify, inspect, batch, mint
+    case mintPKI = "mint pki"
+    case mintToken = "mint token"
+
+    /// The subcommand named by one word after `jwsverify`; nil for anything else.
+    init?(topLevel word: String) {
+        guard let value = Subcommand(rawValue: word), !value.rawValue.contains(" ") else { return nil }
+        self = value
+    }
 }
 
 /// Where a token (or, for `batch`, the token lines) comes from.
@@ -77,6 +88,10 @@ enum Command: Equatable, Sendable {
     case inspect(InspectOptions)
     /// `jwsverify batch …`
     case batch(VerifyOptions)
+    /// `jwsverify mint pki …`
+    case mintPKI(MintPKIOptions)
+    /// `jwsverify mint token …`
+    case mintToken(MintTokenOptions)
     /// `--help`, `-h` or `help [subcommand]`: the help of a subcommand, or of the tool (nil).
     case help(Subcommand?)
     /// `--version`.
@@ -118,17 +133,22 @@ enum Arguments {
         if let first = rest.first {
             if first == "help" {
                 rest.removeFirst()
-                guard let topic = rest.first else { return .success(.help(nil)) }
-                guard let topicCommand = Subcommand(rawValue: topic), rest.count == 1 else {
+                guard !rest.isEmpty else { return .success(.help(nil)) }
+                let topic = rest.joined(separator: " ")
+                guard let topicCommand = Subcommand(rawValue: topic) else {
                     return .failure(UsageError(message: "Unknown subcommand '\(topic)'", subcommand: .verify))
                 }
                 return .success(.help(topicCommand))
             }
-            if let value = Subcommand(rawValue: first) {
+            if let value = Subcommand(topLevel: first) {
                 subcommand = value
                 named = true
                 rest.removeFirst()
             }
+        }
+        if subcommand == .mint, let word = rest.first, let nested = Subcommand(rawValue: "mint \(word)") {
+            subcommand = nested
+            rest.removeFirst()
         }
         let beforeSeparator = rest.prefix { $0 != "--" }
         if beforeSeparator.contains(where: { $0 == "-h" || $0 == "--help" }) {
@@ -141,6 +161,15 @@ enum Arguments {
         case .verify: return parseVerify(rest, subcommand: .verify).map(Command.verify)
         case .batch: return parseVerify(rest, subcommand: .batch).map(Command.batch)
         case .inspect: return parseInspect(rest)
+        case .mint:
+            // Like argument-parser, a command group run without a subcommand shows its help.
+            guard let word = rest.first else { return .success(.help(.mint)) }
+            let message =
+                word.hasPrefix("-") && word != "-"
+                ? "Unknown option '\(word)'" : "Unknown subcommand '\(word)'; expected 'pki' or 'token'"
+            return .failure(UsageError(message: message, subcommand: .mint))
+        case .mintPKI: return parseMintPKI(rest).map(Command.mintPKI)
+        case .mintToken: return parseMintToken(rest).map(Command.mintToken)
         }
     }
 
@@ -151,7 +180,10 @@ enum Arguments {
     }
 
     /// Walks the arguments, handing options to `handle` and collecting positionals.
-    private static func walk(
+    ///
+    /// `handle` gets the option's name (without an `=value` part), a function that takes its value (the
+    /// inline one, or the next argument unless that is an option), and the inline value, if any.
+    static func walk(
         _ arguments: ArraySlice<String>, subcommand: Subcommand,
         handle: (_ name: String, _ value: () -> Result<String, UsageError>, _ inline: String?) -> UsageError?
     ) -> Result<[String], UsageError> {

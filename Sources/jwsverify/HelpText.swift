@@ -1,3 +1,6 @@
+import JWSVerify
+import JWSVerifyTesting
+
 /// The help screens of `jwsverify`, laid out as `swift-argument-parser` lays them out.
 ///
 /// Sections `OVERVIEW:`, `USAGE:`, `ARGUMENTS:`, `OPTIONS:` (then `SUBCOMMANDS:` and `EXIT CODES:`), rows
@@ -16,6 +19,9 @@ enum HelpText {
         case .verify: return "jwsverify [verify] [<options>] [<file>]"
         case .inspect: return "jwsverify inspect [--kind <kind>] [--json] [<file>]"
         case .batch: return "jwsverify batch [<options>] [<file>]"
+        case .mint: return "jwsverify mint <subcommand>"
+        case .mintPKI: return "jwsverify mint pki --out <directory> [--seed <n>] [--force]"
+        case .mintToken: return "jwsverify mint token --pki <directory> --kind <kind> [<options>]"
         }
     }
 
@@ -33,6 +39,14 @@ enum HelpText {
         case "--environment": return "\(name) <environment>"
         case "--at": return "\(name) <time>"
         case "--kind": return "\(name) <kind>"
+        case "--out", "--pki": return "\(name) <directory>"
+        case "--seed", "--count": return "\(name) <n>"
+        case "--type": return "\(name) <type>"
+        case "--subtype": return "\(name) <subtype>"
+        case "--product-id": return "\(name) <id>"
+        case "--signed-date": return "\(name) <time>"
+        case "--set": return "\(name) <key=value>"
+        case "--payload": return "\(name) <file>"
         default: return name
         }
     }
@@ -43,6 +57,9 @@ enum HelpText {
         case nil, .verify?: return verifyScreen(root: subcommand == nil)
         case .inspect?: return inspectScreen
         case .batch?: return batchScreen
+        case .mint?: return mintScreen
+        case .mintPKI?: return mintPKIScreen
+        case .mintToken?: return mintTokenScreen
         }
     }
 
@@ -95,6 +112,7 @@ enum HelpText {
                         ("verify (default)", "Verify one token and explain every check."),
                         ("inspect", "Decode a token without verifying anything: header, chain, payload."),
                         ("batch", "Verify one token per line on all cores; one JSON result per line."),
+                        ("mint", "Make a test PKI and App Store-like signed test tokens for your server's tests."),
                     ]
                 ))
         }
@@ -171,6 +189,128 @@ enum HelpText {
                         (
                             ExitCode.label(ExitCode.retryable),
                             "Every failure was retryable (revocation status unavailable)."
+                        ),
+                    ]
+                ),
+            ])
+    }
+
+    private static var mintScreen: String {
+        render(
+            overview: "Make a test PKI and signed test tokens that look exactly like the App Store's.",
+            discussion: "For integration tests of a server that verifies App Store tokens, without a device or"
+                + " Apple's sandbox. 'mint pki' writes a test root, intermediate and leaf; 'mint token' signs"
+                + " transactions, renewal infos, app transactions, notifications and realtime requests with them."
+                + " The tokens verify only where the test root is trusted: never deploy it to production.",
+            usage: synopsis(.mint),
+            sections: [
+                ("OPTIONS", [("-h, --help", "Show help information.")]),
+                (
+                    "SUBCOMMANDS",
+                    [
+                        ("pki", "Write a test root, intermediate and leaf certificate with their private keys."),
+                        ("token", "Mint signed test tokens, one per line."),
+                    ]
+                ),
+            ]) + "\n  See 'jwsverify help mint <subcommand>' for detailed help.\n"
+    }
+
+    private static var mintPKIScreen: String {
+        let validity = TestPKI.defaultValidity
+        return render(
+            overview: "Write a test PKI: a root, an intermediate and a leaf certificate, with their private keys.",
+            discussion: "Shaped like Apple's chain: a self-signed P-384 root, a P-384 intermediate with Apple's"
+                + " intermediate marker (\(TestPKI.intermediateMarkerOID)) and a P-256 leaf with the receipt"
+                + " signing marker (\(TestPKI.leafMarkerOID)), valid \(ISO8601Text.iso8601(validity.lowerBound)) to"
+                + " \(ISO8601Text.iso8601(validity.upperBound)). Subject names end in 'NOT APPLE'. Writes"
+                + " root.der, intermediate.der and leaf.der with PEM copies, and the private keys root.key.pem,"
+                + " intermediate.key.pem and leaf.key.pem (PKCS#8, mode 0600). Existing files are replaced only with"
+                + " '--force'. Trust root.der in tests only.",
+            usage: synopsis(.mintPKI),
+            sections: [
+                (
+                    "OPTIONS",
+                    [
+                        ("--out <directory>", "The directory to write; created when missing."),
+                        (
+                            "--seed <n>",
+                            "Makes the keys and serial numbers repeatable: 0 to \(UInt64.max). (default: random)"
+                        ),
+                        ("--force", "Replace existing PKI files in the directory."),
+                        ("-h, --help", "Show help information."),
+                    ]
+                ),
+                (
+                    "EXIT CODES",
+                    [
+                        (ExitCode.label(ExitCode.verified), "Written."),
+                        (ExitCode.label(ExitCode.notVerified), "A file or directory could not be written."),
+                        (ExitCode.label(ExitCode.usage), "Usage error, or PKI files exist and '--force' is not given."),
+                    ]
+                ),
+            ])
+    }
+
+    private static var mintTokenScreen: String {
+        let defaults = PayloadParameters()
+        return render(
+            overview: "Mint signed test tokens that look exactly like the App Store's, one per line.",
+            discussion: "Header {\"alg\":\"ES256\",\"x5c\":[leaf, intermediate, root]}, a payload with every field"
+                + " Apple sends for a monthly subscription bought with an introductory offer, and an ES256 signature"
+                + " by the test leaf. A notification carries a signed transaction and renewal info (an app transaction"
+                + " for RESCIND_CONSENT; none for TEST, EXTERNAL_PURCHASE_TOKEN and SUMMARY) minted with the same"
+                + " PKI and options. Verify with 'jwsverify --root <directory>/root.der'.",
+            usage: synopsis(.mintToken),
+            sections: [
+                (
+                    "OPTIONS",
+                    [
+                        ("--pki <directory>", "A directory written by 'jwsverify mint pki'."),
+                        ("--kind <kind>", "transaction, renewal, app-transaction, notification or realtime."),
+                        (
+                            "--type <type>",
+                            "The notificationType, such as DID_RENEW; '--kind notification' only."
+                                + " (default: \(defaults.notificationType))"
+                        ),
+                        (
+                            "--subtype <subtype>",
+                            "The subtype, such as BILLING_RECOVERY. (default: \(defaults.notificationSubtype ?? "none")"
+                                + " with the default type, else none)"
+                        ),
+                        ("--bundle-id <id>", "The bundleId. (default: \(defaults.bundleId))"),
+                        ("--app-apple-id <n>", "The appAppleId. (default: \(defaults.appAppleId))"),
+                        (
+                            "--environment <environment>",
+                            "Sandbox or Production. (default: \(defaults.environment))"
+                        ),
+                        ("--product-id <id>", "The productId. (default: \(defaults.productId))"),
+                        (
+                            "--signed-date <time>",
+                            "The signedDate, 'now' or an ISO 8601 date-time; the other dates follow it. (default: now)"
+                        ),
+                        (
+                            "--set <key=value>",
+                            "Set a payload field; repeat for several. The value is JSON when it parses as JSON, else a"
+                                + " string; a dotted key (data.status=2) sets a nested field."
+                        ),
+                        (
+                            "--payload <file>",
+                            "A JSON object merged into the payload, objects member by member, before '--set'."
+                        ),
+                        ("--count <n>", "How many distinct tokens: 1 to \(Arguments.maximumMintCount). (default: 1)"),
+                        ("--seed <n>", "Makes the identifiers repeatable: 0 to \(UInt64.max). (default: random)"),
+                        ("-h, --help", "Show help information."),
+                    ]
+                ),
+                (
+                    "EXIT CODES",
+                    [
+                        (ExitCode.label(ExitCode.verified), "Minted."),
+                        (ExitCode.label(ExitCode.notVerified), "A token could not be signed."),
+                        (ExitCode.label(ExitCode.usage), "Usage error."),
+                        (
+                            ExitCode.label(ExitCode.noInput),
+                            "The '--pki' directory or '--payload' file is missing, unreadable or invalid."
                         ),
                     ]
                 ),

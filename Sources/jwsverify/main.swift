@@ -47,6 +47,10 @@ case .success(.verify(let options)):
 case .success(.inspect(let options)):
     hintWhenReadingATerminal(options.input)
     status = emit(InspectCommand.run(options))
+case .success(.mintPKI(let options)):
+    status = emit(MintCommand.runPKI(options))
+case .success(.mintToken(let options)):
+    status = emit(MintCommand.runToken(options, standardOutput: { write($0, to: 1) }))
 case .success(.batch(let options)):
     status = BatchCommand.run(
         options, standardOutput: { write($0, to: 1) }, standardError: { write($0, to: 2) }, showProgress: isatty(2) != 0

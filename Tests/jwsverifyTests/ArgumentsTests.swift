@@ -150,9 +150,16 @@ struct ArgumentsTests {
     func helpLayout() {
         for subcommand in [nil] + Subcommand.allCases.map(Optional.some) {
             let text = HelpText.screen(subcommand)
-            for section in ["OVERVIEW: ", "\nUSAGE: jwsverify", "\nARGUMENTS:\n", "\nOPTIONS:\n", "\nEXIT CODES:\n"] {
+            // As in argument-parser, ARGUMENTS appears only for commands that take positionals, and the mint
+            // group (which runs nothing itself) has SUBCOMMANDS instead of EXIT CODES.
+            let takesFile = [nil, .verify, .inspect, .batch].contains(subcommand)
+            var sections = ["OVERVIEW: ", "\nUSAGE: jwsverify", "\nOPTIONS:\n"]
+            sections += takesFile ? ["\nARGUMENTS:\n"] : []
+            sections += subcommand == .mint ? ["\nSUBCOMMANDS:\n"] : ["\nEXIT CODES:\n"]
+            for section in sections {
                 #expect(text.contains(section), "\(String(describing: subcommand)) lacks \(section)")
             }
+            if !takesFile { #expect(!text.contains("\nARGUMENTS:\n")) }
             #expect(text.contains("  -h, --help              Show help information."))
             #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 }, "a line is over 80 columns")
         }
@@ -163,6 +170,155 @@ struct ArgumentsTests {
         #expect(root.contains("\nSUBCOMMANDS:\n"))
         #expect(root.contains("  --version               Show the version."))
         for code in [0, 1, 64, 66, 75] { #expect(root.contains("\n  \(code) "), "exit code \(code) is not listed") }
+    }
+
+    // MARK: mint
+
+    private func mintToken(_ arguments: [String]) throws -> MintTokenOptions {
+        guard case .success(.mintToken(let options)) = Arguments.parse(["mint", "token"] + arguments) else {
+            Issue.record("\(arguments) did not parse as mint token: \(Arguments.parse(["mint", "token"] + arguments))")
+            throw CancellationError()
+        }
+        return options
+    }
+
+    /// `mint pki` takes `--out`, `--seed` and `--force`; `--out` is required.
+    @Test("mint pki parses --out, --seed and --force")
+    func mintPKI() {
+        #expect(
+            Arguments.parse(["mint", "pki", "--out", "dir"]) == .success(.mintPKI(MintPKIOptions(out: "dir"))))
+        #expect(
+            Arguments.parse(["mint", "pki", "--seed=18446744073709551615", "--force", "--out", "d"])
+                == .success(.mintPKI(MintPKIOptions(out: "d", seed: .max, force: true))))
+        #expect(
+            usageError(["mint", "pki"])
+                == UsageError(message: "Missing expected argument '--out <directory>'", subcommand: .mintPKI))
+        #expect(usageError(["mint", "pki", "--out", "d", "--seed", "-1"])?.message == "Missing value for '--seed <n>'")
+        #expect(
+            usageError(["mint", "pki", "--out", "d", "--seed", "x"])?.message.hasPrefix(
+                "The value 'x' is invalid for '--seed <n>'") == true)
+        #expect(
+            usageError(["mint", "pki", "--out", "d", "--force=yes"])?.message == "Unexpected value for flag '--force'")
+        #expect(usageError(["mint", "pki", "--out", "d", "extra"])?.message == "Unexpected argument 'extra'")
+        #expect(usageError(["mint", "pki", "--kind", "transaction"])?.message == "Unknown option '--kind'")
+    }
+
+    /// Every `mint token` option, in both spellings; unset options stay nil and take the library's defaults.
+    @Test("mint token parses every option, as --name value and --name=value")
+    func mintTokenOptions() throws {
+        let parsed = try mintToken([
+            "--pki", "pki", "--kind=notification", "--type", "DID_RENEW", "--subtype=BILLING_RECOVERY", "--bundle-id",
+            "com.example.app", "--app-apple-id", "42", "--environment", "production", "--product-id", "p",
+            "--signed-date", "2030-01-02T03:04:05Z", "--set", "data.status=2", "--set=quantity=3", "--payload",
+            "p.json", "--count", "5", "--seed", "7",
+        ])
+        var expected = MintTokenOptions(pki: "pki", kind: .notification)
+        expected.notificationType = "DID_RENEW"
+        expected.notificationSubtype = "BILLING_RECOVERY"
+        expected.bundleId = "com.example.app"
+        expected.appAppleId = 42
+        expected.environment = "Production"
+        expected.productId = "p"
+        expected.signedDate = Date(timeIntervalSince1970: 1_893_553_445)
+        expected.assignments = ["data.status=2", "quantity=3"]
+        expected.payloadFile = "p.json"
+        expected.count = 5
+        expected.seed = 7
+        #expect(parsed == expected)
+
+        let parameters = parsed.parameters
+        #expect(parameters.bundleId == "com.example.app")
+        #expect(parameters.appAppleId == 42)
+        #expect(parameters.environment == "Production")
+        #expect(parameters.notificationType == "DID_RENEW")
+        #expect(parameters.notificationSubtype == "BILLING_RECOVERY")
+        #expect(parameters.seed == 7)
+        #expect(parameters.signedDate == Date(timeIntervalSince1970: 1_893_553_445))
+
+        let defaults = try mintToken(["--pki", "d", "--kind", "app-transaction"])
+        #expect(defaults == MintTokenOptions(pki: "d", kind: .appTransaction))
+        #expect(defaults.parameters.bundleId == "com.example.jwsverify")
+        #expect(defaults.parameters.environment == "Sandbox")
+        #expect(defaults.parameters.notificationType == "SUBSCRIBED")
+        #expect(defaults.parameters.notificationSubtype == "INITIAL_BUY")
+        #expect(try mintToken(["--pki", "d", "--kind", "appTransaction"]).kind == .appTransaction)
+        #expect(try mintToken(["--pki", "d", "--kind", "notification", "--signed-date", "now"]).signedDate == nil)
+    }
+
+    /// A notification type given alone drops the default subtype, which belongs to the default type.
+    @Test("--type without --subtype means no subtype; --subtype alone keeps the default type")
+    func mintTypeAndSubtype() throws {
+        let typeOnly = try mintToken(["--pki", "d", "--kind", "notification", "--type", "REFUND"]).parameters
+        #expect(typeOnly.notificationType == "REFUND")
+        #expect(typeOnly.notificationSubtype == nil)
+        let subtypeOnly = try mintToken(["--pki", "d", "--kind", "notification", "--subtype", "RESUBSCRIBE"])
+            .parameters
+        #expect(subtypeOnly.notificationType == "SUBSCRIBED")
+        #expect(subtypeOnly.notificationSubtype == "RESUBSCRIBE")
+    }
+
+    /// `mint token` mistakes carry argument-parser's messages and name `mint token`.
+    @Test("mint token usage errors carry argument-parser style messages")
+    func mintTokenUsageErrors() {
+        func message(_ arguments: [String]) -> String? {
+            let error = usageError(["mint", "token"] + arguments)
+            #expect(error == nil || error?.subcommand == .mintToken, "\(arguments)")
+            return error?.message
+        }
+        #expect(message(["--kind", "transaction"]) == "Missing expected argument '--pki <directory>'")
+        #expect(message(["--pki", "d"]) == "Missing expected argument '--kind <kind>'")
+        #expect(message(["--pki"]) == "Missing value for '--pki <directory>'")
+        #expect(
+            message(["--pki", "d", "--kind", "auto"])
+                == "The value 'auto' is invalid for '--kind <kind>'. Please provide one of 'transaction', 'renewal',"
+                + " 'app-transaction', 'notification' and 'realtime'.")
+        #expect(
+            message(["--pki", "d", "--kind", "transaction", "--set", "novalue"])?.hasPrefix(
+                "The value 'novalue' is invalid for '--set <key=value>'") == true)
+        #expect(message(["--pki", "d", "--kind", "transaction", "--set", "=1"]) != nil)
+        #expect(message(["--pki", "d", "--kind", "transaction", "--set", "data.=1"]) != nil)
+        #expect(message(["--pki", "d", "--kind", "transaction", "--set", ".a=1"]) != nil)
+        #expect(
+            message(["--pki", "d", "--kind", "renewal", "--subtype", "UPGRADE"])
+                == "'--subtype' requires '--kind notification'")
+        #expect(
+            message(["--pki", "d", "--kind", "notification", "--type", "did_renew"])?.contains(
+                "use '--set notificationType=did_renew'") == true)
+        #expect(message(["--pki", "d", "--kind", "notification", "--subtype", "NOPE"]) != nil)
+        #expect(message(["--pki", "d", "--kind", "transaction", "--count", "100001"]) != nil)
+        #expect(message(["--pki", "d", "--kind", "transaction", "--count", "100000"]) == nil)
+        #expect(message(["--pki", "d", "--kind", "transaction", "--app-apple-id", "-4"]) != nil)
+        #expect(
+            message(["--pki", "d", "--kind", "transaction", "--environment", "LocalTesting"])?.hasSuffix(
+                "Please provide one of 'Sandbox' and 'Production'.") == true)
+        #expect(message(["--pki", "d", "--kind", "transaction", "--signed-date", "signed"]) != nil)
+        #expect(message(["--pki", "d", "--kind", "transaction", "--bundle-id", ""]) != nil)
+        #expect(message(["--pki", "d", "--kind", "transaction", "file"]) == "Unexpected argument 'file'")
+        #expect(
+            message(["--pki", "d", "--kind", "transaction", "--version"])
+                == "Unknown option '--version' (it belongs before the subcommand)")
+    }
+
+    /// Help for `mint` and its subcommands, wherever `--help` appears; a bare `mint` shows its help.
+    @Test("mint help is recognized for the group and each subcommand")
+    func mintHelp() {
+        #expect(Arguments.parse(["mint"]) == .success(.help(.mint)))
+        #expect(Arguments.parse(["mint", "--help"]) == .success(.help(.mint)))
+        #expect(Arguments.parse(["mint", "pki", "-h"]) == .success(.help(.mintPKI)))
+        #expect(Arguments.parse(["mint", "token", "--kind", "x", "--help"]) == .success(.help(.mintToken)))
+        #expect(Arguments.parse(["help", "mint"]) == .success(.help(.mint)))
+        #expect(Arguments.parse(["help", "mint", "pki"]) == .success(.help(.mintPKI)))
+        #expect(Arguments.parse(["help", "mint", "token"]) == .success(.help(.mintToken)))
+        #expect(usageError(["help", "mint", "coin"])?.message == "Unknown subcommand 'mint coin'")
+        #expect(
+            usageError(["mint", "coin"])
+                == UsageError(message: "Unknown subcommand 'coin'; expected 'pki' or 'token'", subcommand: .mint))
+        #expect(usageError(["mint", "--out", "d"])?.message == "Unknown option '--out'")
+        // Two-word subcommands are reached through `mint`, not as one argument.
+        #expect(Arguments.parse(["mint pki"]) == .success(.verify(VerifyOptions(input: .file("mint pki")))))
+        #expect(
+            UsageError(message: "m", subcommand: .mintPKI).text.hasSuffix(
+                "  See 'jwsverify mint pki --help' for more information.\n"))
     }
 
     /// The date text used for payload dates and certificate validity.
