@@ -229,7 +229,9 @@ enum Arguments {
         return .success(.file(path))
     }
 
-    private static func parseVerify(_ arguments: ArraySlice<String>, subcommand: Subcommand) -> Result<
+    private static func parseVerify(
+        _ arguments: ArraySlice<String>, subcommand: Subcommand
+    ) -> Result<
         VerifyOptions, UsageError
     > {
         var options = VerifyOptions()

@@ -60,7 +60,7 @@ enum BatchCommand {
         /// The summary written to standard error.
         func summary(seconds: Double) -> String {
             var text = "total: \(total)\nverified: \(verified)\nnot verified: \(total - verified)\n"
-            for code in codes.keys.sorted() { text += "  \(code): \(codes[code]!)\n" }
+            for (code, count) in codes.sorted(by: { $0.key < $1.key }) { text += "  \(code): \(count)\n" }
             let rate = seconds > 0 ? Double(total) / seconds : 0
             text += "elapsed: \(String(format: "%.3f", seconds)) s, \(Int(rate.rounded())) tokens/s\n"
             return text
@@ -197,6 +197,6 @@ private final class ResultSlots: @unchecked Sendable {
     }
 
     func values() -> [BatchCommand.LineResult] {
-        storage.map { $0! }
+        storage.compactMap { $0 }  // every slot is filled before values() is called
     }
 }

@@ -152,8 +152,10 @@ final class LineReader {
                 continue
             }
             let newline: Int? = buffer.withUnsafeBytes { raw in
-                guard let found = memchr(raw.baseAddress! + start, 0x0A, end - start) else { return nil }
-                return raw.baseAddress!.distance(to: UnsafeRawPointer(found))
+                guard let base = raw.baseAddress, let found = memchr(base + start, 0x0A, end - start) else {
+                    return nil
+                }
+                return base.distance(to: UnsafeRawPointer(found))
             }
             let stop = newline ?? end
             let count = stop - start

@@ -155,12 +155,12 @@ enum JSONWriter {
                 return
             }
             out.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 newline(pretty, depth + 1, &out)
                 writeString(key, into: &out)
                 out += pretty ? Array(" : ".utf8) : [UInt8(ascii: ":")]
-                write(members[key]!, pretty: pretty, depth: depth + 1, into: &out)
+                write(value, pretty: pretty, depth: depth + 1, into: &out)
             }
             newline(pretty, depth, &out)
             out.append(UInt8(ascii: "}"))

@@ -157,8 +157,8 @@ enum TextRenderer {
         }
         if members.isEmpty { return ["  {}"] }
         var out: [String] = []
-        for key in members.keys.sorted() {
-            member(key, members[key]!, path: key, indent: 1, payload: payload, nestedPaths: nestedPaths, into: &out)
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+            member(key, value, path: key, indent: 1, payload: payload, nestedPaths: nestedPaths, into: &out)
         }
         return out
     }
@@ -171,9 +171,9 @@ enum TextRenderer {
         switch value {
         case .object(let members) where !members.isEmpty:
             out.append(prefix)
-            for key in members.keys.sorted() {
+            for (key, value) in members.sorted(by: { $0.key < $1.key }) {
                 member(
-                    key, members[key]!, path: path + "." + key, indent: indent + 1, payload: payload,
+                    key, value, path: path + "." + key, indent: indent + 1, payload: payload,
                     nestedPaths: nestedPaths, into: &out)
             }
         case .array(let elements) where !elements.isEmpty:

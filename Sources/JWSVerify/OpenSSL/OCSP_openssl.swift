@@ -1,5 +1,5 @@
-import Foundation
 internal import CJWSOpenSSL
+import Foundation
 
 /// An OCSP request for one certificate (RFC 6960 §4.1), owned: the `OCSPRequest` and the `CertID`
 /// it asks about, freed when the last reference goes.
@@ -22,7 +22,9 @@ final class OCSPRequest: @unchecked Sendable {
 
     /// Builds a request for `subject`, issued by `issuer`, with a fresh random nonce unless
     /// `nonce` is false.
-    static func make(for subject: Certificate, issuer: Certificate, nonce: Bool = true) -> Result<
+    static func make(
+        for subject: Certificate, issuer: Certificate, nonce: Bool = true
+    ) -> Result<
         OCSPRequest, OCSPFailure
     > {
         cjws_clear_errors()
