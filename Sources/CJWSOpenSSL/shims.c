@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -156,6 +157,67 @@ static int raw_signature_to_der(const unsigned char *raw, size_t half, unsigned 
     return length;
 }
 
+/* One verification context per thread, reused while the thread verifies with the same key (the warm
+ * path: every token of a chain has the same leaf key). In OpenSSL 3.0, EVP_PKEY_CTX_new and
+ * EVP_PKEY_verify_init fetch the ECDSA implementation from the provider store under process-wide
+ * locks; doing that once per key and thread removes both the cost and the contention between threads.
+ * The context holds its own reference to the key (EVP_PKEY_CTX_new up-refs it), so a cached key cannot
+ * be freed and its address reused while it is cached: pointer equality is identity. */
+typedef struct verify_slot {
+    EVP_PKEY *key;     /* not owned: kept alive by ctx */
+    EVP_PKEY_CTX *ctx; /* owned */
+} verify_slot;
+
+static pthread_key_t verify_slot_key;
+static int verify_slot_key_ready = 0;
+static pthread_once_t verify_slot_once = PTHREAD_ONCE_INIT;
+
+static void free_verify_slot(void *pointer) {
+    verify_slot *slot = pointer;
+    EVP_PKEY_CTX_free(slot->ctx);
+    free(slot);
+}
+
+static void make_verify_slot_key(void) {
+    verify_slot_key_ready = pthread_key_create(&verify_slot_key, free_verify_slot) == 0;
+}
+
+/* A verification context for `key`, initialized for EVP_PKEY_verify; owned by the thread's slot. */
+static EVP_PKEY_CTX *verify_context(EVP_PKEY *key) {
+    pthread_once(&verify_slot_once, make_verify_slot_key);
+    if (!verify_slot_key_ready) {
+        return NULL;
+    }
+    verify_slot *slot = pthread_getspecific(verify_slot_key);
+    if (slot == NULL) {
+        slot = calloc(1, sizeof *slot);
+        if (slot == NULL) {
+            return NULL;
+        }
+        if (pthread_setspecific(verify_slot_key, slot) != 0) {
+            free(slot);
+            return NULL;
+        }
+    }
+    if (slot->ctx != NULL && slot->key == key) {
+        return slot->ctx;
+    }
+    EVP_PKEY_CTX_free(slot->ctx);
+    slot->ctx = NULL;
+    slot->key = NULL;
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(key, NULL);
+    if (context == NULL) {
+        return NULL;
+    }
+    if (EVP_PKEY_verify_init(context) != 1) {
+        EVP_PKEY_CTX_free(context);
+        return NULL;
+    }
+    slot->ctx = context;
+    slot->key = key;
+    return context;
+}
+
 int cjws_es256_verify(EVP_PKEY *key, const void *message, size_t message_length, const void *signature,
                       size_t signature_length) {
     ERR_clear_error();
@@ -172,15 +234,14 @@ int cjws_es256_verify(EVP_PKEY *key, const void *message, size_t message_length,
         return -1;
     }
     int result = -1;
-    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new(key, NULL);
-    if (context != NULL && EVP_PKEY_verify_init(context) == 1) {
+    EVP_PKEY_CTX *context = verify_context(key); /* owned by this thread's slot */
+    if (context != NULL) {
         int verdict = EVP_PKEY_verify(context, der, (size_t)der_length, digest, sizeof digest);
         /* 1: valid; 0: invalid; negative: malformed signature or internal error. A well-formed
          * R || S pair with R or S out of range is an invalid signature, not an error. */
         result = verdict == 1 ? 1 : 0;
         ERR_clear_error();
     }
-    EVP_PKEY_CTX_free(context);
     OPENSSL_free(der);
     return result;
 }
