@@ -38,6 +38,12 @@ let package = Package(
             name: "jwsverify",
             dependencies: ["JWSVerify", "JWSVerifyTesting"]
         ),
+        // Benchmarks: `swift run -c release jwsverify-benchmark`, or Benchmarks/compare.sh.
+        .executableTarget(
+            name: "jwsverify-benchmark",
+            dependencies: ["JWSVerify", "JWSVerifyTesting"],
+            path: "Benchmarks/Sources/jwsverify-benchmark"
+        ),
         .testTarget(
             name: "JWSVerifyTests",
             dependencies: ["JWSVerify", "JWSVerifyTesting"]

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Operations per token, counted by the library itself (`OperationCounters`).
+struct OperationsPerToken: Codable, Sendable {
+    /// ES256 (P-256) verifications of token signatures.
+    var es256Verifications: Double
+    /// Certificate signature verifications (P-384 for the App Store chain).
+    var certificateSignatureVerifications: Double
+    /// DER certificates parsed.
+    var certificateParses: Double
+}
+
+/// One scenario measured with one thread count.
+struct ThreadMeasurement: Codable, Sendable {
+    var threads: Int
+    /// Median over the repeats.
+    var tokensPerSecond: Double
+    /// Every repeat's rate, in order.
+    var repeatTokensPerSecond: [Double]
+    /// Median over the repeats of tokens per CPU-second of the verifying threads (user + system
+    /// time): what `openssl speed` reports too, and far less sensitive to other load than wall time.
+    var tokensPerCPUSecond: Double
+    /// Cores the verifying threads kept busy on average (their CPU time over the wall time).
+    var coresUsed: Double
+    /// Cores busy machine-wide on average, ours included (Linux `/proc/stat`, steal time counted as
+    /// busy); nil where unknown. Busy minus used is what other processes took.
+    var machineCoresBusy: Double?
+    var p50Microseconds: Double
+    var p99Microseconds: Double
+    /// Tokens verified in all repeats.
+    var tokens: Int
+    /// Counted over all repeats of this measurement.
+    var operationsPerToken: OperationsPerToken
+    /// 1-minute load average before and after.
+    var loadAverageBefore: Double
+    var loadAverageAfter: Double
+}
+
+/// One scenario.
+struct ScenarioResult: Codable, Sendable {
+    var scenario: String
+    var summary: String
+    var tokens: Int
+    var meanTokenBytes: Int
+    /// Counted on one thread over one pass over (up to 1,000 tokens of) the set, after the primer.
+    var operationsPerToken: OperationsPerToken
+    var measurements: [ThreadMeasurement]
+    /// getrusage ru_maxrss at the end of the scenario: the whole process, token set included; with
+    /// one child process per scenario (the default) it is this scenario's alone.
+    var peakRSSBytes: Int
+    /// ru_maxrss after loading the set, before verifying anything.
+    var peakRSSBeforeVerifyingBytes: Int
+    /// Reject set only: mean single-thread latency per category, in microseconds.
+    var rejectCategoryMicroseconds: [String: Double]?
+    /// Reject set only: certificate signature verifications during the whole run (must be 0).
+    var certificateSignatureVerificationsDuringRun: Int?
+    /// Failed checks (unexpected outcomes, forbidden work); empty when all is well.
+    var problems: [String]
+}
+
+/// The whole run.
+struct BenchmarkReport: Codable, Sendable {
+    var tool = "jwsverify-benchmark"
+    var date: String
+    var cores: Int
+    var operatingSystem: String
+    var repeats: Int
+    var secondsPerRepeat: Double
+    var iterations: Int?
+    var seed: UInt64
+    var isolation: String
+    var bundleId = BenchmarkConfiguration.bundleId
+    var environment = BenchmarkConfiguration.environment
+    var results: [ScenarioResult]
+}
+
+enum ReportFormatter {
+    static func table(_ report: BenchmarkReport) -> String {
+        let header = [
+            "scenario", "thr", "tokens/s", "tok/CPU-s", "cores", "p50 µs", "p99 µs", "P-256/tok", "certsig/tok",
+            "parses/tok",
+            "RSS MiB (pre)", "load",
+        ]
+        var rows: [[String]] = []
+        for result in report.results {
+            for measurement in result.measurements {
+                let ops = measurement.operationsPerToken
+                rows.append([
+                    result.scenario, String(measurement.threads), format(measurement.tokensPerSecond, digits: 0),
+                    format(measurement.tokensPerCPUSecond, digits: 0),
+                    format(measurement.coresUsed, digits: 2) + "/"
+                        + (measurement.machineCoresBusy.map { format($0, digits: 2) } ?? "?"),
+                    format(measurement.p50Microseconds, digits: 1), format(measurement.p99Microseconds, digits: 1),
+                    format(ops.es256Verifications, digits: 3), format(ops.certificateSignatureVerifications, digits: 3),
+                    format(ops.certificateParses, digits: 3),
+                    format(Double(result.peakRSSBytes) / 1_048_576, digits: 1) + " ("
+                        + format(Double(result.peakRSSBeforeVerifyingBytes) / 1_048_576, digits: 1) + ")",
+                    format(measurement.loadAverageBefore, digits: 2),
+                ])
+            }
+        }
+        var widths = header.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                let pad = String(repeating: " ", count: widths[index] - cell.count)
+                return index == 0 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }
+        var text = line(header) + "\n" + line(widths.map { String(repeating: "-", count: $0) }) + "\n"
+        for row in rows { text += line(row) + "\n" }
+        text +=
+            "\n\(report.cores) cores; tokens/s (wall clock) and tok/CPU-s (per CPU-second of the verifying"
+            + " threads): median of \(report.repeats) repeats of "
+            + (report.iterations.map { "\($0) tokens/thread" } ?? "≥ \(format(report.secondsPerRepeat, digits: 1)) s")
+            + "; cores: used by the verifying threads / busy machine-wide (the rest is other load)"
+            + "; ops/token counted by the library over the timed repeats; RSS: ru_maxrss (\(report.isolation)),"
+            + " at the end and (pre) after loading the set, before verifying;"
+            + " load: 1-min load average before.\n"
+        for result in report.results {
+            if let categories = result.rejectCategoryMicroseconds {
+                text +=
+                    "reject categories, mean µs/token on 1 thread: "
+                    + categories.sorted { $0.key < $1.key }.map { "\($0.key) \(format($0.value, digits: 2))" }
+                    .joined(separator: ", ")
+                    + "; certificate signature verifications during the reject run: "
+                    + "\(result.certificateSignatureVerificationsDuringRun ?? -1)\n"
+            }
+            for problem in result.problems { text += "PROBLEM \(result.scenario): \(problem)\n" }
+        }
+        return text
+    }
+
+    static func format(_ value: Double, digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+}
+
+/// Peak resident set size of this process (getrusage ru_maxrss), in bytes.
+func peakRSSBytes() -> Int {
+    var usage = rusage()
+    #if canImport(Darwin)
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+        return Int(usage.ru_maxrss)  // bytes on Darwin
+    #else
+        guard getrusage(Int32(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
+        return Int(usage.ru_maxrss) * 1024  // KiB on Linux
+    #endif
+}
+
+/// Busy and total CPU ticks of the whole machine (Linux `/proc/stat`; steal time counts as busy),
+/// or nil where unavailable.
+func machineCPUTicks() -> (busy: UInt64, total: UInt64)? {
+    guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+        let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+    else { return nil }
+    // user nice system idle iowait irq softirq steal
+    let fields = line.split(separator: " ").dropFirst().prefix(8).compactMap { UInt64($0) }
+    guard fields.count >= 5 else { return nil }
+    let total = fields.reduce(0, +)
+    return (total - fields[3] - fields[4], total)
+}
+
+/// The 1-minute load average.
+func loadAverage() -> Double {
+    var loads = [Double](repeating: 0, count: 3)
+    return getloadavg(&loads, 3) >= 1 ? loads[0] : 0
+}
+
+/// Writes a line to standard error.
+func progress(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,65 @@
+import Foundation
+import JWSVerify
+
+/// The measured scenarios.
+enum ScenarioName: String, CaseIterable, Sendable, Codable {
+    case warm
+    case newLeaf = "new-leaf"
+    case cold
+    case renewal
+    case notification
+    case notificationNested = "notification-nested"
+    case appTransaction = "app-transaction"
+    case reject
+    case large
+    case chainGroups = "chain-groups"
+
+    var summary: String {
+        switch self {
+        case .warm: return "transactions sharing one chain (chain cache warm)"
+        case .newLeaf: return "each transaction from its own leaf; intermediate already verified"
+        case .cold: return "transactions, every cache disabled (chainCacheCapacity: 0)"
+        case .renewal: return "renewal infos, warm chain"
+        case .notification: return "notifications, outer token only (verifyingNestedTokens: false)"
+        case .notificationNested: return "notifications with their 2 nested tokens verified"
+        case .appTransaction: return "app transactions, warm chain"
+        case .reject: return "bad base64, wrong alg, truncated, tampered payload (warm chain), 1/4 each"
+        case .large: return "transactions padded to just under 64 KiB, warm chain"
+        case .chainGroups: return "K consecutive transactions per leaf, more leaves than the cache holds"
+        }
+    }
+
+    /// The exported set this scenario measures.
+    var setName: String {
+        switch self {
+        case .notification, .notificationNested: return "notification"
+        default: return rawValue
+        }
+    }
+
+    /// 0 disables every cache.
+    var chainCacheCapacity: Int { self == .cold ? 0 : 64 }
+
+    /// Whether the scenario must do no certificate signature verification at all after priming.
+    var forbidsCertificateWork: Bool { self == .reject }
+
+    /// Verifies one token the way this scenario does; nil when it verified, else the error code.
+    var check: @Sendable (SignedDataVerifier, String) -> VerificationError.Code? {
+        switch self {
+        case .warm, .newLeaf, .cold, .reject, .large, .chainGroups:
+            return { verifier, token in verifier.verifyAndDecodeTransaction(token).error?.code }
+        case .renewal:
+            return { verifier, token in verifier.verifyAndDecodeRenewalInfo(token).error?.code }
+        case .appTransaction:
+            return { verifier, token in verifier.verifyAndDecodeAppTransaction(token).error?.code }
+        case .notification:
+            return { verifier, token in
+                verifier.verifyAndDecodeNotification(token, verifyingNestedTokens: false).error?.code
+            }
+        case .notificationNested:
+            return { verifier, token in
+                verifier.verifyAndDecodeNotification(token, verifyingNestedTokens: true).error?.code
+            }
+        }
+    }
+}
