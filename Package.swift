@@ -46,7 +46,8 @@ let package = Package(
         ),
         .testTarget(
             name: "JWSVerifyTests",
-            dependencies: ["JWSVerify", "JWSVerifyTesting"]
+            dependencies: ["JWSVerify", "JWSVerifyTesting"],
+            exclude: ["Hardening/apple_verify.py"]
         ),
         .testTarget(
             name: "JWSVerifyTestingTests",

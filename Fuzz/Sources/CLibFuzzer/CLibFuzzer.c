@@ -1,0 +1,2 @@
+#include "CLibFuzzer.h"
+/* Nothing to define: the header declares a libFuzzer runtime function for Swift. */

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer target (release, -sanitize=fuzzer,address) and fuzzes it for SECONDS with its
+# corpus (Fuzz/corpus/TARGET, seeded by make-corpus.sh when missing), its regressions and the
+# dictionary. Prints the execution count. Exits non-zero on a crash, leak, timeout or out-of-memory;
+# libFuzzer's reproducer is then in Fuzz/artifacts/TARGET/.
+#
+# Usage: Fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
+#   TARGET: jws-parser | verifier | models | inspect
+# Long runs on a shared machine: nice -n 19 Fuzz/run.sh verifier 3600
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ $# -lt 2 ]; then
+  echo "Usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags...]" >&2
+  exit 64
+fi
+target=$1
+seconds=$2
+shift 2
+case "$target" in
+  jws-parser|verifier|models|inspect) ;;
+  *) echo "Error: unknown target '$target' (jws-parser, verifier, models, inspect)" >&2; exit 64 ;;
+esac
+
+swift build -c release --product "$target" \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing
+binary=$(swift build -c release --show-bin-path \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing)/$target
+
+[ -d "corpus/$target" ] || ./make-corpus.sh "$target"
+mkdir -p "artifacts/$target" "regressions/$target"
+# One log per run (runs of one target may overlap); the latest is also artifacts/TARGET/last-run.log.
+log=artifacts/$target/run-$$.log
+
+# A Swift runtime failure is reported by libFuzzer and AddressSanitizer; Swift's own backtracer would
+# compete with them for the crashing process (and can hang there).
+export SWIFT_BACKTRACE=enable=no
+# Foundation's Data hides its storage pointer from LeakSanitizer (see lsan.supp).
+export LSAN_OPTIONS="suppressions=$PWD/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+status=0
+"$binary" "corpus/$target" "regressions/$target" \
+  -dict=jws.dict -max_len=70000 -timeout=5 -rss_limit_mb=2048 -max_total_time="$seconds" \
+  -print_final_stats=1 -artifact_prefix="artifacts/$target/" "$@" 2>"$log" || status=$?
+
+cp "$log" "artifacts/$target/last-run.log"
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+grep -aE '^(INFO: Seed|#[0-9]+ +DONE|Done [0-9]+ runs)' "$log" | tail -3 || true
+echo "$target: ${runs:-0} executions in ${seconds} s, exit status $status"
+if [ "$status" -ne 0 ]; then
+  tail -60 "$log" >&2
+  echo "$target: FAILED (crash, leak, timeout or OOM); reproducer in Fuzz/artifacts/$target/" >&2
+fi
+exit "$status"
