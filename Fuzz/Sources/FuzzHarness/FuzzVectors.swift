@@ -12,7 +12,7 @@ public enum FuzzVectors {
         if let path = ProcessInfo.processInfo.environment["JWSVERIFY_TEST_VECTORS"] {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        var folder = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("TestVectors/generated/root.der")
             if FileManager.default.fileExists(atPath: candidate.path) {
