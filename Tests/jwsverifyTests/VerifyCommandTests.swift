@@ -280,6 +280,27 @@ struct VerifyCommandTests {
         #expect(try without.json().string("code") == "invalidChainLength")
     }
 
+    /// Each of the three Xcode tokens verifies only with the certificate Xcode exports, not another one.
+    @Test(
+        "Xcode tokens verify only with the right pinned certificate",
+        arguments: ["xcode-signed-transaction", "xcode-signed-renewal-info", "xcode-signed-app-transaction"])
+    func xcodePinning(_ name: String) throws {
+        let directory = "apple-library/xcode/"
+        let common = ["--environment", "Xcode", "--bundle-id", "com.example.naturelab.backyardbirds.example", "--json"]
+        let right = try CLI.run(
+            common + [
+                "--xcode-certificate", CLI.vector(directory + "StoreKitTestCertificate.pem"),
+                CLI.vector(directory + name),
+            ])
+        #expect(right.status == 0, "\(name): \(right.stdout.prefix(300))")
+        let wrong = try CLI.run(
+            common + [
+                "--xcode-certificate", CLI.vector("apple-library/certs/testCA.der"), CLI.vector(directory + name),
+            ])
+        #expect(wrong.status == 1, "\(name)")
+        #expect(try wrong.json().string("code") == "untrustedChain", "\(name)")
+    }
+
     /// --quiet prints nothing and keeps the exit status.
     @Test("--quiet prints nothing and keeps the exit status")
     func quiet() throws {
