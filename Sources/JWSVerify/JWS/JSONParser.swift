@@ -335,7 +335,7 @@ package struct JSONParser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
-        return .double(double)
+        return JSONValue(number: double)
     }
 
     private mutating func skipDigits() {

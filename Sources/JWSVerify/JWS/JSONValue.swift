@@ -13,7 +13,8 @@ public enum JSONValue: Codable, Hashable, Sendable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number without fraction or exponent that fits in a 64-bit signed integer.
+    /// A number whose value is an integer that fits in a 64-bit signed integer, however it is
+    /// spelled (`1`, `1.0` and `1e0` are all `.integer(1)`).
     case integer(Int64)
     /// Any other number.
     case double(Double)
@@ -34,7 +35,7 @@ public enum JSONValue: Codable, Hashable, Sendable {
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
+            self = JSONValue(number: value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
@@ -55,6 +56,16 @@ public enum JSONValue: Codable, Hashable, Sendable {
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// A number, classified by value: an integral value within `Int64` becomes ``integer(_:)``, so
+    /// that a value keeps its case through any encode/decode round trip whatever its spelling.
+    init(number: Double) {
+        if number.rounded(.towardZero) == number, number >= -0x1p63, number < 0x1p63 {
+            self = .integer(Int64(number))
+        } else {
+            self = .double(number)
         }
     }
 
