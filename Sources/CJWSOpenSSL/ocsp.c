@@ -239,22 +239,7 @@ done:
 
 /* GeneralizedTime to seconds since 1970, independent of the process time zone. */
 static int generalized_time_to_seconds(const ASN1_GENERALIZEDTIME *time, int64_t *seconds) {
-    struct tm parts;
-    memset(&parts, 0, sizeof parts);
-    if (time == NULL || ASN1_TIME_to_tm(time, &parts) != 1) {
-        return 0;
-    }
-    /* Days from civil date (proleptic Gregorian). */
-    int64_t year = (int64_t)parts.tm_year + 1900;
-    int64_t month = parts.tm_mon + 1;
-    year -= month <= 2;
-    int64_t era = (year >= 0 ? year : year - 399) / 400;
-    int64_t year_of_era = year - era * 400;
-    int64_t day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + parts.tm_mday - 1;
-    int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    int64_t days = era * 146097 + day_of_era - 719468;
-    *seconds = days * 86400 + parts.tm_hour * 3600 + parts.tm_min * 60 + parts.tm_sec;
-    return 1;
+    return cjws_asn1_time_to_seconds(time, seconds);
 }
 
 /*

@@ -299,7 +299,7 @@ int cjws_x509_has_extension(X509 *certificate, const char *dotted_oid) {
     return index >= 0 ? 1 : 0;
 }
 
-static int asn1_time_to_seconds(const ASN1_TIME *time, int64_t *seconds) {
+int cjws_asn1_time_to_seconds(const ASN1_TIME *time, int64_t *seconds) {
     struct tm parts;
     memset(&parts, 0, sizeof parts);
     if (time == NULL || ASN1_TIME_to_tm(time, &parts) != 1) {
@@ -319,8 +319,8 @@ static int asn1_time_to_seconds(const ASN1_TIME *time, int64_t *seconds) {
 }
 
 int cjws_x509_validity(X509 *certificate, int64_t *not_before, int64_t *not_after) {
-    return asn1_time_to_seconds(X509_get0_notBefore(certificate), not_before) &&
-           asn1_time_to_seconds(X509_get0_notAfter(certificate), not_after);
+    return cjws_asn1_time_to_seconds(X509_get0_notBefore(certificate), not_before) &&
+           cjws_asn1_time_to_seconds(X509_get0_notAfter(certificate), not_after);
 }
 
 int cjws_nid_common_name(void) { return NID_commonName; }

@@ -77,6 +77,10 @@ EVP_PKEY *cjws_x509_public_key(X509 *certificate);
 /* 1 when the certificate carries an extension with this dotted OID, 0 when not, -1 on error. */
 int cjws_x509_has_extension(X509 *certificate, const char *dotted_oid);
 
+/* An ASN1_TIME (UTCTime or GeneralizedTime) as seconds since 1970, independent of the process time
+ * zone. Returns 1 on success. */
+int cjws_asn1_time_to_seconds(const ASN1_TIME *time, int64_t *seconds);
+
 /* notBefore / notAfter as seconds since 1970. Returns 1 on success. */
 int cjws_x509_validity(X509 *certificate, int64_t *not_before, int64_t *not_after);
 
