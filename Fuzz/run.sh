@@ -35,7 +35,7 @@ log=artifacts/$target/run-$$.log
 # compete with them for the crashing process (and can hang there).
 export SWIFT_BACKTRACE=enable=no
 # Foundation's Data hides its storage pointer from LeakSanitizer (see lsan.supp).
-export LSAN_OPTIONS="suppressions=$PWD/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$PWD/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 status=0
 "$binary" "corpus/$target" "regressions/$target" \
   -dict=jws.dict -max_len=70000 -timeout=5 -rss_limit_mb=2048 -max_total_time="$seconds" \

@@ -18,7 +18,7 @@ logs=.build/sanitizers
 mkdir -p "$logs"
 
 # Foundation's Data hides its storage pointer from LeakSanitizer; see Fuzz/lsan.supp.
-export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # Synchronization.Mutex hands contended locks over in the kernel, out of ThreadSanitizer's sight; see
 # Fuzz/tsan.supp.
 export TSAN_OPTIONS="suppressions=$root/Fuzz/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"

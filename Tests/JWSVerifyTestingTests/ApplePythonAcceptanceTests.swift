@@ -28,6 +28,10 @@ struct ApplePythonAcceptanceTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        // A virtual environment of its own: the differential test builds the default one concurrently.
+        var environment = ProcessInfo.processInfo.environment
+        environment["APPLE_PYTHON_VENV"] = repositoryRoot.appendingPathComponent(".build/apple-python-venv-acceptance").path
+        process.environment = environment
         let output = Pipe()
         let error = Pipe()
         let stdin = Pipe()
@@ -37,8 +41,11 @@ struct ApplePythonAcceptanceTests {
         // Python may exit before reading all of its input; that must fail the test, not kill it.
         signal(SIGPIPE, SIG_IGN)
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
+        if let input {
+            // A failed write (the interpreter exited early) shows in its status and standard error.
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
+        }
+        try? stdin.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
