@@ -68,6 +68,9 @@ def enum_file(name, raw_type, summary, link, cases):
               "",
               "    /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.",
               "    public var name: String? { constantName }",
+              "",
+              "    /// The raw JSON value as a tree.",
+              "    package var jsonValue: JSONValue { rawValue.jsonValue }",
               ""]
     for constant, value, text in cases:
         lines += doc("%s: %s" % (swift_literal(raw_type, value).replace('"', "`") if raw_type == "String"
@@ -88,7 +91,7 @@ def model_file(name, summary, link, fields):
     lines = doc(summary, 0)
     short = link.rsplit("/", 1)[1]
     lines += link_lines("[%s](%s)" % (short, link), 0)
-    lines += ["public struct %s: Codable, Hashable, Sendable, JSONObjectDecodable {" % name]
+    lines += ["public struct %s: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {" % name]
     for swift_name, swift_type, key, text in fields:
         lines += doc(text, 4)
         lines.append("    public var %s: %s" % (swift_name, optional_type(swift_type)))
@@ -125,7 +128,16 @@ def model_file(name, summary, link, fields):
               "        var container = PayloadEncodingContainer<CodingKeys>(encoder)"]
     for swift_name, _, _, _ in fields:
         lines.append("        try container.encode(%s, .%s)" % (swift_name, swift_name))
-    lines += ["        try container.encodeAdditionalFields(additionalFields)", "    }", "}"]
+    lines += ["        try container.encodeAdditionalFields(additionalFields)", "    }", "",
+              "    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.",
+              "    package var jsonObject: [String: JSONValue] {",
+              "        var object = additionalFields"]
+    for swift_name, _, key, _ in fields:
+        line = '        if let %s { object["%s"] = %s.jsonValue }' % (swift_name, key or swift_name, swift_name)
+        if len(line) > WIDTH:
+            line = '        if let value = %s { object["%s"] = value.jsonValue }' % (swift_name, key or swift_name)
+        lines.append(line)
+    lines += ["        return object", "    }", "}"]
     write(name, lines)
 
 

@@ -165,8 +165,11 @@ enum BatchCommand {
             // A blank line reaches the verifier as an empty token, which it reports as malformed.
             return runner.run(String(decoding: bytes, as: UTF8.self))
         }
-        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(bytes)) else {
-            return .unreadableToken("the line starts with '{' but is not a JSON object")
+        let object: [String: JSONValue]
+        do {
+            object = try JSONParser.parseObject(Array(bytes))
+        } catch {
+            return .unreadableToken("the line starts with '{' but is not a JSON object: \(error.reason)")
         }
         guard case .string(let token)? = object["token"] else {
             return .unreadableToken("the NDJSON object has no \"token\" string member")

@@ -30,16 +30,13 @@ struct PayloadDocument: Sendable {
     /// Paths of values the model decodes as timestamps.
     var timestampPaths: Set<String>
 
-    /// Encodes a model and collects its annotations.
+    /// The JSON tree of a model (what its `encode(to:)` writes) and, when asked, its annotations.
     ///
     /// - Parameters:
     ///   - model: An App Store payload model.
     ///   - annotate: Whether to collect enumeration names and timestamp paths (text output needs them, JSON does not).
-    init?<Model: Encodable>(_ model: Model, annotate: Bool) {
-        guard let data = try? JSONEncoder().encode(model),
-            let json = try? JSONDecoder().decode(JSONValue.self, from: data)
-        else { return nil }
-        self.init(json: json, annotating: annotate ? model : nil)
+    init<Model: JSONObjectEncodable>(_ model: Model, annotate: Bool) {
+        self.init(json: model.jsonValue, annotating: annotate ? model : nil)
     }
 
     /// Wraps JSON, annotated from `model` when given.
@@ -54,7 +51,7 @@ struct PayloadDocument: Sendable {
 
     /// The payload of any kind: for a notification, the notification itself (its nested tokens are
     /// reported separately).
-    init?(_ payload: DecodedPayload, annotate: Bool) {
+    init(_ payload: DecodedPayload, annotate: Bool) {
         switch payload {
         case .transaction(let value): self.init(value, annotate: annotate)
         case .renewalInfo(let value): self.init(value, annotate: annotate)

@@ -126,7 +126,7 @@ struct VerificationRunner: Sendable {
                 CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
             },
             chain: [], chainValidated: false)
-        outcome.payload = result.unverifiedPayload.flatMap { PayloadDocument($0, annotate: annotate) }
+        outcome.payload = result.unverifiedPayload.map { PayloadDocument($0, annotate: annotate) }
         switch result {
         case .verified(let verified):
             outcome.chain = Self.roles(verified.chain, complete: true)
@@ -167,7 +167,7 @@ struct VerificationRunner: Sendable {
             chainValidated: false)
         outcome.certificateProblems = unverified.certificateProblems
         outcome.payload =
-            unverified.payload.flatMap { PayloadDocument($0, annotate: annotate) }
+            unverified.payload.map { PayloadDocument($0, annotate: annotate) }
             ?? Self.rawPayload(unverified.payloadJSON)
         outcome.decodedWithoutVerification = true
         return outcome

@@ -50,13 +50,17 @@ struct BatchCommandTests {
             "{\"id\": 8}",
             "{not json",
             "   ",
+            "{\"token\": \"\(valid)\", \"token\": \"x\"}",
         ].joined(separator: "\n")
         let run = try CLI.run(["batch"] + CLI.mockConfiguration, stdin: input)
         let results = try results(run)
-        #expect(results.map { $0["line"] as? Int } == [1, 2, 3, 4, 5, 6])
-        #expect(results.map { $0["verified"] as? Bool } == [true, true, false, false, false, false])
+        #expect(results.map { $0["line"] as? Int } == [1, 2, 3, 4, 5, 6, 7])
+        #expect(results.map { $0["verified"] as? Bool } == [true, true, false, false, false, false, false])
         #expect(results.dropFirst(2).allSatisfy { $0["code"] as? String == "malformedToken" })
         #expect((results[3]["message"] as? String)?.contains("token") == true)
+        #expect((results[4]["message"] as? String)?.contains("is not a JSON object") == true)
+        // An object with two "token" members is ambiguous: refused, not resolved either way.
+        #expect((results[6]["message"] as? String)?.contains("duplicate") == true)
         #expect(run.status == 1)
     }
 

@@ -34,12 +34,12 @@ struct RenderingTests {
             ResponseBodyV2DecodedPayload.self,
             from: Data(
                 #"{"notificationType":"SUBSCRIBED","signedDate":1,"data":{"environment":"Sandbox","status":9}}"#.utf8))
-        let document = try #require(PayloadDocument(payload, annotate: true))
+        let document = PayloadDocument(payload, annotate: true)
         #expect(document.enumerationNames["notificationType"] == "subscribed")
         #expect(document.enumerationNames["data.environment"] == "sandbox")
         #expect(document.enumerationNames["data.status"] == nil, "an unknown value has no name")
         #expect(document.timestampPaths == ["signedDate"])
-        #expect(PayloadDocument(payload, annotate: false)?.enumerationNames.isEmpty == true)
+        #expect(PayloadDocument(payload, annotate: false).enumerationNames.isEmpty == true)
     }
 
     /// Nested tokens are string members named signed… that look like a compact JWS.

@@ -1,7 +1,7 @@
 /// The display name and description of an Advanced Commerce product.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercedescriptors>
-public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The description of the product.
     public var description: String?
 
@@ -48,5 +48,13 @@ public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable, JSONObje
         try container.encode(description, .description)
         try container.encode(displayName, .displayName)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let description { object["description"] = description.jsonValue }
+        if let displayName { object["displayName"] = displayName.jsonValue }
+        return object
     }
 }

@@ -1,7 +1,7 @@
 /// A discount offer on an Advanced Commerce item.
 ///
 /// [offer](https://developer.apple.com/documentation/advancedcommerceapi/offer)
-public struct AdvancedCommerceOffer: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct AdvancedCommerceOffer: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The period of the offer.
     public var period: AdvancedCommerceOfferPeriod?
 
@@ -62,5 +62,15 @@ public struct AdvancedCommerceOffer: Codable, Hashable, Sendable, JSONObjectDeco
         try container.encode(price, .price)
         try container.encode(reason, .reason)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let period { object["period"] = period.jsonValue }
+        if let periodCount { object["periodCount"] = periodCount.jsonValue }
+        if let price { object["price"] = price.jsonValue }
+        if let reason { object["reason"] = reason.jsonValue }
+        return object
     }
 }

@@ -15,6 +15,9 @@ public struct AdvancedCommerceOfferPeriod: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `P3D`: Three days.
     public static let p3D = AdvancedCommerceOfferPeriod(rawValue: "P3D")
     /// `P1W`: One week.

@@ -15,6 +15,9 @@ public struct AdvancedCommerceOfferReason: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `ACQUISITION`: An offer to acquire new customers.
     public static let acquisition = AdvancedCommerceOfferReason(rawValue: "ACQUISITION")
     /// `WIN_BACK`: An offer to win back former customers.

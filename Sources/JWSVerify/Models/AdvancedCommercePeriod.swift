@@ -15,6 +15,9 @@ public struct AdvancedCommercePeriod: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `P1W`: One week.
     public static let p1W = AdvancedCommercePeriod(rawValue: "P1W")
     /// `P1M`: One month.

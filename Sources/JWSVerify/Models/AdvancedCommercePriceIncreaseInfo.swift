@@ -1,7 +1,7 @@
 /// A price increase of an Advanced Commerce subscription item.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercepriceincreaseinfo>
-public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The SKUs whose price increase depends on this one.
     public var dependentSKUs: [String]?
 
@@ -55,5 +55,14 @@ public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable, JS
         try container.encode(price, .price)
         try container.encode(status, .status)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let dependentSKUs { object["dependentSKUs"] = dependentSKUs.jsonValue }
+        if let price { object["price"] = price.jsonValue }
+        if let status { object["status"] = status.jsonValue }
+        return object
     }
 }

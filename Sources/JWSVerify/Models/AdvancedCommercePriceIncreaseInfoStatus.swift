@@ -15,6 +15,9 @@ public struct AdvancedCommercePriceIncreaseInfoStatus: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `SCHEDULED`: The price increase is scheduled.
     public static let scheduled = AdvancedCommercePriceIncreaseInfoStatus(rawValue: "SCHEDULED")
     /// `PENDING`: The price increase awaits the customer's consent.

@@ -1,7 +1,7 @@
 /// A refund of an Advanced Commerce item.
 ///
 /// [advancedcommercerefund](https://developer.apple.com/documentation/appstoreserverapi/advancedcommercerefund)
-public struct AdvancedCommerceRefund: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct AdvancedCommerceRefund: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The refunded amount, in milliunits.
     public var refundAmount: Int64?
 
@@ -62,5 +62,15 @@ public struct AdvancedCommerceRefund: Codable, Hashable, Sendable, JSONObjectDec
         try container.encode(refundReason, .refundReason)
         try container.encode(refundType, .refundType)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let refundAmount { object["refundAmount"] = refundAmount.jsonValue }
+        if let refundDate { object["refundDate"] = refundDate.jsonValue }
+        if let refundReason { object["refundReason"] = refundReason.jsonValue }
+        if let refundType { object["refundType"] = refundType.jsonValue }
+        return object
     }
 }

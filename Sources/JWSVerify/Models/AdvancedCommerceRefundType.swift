@@ -15,6 +15,9 @@ public struct AdvancedCommerceRefundType: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `FULL`: A full refund.
     public static let full = AdvancedCommerceRefundType(rawValue: "FULL")
     /// `PRORATED`: A prorated refund.

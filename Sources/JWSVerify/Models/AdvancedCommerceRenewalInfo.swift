@@ -1,7 +1,7 @@
 /// Renewal information present only for Advanced Commerce API SKUs.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercerenewalinfo>
-public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The token to pass with your next request about this subscription.
     public var consistencyToken: String?
 
@@ -76,5 +76,17 @@ public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable, JSONObje
         try container.encode(requestReferenceId, .requestReferenceId)
         try container.encode(taxCode, .taxCode)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let consistencyToken { object["consistencyToken"] = consistencyToken.jsonValue }
+        if let descriptors { object["descriptors"] = descriptors.jsonValue }
+        if let items { object["items"] = items.jsonValue }
+        if let period { object["period"] = period.jsonValue }
+        if let requestReferenceId { object["requestReferenceId"] = requestReferenceId.jsonValue }
+        if let taxCode { object["taxCode"] = taxCode.jsonValue }
+        return object
     }
 }

@@ -1,7 +1,7 @@
 /// One item of an Advanced Commerce subscription renewal.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercerenewalitem>
-public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The SKU of the item (JSON key `SKU`).
     public var sku: String?
 
@@ -76,5 +76,17 @@ public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable, JSONObje
         try container.encode(price, .price)
         try container.encode(priceIncreaseInfo, .priceIncreaseInfo)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let sku { object["SKU"] = sku.jsonValue }
+        if let description { object["description"] = description.jsonValue }
+        if let displayName { object["displayName"] = displayName.jsonValue }
+        if let offer { object["offer"] = offer.jsonValue }
+        if let price { object["price"] = price.jsonValue }
+        if let priceIncreaseInfo { object["priceIncreaseInfo"] = priceIncreaseInfo.jsonValue }
+        return object
     }
 }

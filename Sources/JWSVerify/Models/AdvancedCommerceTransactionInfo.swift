@@ -1,7 +1,7 @@
 /// Transaction information present only for Advanced Commerce API SKUs.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercetransactioninfo>
-public struct AdvancedCommerceTransactionInfo: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct AdvancedCommerceTransactionInfo: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The display name and description of the purchase.
     public var descriptors: AdvancedCommerceDescriptors?
 
@@ -90,5 +90,19 @@ public struct AdvancedCommerceTransactionInfo: Codable, Hashable, Sendable, JSON
         try container.encode(taxExclusivePrice, .taxExclusivePrice)
         try container.encode(taxRate, .taxRate)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let descriptors { object["descriptors"] = descriptors.jsonValue }
+        if let estimatedTax { object["estimatedTax"] = estimatedTax.jsonValue }
+        if let items { object["items"] = items.jsonValue }
+        if let period { object["period"] = period.jsonValue }
+        if let requestReferenceId { object["requestReferenceId"] = requestReferenceId.jsonValue }
+        if let taxCode { object["taxCode"] = taxCode.jsonValue }
+        if let taxExclusivePrice { object["taxExclusivePrice"] = taxExclusivePrice.jsonValue }
+        if let taxRate { object["taxRate"] = taxRate.jsonValue }
+        return object
     }
 }

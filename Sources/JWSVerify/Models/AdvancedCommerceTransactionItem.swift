@@ -1,7 +1,7 @@
 /// One item of an Advanced Commerce transaction.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/advancedcommercetransactionitem>
-public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The SKU of the item (JSON key `SKU`).
     public var sku: String?
 
@@ -83,5 +83,18 @@ public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable, JSON
         try container.encode(refunds, .refunds)
         try container.encode(revocationDate, .revocationDate)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let sku { object["SKU"] = sku.jsonValue }
+        if let description { object["description"] = description.jsonValue }
+        if let displayName { object["displayName"] = displayName.jsonValue }
+        if let offer { object["offer"] = offer.jsonValue }
+        if let price { object["price"] = price.jsonValue }
+        if let refunds { object["refunds"] = refunds.jsonValue }
+        if let revocationDate { object["revocationDate"] = revocationDate.jsonValue }
+        return object
     }
 }

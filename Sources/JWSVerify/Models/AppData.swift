@@ -1,7 +1,7 @@
 /// The app metadata and signed app transaction of a notification such as `RESCIND_CONSENT`.
 ///
 /// [appdata](https://developer.apple.com/documentation/appstoreservernotifications/appdata)
-public struct AppData: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct AppData: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The unique identifier of the app.
     public var appAppleId: Int64?
 
@@ -62,5 +62,15 @@ public struct AppData: Codable, Hashable, Sendable, JSONObjectDecodable {
         try container.encode(environment, .environment)
         try container.encode(signedAppTransactionInfo, .signedAppTransactionInfo)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let appAppleId { object["appAppleId"] = appAppleId.jsonValue }
+        if let bundleId { object["bundleId"] = bundleId.jsonValue }
+        if let environment { object["environment"] = environment.jsonValue }
+        if let signedAppTransactionInfo { object["signedAppTransactionInfo"] = signedAppTransactionInfo.jsonValue }
+        return object
     }
 }

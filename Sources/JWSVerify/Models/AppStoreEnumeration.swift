@@ -3,8 +3,10 @@
 /// Each enumeration is a struct that wraps the raw JSON value (a string or an integer) instead of a Swift `enum`, so
 /// that a value Apple adds later decodes and encodes unchanged rather than failing the whole payload. Its static
 /// constants are the values Apple documents, and `constantNames` maps each of them to the constant's name.
-protocol AppStoreEnumeration: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible, JSONValueDecodable
-where RawValue: Codable & Hashable & Sendable & CustomStringConvertible & JSONValueDecodable {
+protocol AppStoreEnumeration: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible,
+    JSONValueDecodable,
+    JSONValueEncodable
+where RawValue: Codable & Hashable & Sendable & CustomStringConvertible & JSONValueDecodable & JSONValueEncodable {
     /// Wraps any raw value, documented or not.
     init(rawValue: RawValue)
 

@@ -1,7 +1,7 @@
 /// A decoded app transaction: the customer's purchase of the app, signed by the App Store.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/jwsapptransactiondecodedpayload>
-public struct AppTransaction: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct AppTransaction: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The server environment that signed the app transaction.
     public var receiptType: Environment?
 
@@ -134,5 +134,25 @@ public struct AppTransaction: Codable, Hashable, Sendable, JSONObjectDecodable {
         try container.encode(originalPlatform, .originalPlatform)
         try container.encode(requestDate, .requestDate)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let receiptType { object["receiptType"] = receiptType.jsonValue }
+        if let appAppleId { object["appAppleId"] = appAppleId.jsonValue }
+        if let bundleId { object["bundleId"] = bundleId.jsonValue }
+        if let applicationVersion { object["applicationVersion"] = applicationVersion.jsonValue }
+        if let versionExternalIdentifier { object["versionExternalIdentifier"] = versionExternalIdentifier.jsonValue }
+        if let receiptCreationDate { object["receiptCreationDate"] = receiptCreationDate.jsonValue }
+        if let originalPurchaseDate { object["originalPurchaseDate"] = originalPurchaseDate.jsonValue }
+        if let value = originalApplicationVersion { object["originalApplicationVersion"] = value.jsonValue }
+        if let deviceVerification { object["deviceVerification"] = deviceVerification.jsonValue }
+        if let deviceVerificationNonce { object["deviceVerificationNonce"] = deviceVerificationNonce.jsonValue }
+        if let preorderDate { object["preorderDate"] = preorderDate.jsonValue }
+        if let appTransactionId { object["appTransactionId"] = appTransactionId.jsonValue }
+        if let originalPlatform { object["originalPlatform"] = originalPlatform.jsonValue }
+        if let requestDate { object["requestDate"] = requestDate.jsonValue }
+        return object
     }
 }

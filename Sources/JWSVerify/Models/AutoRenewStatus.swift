@@ -15,6 +15,9 @@ public struct AutoRenewStatus: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `0`: Automatic renewal is off.
     public static let off = AutoRenewStatus(rawValue: 0)
     /// `1`: Automatic renewal is on.

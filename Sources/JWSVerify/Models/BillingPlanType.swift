@@ -15,6 +15,9 @@ public struct BillingPlanType: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `BILLED_UPFRONT`: Billed once for the whole commitment.
     public static let billedUpfront = BillingPlanType(rawValue: "BILLED_UPFRONT")
     /// `MONTHLY`: Billed monthly during the commitment.

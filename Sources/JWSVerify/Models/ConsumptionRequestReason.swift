@@ -15,6 +15,9 @@ public struct ConsumptionRequestReason: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `UNINTENDED_PURCHASE`: The customer didn't intend to make the purchase.
     public static let unintendedPurchase = ConsumptionRequestReason(rawValue: "UNINTENDED_PURCHASE")
     /// `FULFILLMENT_ISSUE`: The customer had issues receiving or using the product.

@@ -1,7 +1,7 @@
 /// The decoded body of a Retention Messaging real-time request for a retention message.
 ///
 /// <https://developer.apple.com/documentation/retentionmessaging/decodedrealtimerequestbody>
-public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The original transaction identifier of the subscription.
     public var originalTransactionId: String?
 
@@ -83,5 +83,18 @@ public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable, JSONObjec
         try container.encode(environment, .environment)
         try container.encode(signedDate, .signedDate)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let originalTransactionId { object["originalTransactionId"] = originalTransactionId.jsonValue }
+        if let appAppleId { object["appAppleId"] = appAppleId.jsonValue }
+        if let productId { object["productId"] = productId.jsonValue }
+        if let userLocale { object["userLocale"] = userLocale.jsonValue }
+        if let requestIdentifier { object["requestIdentifier"] = requestIdentifier.jsonValue }
+        if let environment { object["environment"] = environment.jsonValue }
+        if let signedDate { object["signedDate"] = signedDate.jsonValue }
+        return object
     }
 }

@@ -15,6 +15,9 @@ public struct Environment: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `Sandbox`: The sandbox environment.
     public static let sandbox = Environment(rawValue: "Sandbox")
     /// `Production`: The production environment.

@@ -15,6 +15,9 @@ public struct ExpirationIntent: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `1`: The customer canceled the subscription.
     public static let customerCancelled = ExpirationIntent(rawValue: 1)
     /// `2`: A billing error, such as an expired payment method.

@@ -1,7 +1,7 @@
 /// An external purchase token, from an `EXTERNAL_PURCHASE_TOKEN` notification.
 ///
 /// [externalpurchasetoken](https://developer.apple.com/documentation/appstoreservernotifications/externalpurchasetoken)
-public struct ExternalPurchaseToken: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct ExternalPurchaseToken: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The unique identifier of the token.
     public var externalPurchaseId: String?
 
@@ -76,5 +76,17 @@ public struct ExternalPurchaseToken: Codable, Hashable, Sendable, JSONObjectDeco
         try container.encode(tokenExpirationDate, .tokenExpirationDate)
         try container.encode(tokenType, .tokenType)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let externalPurchaseId { object["externalPurchaseId"] = externalPurchaseId.jsonValue }
+        if let tokenCreationDate { object["tokenCreationDate"] = tokenCreationDate.jsonValue }
+        if let appAppleId { object["appAppleId"] = appAppleId.jsonValue }
+        if let bundleId { object["bundleId"] = bundleId.jsonValue }
+        if let tokenExpirationDate { object["tokenExpirationDate"] = tokenExpirationDate.jsonValue }
+        if let tokenType { object["tokenType"] = tokenType.jsonValue }
+        return object
     }
 }

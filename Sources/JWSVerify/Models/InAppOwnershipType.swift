@@ -15,6 +15,9 @@ public struct InAppOwnershipType: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `FAMILY_SHARED`: The customer has access through Family Sharing.
     public static let familyShared = InAppOwnershipType(rawValue: "FAMILY_SHARED")
     /// `PURCHASED`: The customer purchased the product.

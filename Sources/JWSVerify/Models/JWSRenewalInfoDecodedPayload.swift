@@ -1,7 +1,7 @@
 /// A decoded renewal information payload of an auto-renewable subscription.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/jwsrenewalinfodecodedpayload>
-public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The reason the subscription expired.
     public var expirationIntent: ExpirationIntent?
 
@@ -220,5 +220,37 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable, JSONObj
         try container.encode(deviceVerification, .deviceVerification)
         try container.encode(deviceVerificationNonce, .deviceVerificationNonce)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let expirationIntent { object["expirationIntent"] = expirationIntent.jsonValue }
+        if let originalTransactionId { object["originalTransactionId"] = originalTransactionId.jsonValue }
+        if let autoRenewProductId { object["autoRenewProductId"] = autoRenewProductId.jsonValue }
+        if let productId { object["productId"] = productId.jsonValue }
+        if let autoRenewStatus { object["autoRenewStatus"] = autoRenewStatus.jsonValue }
+        if let isInBillingRetryPeriod { object["isInBillingRetryPeriod"] = isInBillingRetryPeriod.jsonValue }
+        if let priceIncreaseStatus { object["priceIncreaseStatus"] = priceIncreaseStatus.jsonValue }
+        if let gracePeriodExpiresDate { object["gracePeriodExpiresDate"] = gracePeriodExpiresDate.jsonValue }
+        if let offerType { object["offerType"] = offerType.jsonValue }
+        if let offerIdentifier { object["offerIdentifier"] = offerIdentifier.jsonValue }
+        if let signedDate { object["signedDate"] = signedDate.jsonValue }
+        if let environment { object["environment"] = environment.jsonValue }
+        if let value = recentSubscriptionStartDate { object["recentSubscriptionStartDate"] = value.jsonValue }
+        if let renewalDate { object["renewalDate"] = renewalDate.jsonValue }
+        if let currency { object["currency"] = currency.jsonValue }
+        if let renewalPrice { object["renewalPrice"] = renewalPrice.jsonValue }
+        if let offerDiscountType { object["offerDiscountType"] = offerDiscountType.jsonValue }
+        if let eligibleWinBackOfferIds { object["eligibleWinBackOfferIds"] = eligibleWinBackOfferIds.jsonValue }
+        if let appAccountToken { object["appAccountToken"] = appAccountToken.jsonValue }
+        if let appTransactionId { object["appTransactionId"] = appTransactionId.jsonValue }
+        if let offerPeriod { object["offerPeriod"] = offerPeriod.jsonValue }
+        if let advancedCommerceInfo { object["advancedCommerceInfo"] = advancedCommerceInfo.jsonValue }
+        if let commitmentInfo { object["commitmentInfo"] = commitmentInfo.jsonValue }
+        if let renewalBillingPlanType { object["renewalBillingPlanType"] = renewalBillingPlanType.jsonValue }
+        if let deviceVerification { object["deviceVerification"] = deviceVerification.jsonValue }
+        if let deviceVerificationNonce { object["deviceVerificationNonce"] = deviceVerificationNonce.jsonValue }
+        return object
     }
 }

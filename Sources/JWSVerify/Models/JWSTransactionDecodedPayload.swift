@@ -1,7 +1,7 @@
 /// A decoded transaction payload: App Store Server API, App Store Server Notifications and StoreKit JSON.
 ///
 /// <https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload>
-public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The transaction identifier of the original purchase.
     public var originalTransactionId: String?
 
@@ -292,5 +292,47 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable, JSONObj
         try container.encode(deviceVerification, .deviceVerification)
         try container.encode(deviceVerificationNonce, .deviceVerificationNonce)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let originalTransactionId { object["originalTransactionId"] = originalTransactionId.jsonValue }
+        if let transactionId { object["transactionId"] = transactionId.jsonValue }
+        if let webOrderLineItemId { object["webOrderLineItemId"] = webOrderLineItemId.jsonValue }
+        if let bundleId { object["bundleId"] = bundleId.jsonValue }
+        if let productId { object["productId"] = productId.jsonValue }
+        if let value = subscriptionGroupIdentifier { object["subscriptionGroupIdentifier"] = value.jsonValue }
+        if let purchaseDate { object["purchaseDate"] = purchaseDate.jsonValue }
+        if let originalPurchaseDate { object["originalPurchaseDate"] = originalPurchaseDate.jsonValue }
+        if let expiresDate { object["expiresDate"] = expiresDate.jsonValue }
+        if let quantity { object["quantity"] = quantity.jsonValue }
+        if let type { object["type"] = type.jsonValue }
+        if let appAccountToken { object["appAccountToken"] = appAccountToken.jsonValue }
+        if let inAppOwnershipType { object["inAppOwnershipType"] = inAppOwnershipType.jsonValue }
+        if let signedDate { object["signedDate"] = signedDate.jsonValue }
+        if let revocationReason { object["revocationReason"] = revocationReason.jsonValue }
+        if let revocationDate { object["revocationDate"] = revocationDate.jsonValue }
+        if let isUpgraded { object["isUpgraded"] = isUpgraded.jsonValue }
+        if let offerType { object["offerType"] = offerType.jsonValue }
+        if let offerIdentifier { object["offerIdentifier"] = offerIdentifier.jsonValue }
+        if let environment { object["environment"] = environment.jsonValue }
+        if let storefront { object["storefront"] = storefront.jsonValue }
+        if let storefrontId { object["storefrontId"] = storefrontId.jsonValue }
+        if let transactionReason { object["transactionReason"] = transactionReason.jsonValue }
+        if let currency { object["currency"] = currency.jsonValue }
+        if let price { object["price"] = price.jsonValue }
+        if let offerDiscountType { object["offerDiscountType"] = offerDiscountType.jsonValue }
+        if let appTransactionId { object["appTransactionId"] = appTransactionId.jsonValue }
+        if let offerPeriod { object["offerPeriod"] = offerPeriod.jsonValue }
+        if let revocationType { object["revocationType"] = revocationType.jsonValue }
+        if let revocationPercentage { object["revocationPercentage"] = revocationPercentage.jsonValue }
+        if let advancedCommerceInfo { object["advancedCommerceInfo"] = advancedCommerceInfo.jsonValue }
+        if let billingPlanType { object["billingPlanType"] = billingPlanType.jsonValue }
+        if let commitmentInfo { object["commitmentInfo"] = commitmentInfo.jsonValue }
+        if let value = previousOriginalTransactionId { object["previousOriginalTransactionId"] = value.jsonValue }
+        if let deviceVerification { object["deviceVerification"] = deviceVerification.jsonValue }
+        if let deviceVerificationNonce { object["deviceVerificationNonce"] = deviceVerificationNonce.jsonValue }
+        return object
     }
 }

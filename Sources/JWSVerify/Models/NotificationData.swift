@@ -1,7 +1,7 @@
 /// The `data` object of a version 2 notification: app metadata and signed transaction and renewal information.
 ///
 /// [data](https://developer.apple.com/documentation/appstoreservernotifications/data)
-public struct NotificationData: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct NotificationData: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The server environment that the notification applies to.
     public var environment: Environment?
 
@@ -91,5 +91,19 @@ public struct NotificationData: Codable, Hashable, Sendable, JSONObjectDecodable
         try container.encode(status, .status)
         try container.encode(consumptionRequestReason, .consumptionRequestReason)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let environment { object["environment"] = environment.jsonValue }
+        if let appAppleId { object["appAppleId"] = appAppleId.jsonValue }
+        if let bundleId { object["bundleId"] = bundleId.jsonValue }
+        if let bundleVersion { object["bundleVersion"] = bundleVersion.jsonValue }
+        if let signedTransactionInfo { object["signedTransactionInfo"] = signedTransactionInfo.jsonValue }
+        if let signedRenewalInfo { object["signedRenewalInfo"] = signedRenewalInfo.jsonValue }
+        if let status { object["status"] = status.jsonValue }
+        if let consumptionRequestReason { object["consumptionRequestReason"] = consumptionRequestReason.jsonValue }
+        return object
     }
 }

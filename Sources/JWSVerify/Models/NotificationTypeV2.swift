@@ -15,6 +15,9 @@ public struct NotificationTypeV2: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `SUBSCRIBED`: The customer subscribed to an auto-renewable subscription.
     public static let subscribed = NotificationTypeV2(rawValue: "SUBSCRIBED")
     /// `DID_CHANGE_RENEWAL_PREF`: The customer changed their subscription plan.

@@ -15,6 +15,9 @@ public struct OfferDiscountType: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `FREE_TRIAL`: A free trial.
     public static let freeTrial = OfferDiscountType(rawValue: "FREE_TRIAL")
     /// `PAY_AS_YOU_GO`: A discounted price paid each period.

@@ -15,6 +15,9 @@ public struct OfferType: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `1`: An introductory offer.
     public static let introductoryOffer = OfferType(rawValue: 1)
     /// `2`: A promotional offer.

@@ -15,6 +15,9 @@ public struct PriceIncreaseStatus: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `0`: The customer hasn't responded to a price increase that requires consent.
     public static let customerHasNotResponded = PriceIncreaseStatus(rawValue: 0)
     /// `1`: The customer consented, or was notified of an increase that doesn't require consent.

@@ -15,6 +15,9 @@ public struct ProductType: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `Auto-Renewable Subscription`: An auto-renewable subscription.
     public static let autoRenewableSubscription = ProductType(rawValue: "Auto-Renewable Subscription")
     /// `Non-Consumable`: A non-consumable In-App Purchase.

@@ -15,6 +15,9 @@ public struct PurchasePlatform: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `iOS`: iOS, iPadOS or watchOS.
     public static let iOS = PurchasePlatform(rawValue: "iOS")
     /// `macOS`: macOS.

@@ -1,7 +1,7 @@
 /// The renewal of a subscription with a commitment (renewal information `commitmentInfo`).
 ///
 /// [renewalcommitmentinfo](https://developer.apple.com/documentation/appstoreserverapi/renewalcommitmentinfo)
-public struct RenewalCommitmentInfo: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct RenewalCommitmentInfo: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The product identifier that renews after the commitment.
     public var commitmentAutoRenewProductId: String?
 
@@ -70,5 +70,16 @@ public struct RenewalCommitmentInfo: Codable, Hashable, Sendable, JSONObjectDeco
         try container.encode(commitmentRenewalDate, .commitmentRenewalDate)
         try container.encode(commitmentRenewalPrice, .commitmentRenewalPrice)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let value = commitmentAutoRenewProductId { object["commitmentAutoRenewProductId"] = value.jsonValue }
+        if let commitmentAutoRenewStatus { object["commitmentAutoRenewStatus"] = commitmentAutoRenewStatus.jsonValue }
+        if let value = commitmentRenewalBillingPlanType { object["commitmentRenewalBillingPlanType"] = value.jsonValue }
+        if let commitmentRenewalDate { object["commitmentRenewalDate"] = commitmentRenewalDate.jsonValue }
+        if let commitmentRenewalPrice { object["commitmentRenewalPrice"] = commitmentRenewalPrice.jsonValue }
+        return object
     }
 }

@@ -1,7 +1,7 @@
 /// The decoded payload of a version 2 App Store Server Notification.
 ///
 /// <https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2decodedpayload>
-public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The event that caused the notification.
     public var notificationType: NotificationTypeV2?
 
@@ -98,5 +98,20 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable, JSONObj
         try container.encode(externalPurchaseToken, .externalPurchaseToken)
         try container.encode(appData, .appData)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let notificationType { object["notificationType"] = notificationType.jsonValue }
+        if let subtype { object["subtype"] = subtype.jsonValue }
+        if let notificationUUID { object["notificationUUID"] = notificationUUID.jsonValue }
+        if let data { object["data"] = data.jsonValue }
+        if let version { object["version"] = version.jsonValue }
+        if let signedDate { object["signedDate"] = signedDate.jsonValue }
+        if let summary { object["summary"] = summary.jsonValue }
+        if let externalPurchaseToken { object["externalPurchaseToken"] = externalPurchaseToken.jsonValue }
+        if let appData { object["appData"] = appData.jsonValue }
+        return object
     }
 }

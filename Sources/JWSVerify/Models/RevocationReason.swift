@@ -15,6 +15,9 @@ public struct RevocationReason: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `0`: Refunded for another reason, such as an accidental purchase.
     public static let refundedForOtherReason = RevocationReason(rawValue: 0)
     /// `1`: Refunded because of an actual or perceived issue within the app.

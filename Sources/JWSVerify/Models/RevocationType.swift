@@ -15,6 +15,9 @@ public struct RevocationType: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `REFUND_FULL`: The App Store refunded the full transaction.
     public static let refundFull = RevocationType(rawValue: "REFUND_FULL")
     /// `REFUND_PRORATED`: The App Store refunded part of the transaction (see `revocationPercentage`).

@@ -15,6 +15,9 @@ public struct Subtype: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `INITIAL_BUY`: The customer subscribed for the first time.
     public static let initialBuy = Subtype(rawValue: "INITIAL_BUY")
     /// `RESUBSCRIBE`: The customer resubscribed to a subscription of the same group.

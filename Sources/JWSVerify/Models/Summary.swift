@@ -1,7 +1,7 @@
 /// The result of a request to extend the renewal date of all eligible subscribers.
 ///
 /// [summary](https://developer.apple.com/documentation/appstoreservernotifications/summary)
-public struct Summary: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct Summary: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The server environment that the notification applies to.
     public var environment: Environment?
 
@@ -91,5 +91,19 @@ public struct Summary: Codable, Hashable, Sendable, JSONObjectDecodable {
         try container.encode(succeededCount, .succeededCount)
         try container.encode(failedCount, .failedCount)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let environment { object["environment"] = environment.jsonValue }
+        if let appAppleId { object["appAppleId"] = appAppleId.jsonValue }
+        if let bundleId { object["bundleId"] = bundleId.jsonValue }
+        if let productId { object["productId"] = productId.jsonValue }
+        if let requestIdentifier { object["requestIdentifier"] = requestIdentifier.jsonValue }
+        if let storefrontCountryCodes { object["storefrontCountryCodes"] = storefrontCountryCodes.jsonValue }
+        if let succeededCount { object["succeededCount"] = succeededCount.jsonValue }
+        if let failedCount { object["failedCount"] = failedCount.jsonValue }
+        return object
     }
 }

@@ -15,6 +15,9 @@ public struct TokenType: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `ACQUISITION`: A token for customer acquisition.
     public static let acquisition = TokenType(rawValue: "ACQUISITION")
     /// `SERVICES`: A token for services.

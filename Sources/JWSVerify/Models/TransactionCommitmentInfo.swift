@@ -1,7 +1,7 @@
 /// The commitment of a transaction of a subscription with a commitment (transaction `commitmentInfo`).
 ///
 /// [transactioncommitmentinfo](https://developer.apple.com/documentation/appstoreserverapi/transactioncommitmentinfo)
-public struct TransactionCommitmentInfo: Codable, Hashable, Sendable, JSONObjectDecodable {
+public struct TransactionCommitmentInfo: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The number of the current billing period within the commitment.
     public var billingPeriodNumber: Int32?
 
@@ -62,5 +62,15 @@ public struct TransactionCommitmentInfo: Codable, Hashable, Sendable, JSONObject
         try container.encode(commitmentPrice, .commitmentPrice)
         try container.encode(totalBillingPeriods, .totalBillingPeriods)
         try container.encodeAdditionalFields(additionalFields)
+    }
+
+    /// The members `encode(to:)` writes, as a tree (no `Encoder`): ``additionalFields``, then every present field.
+    package var jsonObject: [String: JSONValue] {
+        var object = additionalFields
+        if let billingPeriodNumber { object["billingPeriodNumber"] = billingPeriodNumber.jsonValue }
+        if let commitmentExpiresDate { object["commitmentExpiresDate"] = commitmentExpiresDate.jsonValue }
+        if let commitmentPrice { object["commitmentPrice"] = commitmentPrice.jsonValue }
+        if let totalBillingPeriods { object["totalBillingPeriods"] = totalBillingPeriods.jsonValue }
+        return object
     }
 }

@@ -15,6 +15,9 @@ public struct TransactionReason: AppStoreEnumeration {
     /// The name of the Swift constant for a documented value, `nil` for a value this version doesn't know.
     public var name: String? { constantName }
 
+    /// The raw JSON value as a tree.
+    package var jsonValue: JSONValue { rawValue.jsonValue }
+
     /// `PURCHASE`: The customer initiated the purchase.
     public static let purchase = TransactionReason(rawValue: "PURCHASE")
     /// `RENEWAL`: The App Store renewed an auto-renewable subscription.

@@ -172,7 +172,13 @@ public struct SignedDataVerifier: Sendable {
     public func verifyAndDecodeNotification(
         _ token: String, verifyingNestedTokens: Bool = true
     ) -> VerificationResult<DecodedNotification> {
-        let outer = verify(token, as: ResponseBodyV2DecodedPayload.self)
+        verifyNestedTokens(of: verify(token, as: ResponseBodyV2DecodedPayload.self), if: verifyingNestedTokens)
+    }
+
+    /// The notification of `outer`, with its nested tokens verified when asked and the outer token verified.
+    private func verifyNestedTokens(
+        of outer: VerificationResult<ResponseBodyV2DecodedPayload>, if verifyingNestedTokens: Bool
+    ) -> VerificationResult<DecodedNotification> {
         guard let notification = outer.unverifiedPayload else {
             return outer.map { DecodedNotification(notification: $0) }
         }
@@ -210,25 +216,40 @@ public struct SignedDataVerifier: Sendable {
     ///   - token: The token.
     ///   - kind: The expected kind, or nil to recognize it from the payload (see ``PayloadKind/recognize(token:)``).
     public func verifyAndDecode(_ token: String, as kind: PayloadKind?) -> VerificationResult<DecodedPayload> {
-        guard let kind = kind ?? PayloadKind.recognize(token: token) else {
-            // Run the checks up to the payload so that the first real failure is reported.
-            let probe = verify(token, as: JWSTransactionDecodedPayload.self)
-            if let error = probe.error, error.check != .payload, error.check != .claims {
-                return .failed(VerificationFailure(error: error, unverifiedPayload: nil))
+        var token = token
+        return token.withUTF8 { bytes in
+            // The token is parsed once: the kind is recognized from the same payload tree that is verified.
+            let parsed: ParsedToken
+            switch parse(bytes) {
+            case .success(let value): parsed = value
+            case .failure(let error): return .failed(VerificationFailure(error: error, unverifiedPayload: nil))
             }
-            return .failed(
-                VerificationFailure(
-                    error: VerificationError(
-                        .payloadDecodingFailed, check: .payload,
-                        "the payload is not recognizably any App Store kind; name the kind to verify it as"),
-                    unverifiedPayload: nil))
-        }
-        switch kind {
-        case .transaction: return verifyAndDecodeTransaction(token).map(DecodedPayload.transaction)
-        case .renewalInfo: return verifyAndDecodeRenewalInfo(token).map(DecodedPayload.renewalInfo)
-        case .appTransaction: return verifyAndDecodeAppTransaction(token).map(DecodedPayload.appTransaction)
-        case .notification: return verifyAndDecodeNotification(token).map(DecodedPayload.notification)
-        case .realtimeRequest: return verifyAndDecodeRealtimeRequest(token).map(DecodedPayload.realtimeRequest)
+            guard let kind = kind ?? PayloadKind.recognize(payload: parsed.payloadObject.keys) else {
+                // Run the checks up to the payload so that the first real failure is reported.
+                let probe = verify(parsed, as: JWSTransactionDecodedPayload.self)
+                if let error = probe.error, error.check != .payload, error.check != .claims {
+                    return .failed(VerificationFailure(error: error, unverifiedPayload: nil))
+                }
+                return .failed(
+                    VerificationFailure(
+                        error: VerificationError(
+                            .payloadDecodingFailed, check: .payload,
+                            "the payload is not recognizably any App Store kind; name the kind to verify it as"),
+                        unverifiedPayload: nil))
+            }
+            switch kind {
+            case .transaction:
+                return verify(parsed, as: JWSTransactionDecodedPayload.self).map(DecodedPayload.transaction)
+            case .renewalInfo:
+                return verify(parsed, as: JWSRenewalInfoDecodedPayload.self).map(DecodedPayload.renewalInfo)
+            case .appTransaction:
+                return verify(parsed, as: AppTransaction.self).map(DecodedPayload.appTransaction)
+            case .notification:
+                return verifyNestedTokens(of: verify(parsed, as: ResponseBodyV2DecodedPayload.self), if: true)
+                    .map(DecodedPayload.notification)
+            case .realtimeRequest:
+                return verify(parsed, as: DecodedRealtimeRequestBody.self).map(DecodedPayload.realtimeRequest)
+            }
         }
     }
 
@@ -250,33 +271,57 @@ public struct SignedDataVerifier: Sendable {
     private func verify<P: AppStorePayload>(
         utf8 bytes: UnsafeBufferPointer<UInt8>, as type: P.Type
     ) -> VerificationResult<P> {
-        func failed(_ error: VerificationError) -> VerificationResult<P> {
-            .failed(VerificationFailure(error: error, unverifiedPayload: nil))
+        switch parse(bytes) {
+        case .success(let parsed): return verify(parsed, as: P.self)
+        case .failure(let error): return .failed(VerificationFailure(error: error, unverifiedPayload: nil))
         }
-        // 1. Format. A header whose exact bytes carried a chain that verified before is known to be
-        // well-formed: its decoded form and its chain come from the cache, keyed by those bytes.
+    }
+
+    /// A token taken apart by check 1, with its header, payload tree and signature decoded. Its
+    /// segments point into the token's bytes: use it only while they are alive.
+    private struct ParsedToken {
         let segments: CompactJWS.Segments
-        do {
-            segments = try CompactJWS.Segments(bytes, maximumBytes: maximumTokenBytes)
-        } catch {
-            return failed(error)
-        }
-        let cacheKey = ChainCache.Key(segments.header)
-        let cached = chainCache.entry(for: cacheKey)
+        let cacheKey: ChainCache.Key
+        /// The chain cache's entry for this header's exact bytes, when it has one.
+        let cached: ChainCache.Entry?
         let header: JWSHeader
         let payloadObject: [String: JSONValue]
         let signature: [UInt8]
+    }
+
+    /// Check 1 (format) and the decoding of the three segments. A header whose exact bytes carried a
+    /// chain that verified before is known to be well-formed: its decoded form and its chain come from
+    /// the cache, keyed by those bytes.
+    private func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<ParsedToken, VerificationError> {
         do throws(VerificationError) {
+            let segments = try CompactJWS.Segments(bytes, maximumBytes: maximumTokenBytes)
+            let cacheKey = ChainCache.Key(segments.header)
+            let cached = chainCache.entry(for: cacheKey)
+            let header: JWSHeader
             if let cached {
                 header = cached.header
             } else {
                 header = try CompactJWS.decodeHeader(segments.header).1
             }
-            payloadObject = try CompactJWS.decodePayload(segments.payload).1
-            signature = try CompactJWS.decodeSignature(segments.signature)
+            let payloadObject = try CompactJWS.decodePayload(segments.payload).1
+            let signature = try CompactJWS.decodeSignature(segments.signature)
+            return .success(
+                ParsedToken(
+                    segments: segments, cacheKey: cacheKey, cached: cached, header: header,
+                    payloadObject: payloadObject, signature: signature))
         } catch {
-            return failed(error)
+            return .failure(error)
         }
+    }
+
+    /// Checks 2 to 13 on a parsed token, decoding its payload as `P`.
+    private func verify<P: AppStorePayload>(_ parsed: ParsedToken, as type: P.Type) -> VerificationResult<P> {
+        let segments = parsed.segments
+        let cacheKey = parsed.cacheKey
+        let cached = parsed.cached
+        let header = parsed.header
+        let payloadObject = parsed.payloadObject
+        let signature = parsed.signature
         // The payload is decoded once, here, because the validation time comes from it; a decoding
         // failure is reported at its place in the order (check 12), after the signature.
         let decoded = Self.decodePayload(payloadObject, as: P.self)
