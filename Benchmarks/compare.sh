@@ -201,7 +201,7 @@ if speeds:
     figure("openssl P-256 verify/s (runs: " + ", ".join(fmt(s[0]) for s in speeds) + ")", p256)
     figure("openssl P-384 verify/s (runs: " + ", ".join(fmt(s[1]) for s in speeds) + ")", p384)
 for scenario in ["warm", "new-leaf", "cold", "renewal", "notification", "notification-nested",
-                 "app-transaction", "reject", "large", "chain-groups"]:
+                 "app-transaction", "reject", "tampered", "large", "chain-groups"]:
     figure(f"jwsverify {scenario}, 1 thread", rate(scenario), rate(scenario, cpu=False))
     threads = most_threads(scenario)
     if threads:
@@ -237,6 +237,7 @@ targets = [
      ratio(rate("warm", threads, cpu=False) if threads else None, rate("warm", cpu=False)), 1.8, ">="),
     ("reject tokens/s (1 thread, CPU)", rate("reject"), 100_000, ">="),
     ("reject tokens/s (1 thread, wall)", rate("reject", cpu=False), 100_000, ">="),
+    ("tampered / P-256 verify rate (1 thread, CPU)", ratio(rate("tampered"), p256), None, ""),
     ("jwsverify batch peak RSS MiB", int(batch_rss_kib) / 1024 if batch_rss_kib else None, 64, "<"),
 ]
 print("\nRatios and targets" + (" (--quick: indicative only)" if quick == "1" else ""))

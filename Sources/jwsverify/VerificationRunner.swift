@@ -120,13 +120,18 @@ struct VerificationRunner: Sendable {
     private func verify(_ token: String, kind: PayloadKind?, with verifier: SignedDataVerifier) -> TokenOutcome {
         let result = verifier.verifyAndDecode(token, as: kind)
         let report = verifier.report(for: result)
+        // A token refused before its payload was decoded (a forged header) still shows what it claims.
+        var shown = result.unverifiedPayload
+        if shown == nil, result.error.map({ [.format, .header].contains($0.check) }) == true {
+            shown = (try? SignedDataVerifier.decodeUnverified(token, as: kind))?.payload
+        }
         var outcome = TokenOutcome(
-            verified: result.isVerified, kind: result.unverifiedPayload?.kind ?? kind, error: result.error,
+            verified: result.isVerified, kind: shown?.kind ?? kind, error: result.error,
             checks: report.steps.map {
                 CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
             },
             chain: [], chainValidated: false)
-        outcome.payload = result.unverifiedPayload.map { PayloadDocument($0, annotate: annotate) }
+        outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
         switch result {
         case .verified(let verified):
             outcome.chain = Self.roles(verified.chain, complete: true)

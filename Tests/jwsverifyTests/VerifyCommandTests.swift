@@ -135,6 +135,20 @@ struct VerifyCommandTests {
         #expect(try run.json().string("check") == "signature")
     }
 
+    /// The library refuses a forged header before decoding the payload model; the CLI still shows
+    /// what the token claims, labelled unverified.
+    @Test("a header failure still shows the claimed payload and its kind")
+    func headerFailureShowsPayload() throws {
+        let token = try String(contentsOfFile: CLI.mock("missingX5CHeaderClaim"), encoding: .utf8)
+        let run = try CLI.run(CLI.mockConfiguration + ["--json"], stdin: token)
+        #expect(run.status == 1)
+        let object = try run.json()
+        #expect(object.string("code") == "missingCertificateChain")
+        #expect(object.string("kind") == "notification")
+        let payload = try #require(object["payload"] as? [String: Any])
+        #expect(payload["notificationType"] as? String == "TEST")
+    }
+
     /// Without --bundle-id the bundle id step is skipped, never passed.
     @Test("without --bundle-id the bundleId step is reported as skipped")
     func bundleIdSkipped() throws {

@@ -122,10 +122,10 @@ enum ReportFormatter {
         for result in report.results {
             if let categories = result.rejectCategoryMicroseconds {
                 text +=
-                    "reject categories, mean µs/token on 1 thread: "
+                    "\(result.scenario) categories, mean µs/token on 1 thread: "
                     + categories.sorted { $0.key < $1.key }.map { "\($0.key) \(format($0.value, digits: 2))" }
                     .joined(separator: ", ")
-                    + "; certificate signature verifications during the reject run: "
+                    + "; certificate signature verifications during the run: "
                     + "\(result.certificateSignatureVerificationsDuringRun ?? -1)\n"
             }
             for problem in result.problems { text += "PROBLEM \(result.scenario): \(problem)\n" }

@@ -11,6 +11,7 @@ enum ScenarioName: String, CaseIterable, Sendable, Codable {
     case notificationNested = "notification-nested"
     case appTransaction = "app-transaction"
     case reject
+    case tampered
     case large
     case chainGroups = "chain-groups"
 
@@ -23,7 +24,8 @@ enum ScenarioName: String, CaseIterable, Sendable, Codable {
         case .notification: return "notifications, outer token only (verifyingNestedTokens: false)"
         case .notificationNested: return "notifications with their 2 nested tokens verified"
         case .appTransaction: return "app transactions, warm chain"
-        case .reject: return "bad base64, wrong alg, truncated, tampered payload (warm chain), 1/4 each"
+        case .reject: return "bad base64, wrong alg, truncated, short chain: refused without signature work, 1/4 each"
+        case .tampered: return "changed payload or signature under the warm chain: refused by the ES256 check, 1/2 each"
         case .large: return "transactions padded to just under 64 KiB, warm chain"
         case .chainGroups: return "K consecutive transactions per leaf, more leaves than the cache holds"
         }
@@ -41,12 +43,12 @@ enum ScenarioName: String, CaseIterable, Sendable, Codable {
     var chainCacheCapacity: Int { self == .cold ? 0 : 64 }
 
     /// Whether the scenario must do no certificate signature verification at all after priming.
-    var forbidsCertificateWork: Bool { self == .reject }
+    var forbidsCertificateWork: Bool { self == .reject || self == .tampered }
 
     /// Verifies one token the way this scenario does; nil when it verified, else the error code.
     var check: @Sendable (SignedDataVerifier, String) -> VerificationError.Code? {
         switch self {
-        case .warm, .newLeaf, .cold, .reject, .large, .chainGroups:
+        case .warm, .newLeaf, .cold, .reject, .tampered, .large, .chainGroups:
             return { verifier, token in verifier.verifyAndDecodeTransaction(token).error?.code }
         case .renewal:
             return { verifier, token in verifier.verifyAndDecodeRenewalInfo(token).error?.code }

@@ -18,7 +18,7 @@ enum BenchmarkConfiguration {
     static let kindTokens = 2_000
     /// Tokens of the notification set (each carries two nested tokens).
     static let notificationTokens = 1_000
-    /// Tokens of the reject set (four categories, a quarter each).
+    /// Tokens of the reject set (four categories, a quarter each) and of the tampered set (two, half each).
     static let rejectTokens = 1_000
     /// Tokens of the 64 KiB set.
     static let largeTokens = 200
@@ -95,6 +95,7 @@ struct TokenFactory: Sendable {
         case .newLeaf: return try newLeafSet()
         case .chainGroups: return try chainGroupsSet()
         case .reject: return try rejectSet()
+        case .tampered: return try tamperedSet()
         case .large: return try largeSet()
         }
     }
@@ -180,6 +181,8 @@ struct TokenFactory: Sendable {
 
     /// Malformed and tampered transactions, a quarter each: bad base64, wrong alg, truncated, and a
     /// tampered payload under the warm chain (rejected by the ES256 check after a chain-cache hit).
+    /// Malformed and forged tokens that a verifier refuses without any signature work: bad base64,
+    /// a wrong `alg`, a truncated token, a chain of the wrong length; a quarter each.
     private func rejectSet() throws -> TokenSet {
         let count = BenchmarkConfiguration.rejectTokens
         let valid = try minter.mint(.transaction, parameters: parameters, count: count)
@@ -222,18 +225,47 @@ struct TokenFactory: Sendable {
                     tokens.append(segments[0] + "." + segments[1] + "." + String(segments[2].prefix(40)))
                 }
             default:
-                categories.append("tampered-payload")
-                expected.append(.invalidSignature)
-                var parts = try JWSSegments(token: token)
-                var payload = try parts.payloadObject()
-                payload["price"] = .integer(1)
-                parts.payload = try JSONEncoder().encode(JSONValue.object(payload))
-                tokens.append(parts.token)
+                // The leaf alone, or leaf and intermediate: a chain that cannot reach the root.
+                categories.append("short-chain")
+                expected.append(.invalidChainLength)
+                let chain = Array(pki.x5c.prefix(1 + variant % 2))
+                tokens.append(
+                    try minter.sign(
+                        DefaultPayloads.transaction(parameters, index: index),
+                        header: TokenMinter.Header(certificateChain: .custom(chain))))
             }
         }
         return TokenSet(
             name: "reject", kind: "transaction", tokens: tokens, expected: expected, categories: categories,
             primer: try minter.sign(DefaultPayloads.transaction(parameters, index: 99_998)))
+    }
+
+    /// Well-formed tokens under the trusted chain whose payload or signature was changed: only the
+    /// ES256 check can refuse them (one P-256 verification each, no certificate work).
+    private func tamperedSet() throws -> TokenSet {
+        let count = BenchmarkConfiguration.rejectTokens
+        let valid = try minter.mint(.transaction, parameters: parameters, count: count)
+        var tokens: [String] = []
+        var categories: [String] = []
+        for (index, token) in valid.enumerated() {
+            var parts = try JWSSegments(token: token)
+            if index % 2 == 0 {
+                categories.append("tampered-payload")
+                var payload = try parts.payloadObject()
+                payload["price"] = .integer(1)
+                parts.payload = try JSONEncoder().encode(JSONValue.object(payload))
+            } else {
+                categories.append("tampered-signature")
+                var signature = parts.signature
+                signature[signature.count / 2] ^= 0x01
+                parts.signature = signature
+            }
+            tokens.append(parts.token)
+        }
+        return TokenSet(
+            name: "tampered", kind: "transaction", tokens: tokens,
+            expected: Array(repeating: .invalidSignature, count: tokens.count), categories: categories,
+            primer: try minter.sign(DefaultPayloads.transaction(parameters, index: 99_997)))
     }
 }
 

@@ -177,6 +177,9 @@ enum Benchmark {
         let counting = runner.countingPass(limit: countingPassLimit)
         problems += counting.unexpected
         var certificateWork = counting.counts.certificateSignatureVerifications
+        if scenario == .reject && counting.counts.es256Verifications != 0 {
+            problems.append("\(counting.counts.es256Verifications) ES256 verifications while rejecting; expected 0")
+        }
         let countingOps = counting.counts.perToken(counting.tokens)
         progress(
             "\(scenario.rawValue): \(set.tokens.count) tokens; per token: \(fmt(countingOps.es256Verifications)) ES256,"

@@ -108,7 +108,12 @@ public struct CompactJWS: Sendable {
                 return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             }
             guard let first = dot(after: 0), let second = dot(after: first + 1), dot(after: second + 1) == nil else {
-                let count = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) }
+                var count = 0
+                var next = dot(after: 0)
+                while let found = next {
+                    count += 1
+                    next = dot(after: found + 1)
+                }
                 throw .malformed("a compact JWS has 3 segments separated by '.', this token has \(count + 1)")
             }
             header = UnsafeBufferPointer(rebasing: bytes[0..<first])

@@ -101,11 +101,13 @@ package struct JSONParser {
         guard depth <= maximumDepth else { throw failure("nested deeper than \(maximumDepth)") }
         position += 1  // {
         skipWhitespace()
-        var object: [String: JSONValue] = [:]
         if peek() == UInt8(ascii: "}") {
             position += 1
-            return object
+            return [:]
         }
+        // Members are collected first and the dictionary is built once at its final size: growing it
+        // member by member rehashes every key several times.
+        var members: [(name: String, value: JSONValue, offset: Int)] = []
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw failure("expected a member name") }
@@ -115,19 +117,27 @@ package struct JSONParser {
             guard peek() == UInt8(ascii: ":") else { throw failure("expected ':'") }
             position += 1
             let value = try parseValue(depth: depth)
-            if object.updateValue(value, forKey: name) != nil {
-                position = nameStart
-                throw failure("duplicate member name \"\(name)\"")
-            }
+            members.append((name, value, nameStart))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                return object
+                return try Self.object(members)
             default: throw failure("expected ',' or '}'")
             }
         }
+    }
+
+    /// The members as a dictionary; a repeated name fails at its second occurrence.
+    private static func object(
+        _ members: [(name: String, value: JSONValue, offset: Int)]
+    ) throws(Failure) -> [String: JSONValue] {
+        var object = [String: JSONValue](minimumCapacity: members.count)
+        for member in members where object.updateValue(member.value, forKey: member.name) != nil {
+            throw Failure(reason: "duplicate member name \"\(member.name)\"", offset: member.offset)
+        }
+        return object
     }
 
     private mutating func parseArray(depth: Int) throws(Failure) -> [JSONValue] {
@@ -158,6 +168,7 @@ package struct JSONParser {
         let start = position
         var hasEscape = false
         while true {
+            skipPlainASCII()
             guard position < bytes.count else { throw failure("unterminated string") }
             let byte = bytes[position]
             switch byte {
@@ -188,6 +199,25 @@ package struct JSONParser {
             default:
                 try skipUTF8Sequence()
             }
+        }
+    }
+
+    /// Skips string bytes that need no attention (printable ASCII other than `"` and `\\`), eight at
+    /// a time: base64 certificates and most payload strings are long runs of them.
+    private mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        /// A high bit set in each byte of `value` that is zero (exact when no byte is over 0x80).
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        while position + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            // Any byte >= 0x80, < 0x20, == '"' (0x22) or == '\\' (0x5C) ends the run.
+            let special =
+                (word & highs) | zeroBytes(word & 0xE0E0_E0E0_E0E0_E0E0) | zeroBytes(word ^ (ones &* 0x22))
+                | zeroBytes(word ^ (ones &* 0x5C))
+            if special != 0 { return }
+            position += 8
         }
     }
 

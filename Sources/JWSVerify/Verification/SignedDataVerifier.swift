@@ -322,17 +322,18 @@ public struct SignedDataVerifier: Sendable {
         let header = parsed.header
         let payloadObject = parsed.payloadObject
         let signature = parsed.signature
+        // 2–4. Header (a cached header passed these checks). Before the payload model is built: a
+        // forged header costs no more than its own decoding.
+        if cached == nil, let error = Self.checkHeader(header, expectingXcode: xcodeCertificate != nil) {
+            return .failed(VerificationFailure(error: error, unverifiedPayload: nil))
+        }
+
         // The payload is decoded once, here, because the validation time comes from it; a decoding
         // failure is reported at its place in the order (check 12), after the signature.
         let decoded = Self.decodePayload(payloadObject, as: P.self)
         let payload = try? decoded.get()
         func fail(_ error: VerificationError) -> VerificationResult<P> {
             .failed(VerificationFailure(error: error, unverifiedPayload: payload))
-        }
-
-        // 2–4. Header (a cached header passed these checks).
-        if cached == nil, let error = Self.checkHeader(header, expectingXcode: xcodeCertificate != nil) {
-            return fail(error)
         }
 
         // 5–9. Chain.
