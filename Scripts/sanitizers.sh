@@ -19,9 +19,6 @@ mkdir -p "$logs"
 
 # Foundation's Data hides its storage pointer from LeakSanitizer; see Fuzz/lsan.supp.
 export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-# Synchronization.Mutex hands contended locks over in the kernel, out of ThreadSanitizer's sight; see
-# Fuzz/tsan.supp.
-export TSAN_OPTIONS="suppressions=$root/Fuzz/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 # Timing guards (PathologicalInputTests) allow for the sanitizers' slowdown.
 export JWSVERIFY_TIME_SCALE=10
@@ -55,7 +52,7 @@ for step in "${steps[@]}"; do
         -Xcc -fno-sanitize-recover=undefined -Xswiftc -Xclang-linker -Xswiftc -fsanitize=undefined ;;
     tsan)
       run tsan swift test --sanitize=thread --scratch-path .build/sanitize-thread \
-        --filter 'ConcurrencyHammer|ConcurrencyTests' ;;
+        --filter 'ConcurrencyHammer|ConcurrencyTests|Revocation' ;;
     leaks) run leaks leak_check ;;
     *) echo "Error: unknown step '$step' (asan, ubsan, tsan, leaks)" >&2; exit 64 ;;
   esac

@@ -10,6 +10,12 @@ protocol AppStorePayload: JSONObjectDecodable, Sendable {
     var unmodeledKeys: Dictionary<String, JSONValue>.Keys { get }
     /// The app identity and environment the payload claims (check 13).
     var claims: PayloadClaims { get }
+    /// Members that must be present (not absent, not `null`) for the payload to decode (check 12).
+    static var requiredKeys: [String] { get }
+}
+
+extension AppStorePayload {
+    static var requiredKeys: [String] { [] }
 }
 
 /// The claims of one payload, and which of them its kind has (the claims table of the contract).
@@ -103,6 +109,13 @@ extension AppTransaction: AppStorePayload {
 
 extension DecodedRealtimeRequestBody: AppStorePayload {
     static var kind: PayloadKind { .realtimeRequest }
+    /// Every member Apple documents: Apple's Swift and Python libraries refuse a request without one.
+    static var requiredKeys: [String] {
+        [
+            "originalTransactionId", "appAppleId", "productId", "userLocale", "requestIdentifier", "signedDate",
+            "environment",
+        ]
+    }
     var validationTimestamp: Timestamp? { signedDate }
     var unmodeledKeys: Dictionary<String, JSONValue>.Keys { additionalFields.keys }
     var claims: PayloadClaims {

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// Each entry holds a trust store whose only anchor is that intermediate (OpenSSL's partial-chain
 /// mode), the root it chained to, and the interval in which intermediate and root are both valid;
-/// a lookup outside that interval misses. Bounded (oldest entry evicted), safe under concurrent use.
+/// a lookup outside that interval misses. Bounded (oldest entry evicted), safe under concurrent use:
+/// lookups share a read lock (`ReadWriteLocked`), as the chain cache's do.
 final class IntermediateCache: Sendable {
     struct Entry: Sendable {
         let intermediate: Certificate
@@ -19,10 +20,10 @@ final class IntermediateCache: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var order: [String] = []
-        var hits = 0
     }
 
-    private let state = Mutex(State())
+    private let state = ReadWriteLocked(State())
+    private let hits = Atomic<Int>(0)
     let capacity: Int
 
     init(capacity: Int) {
@@ -31,21 +32,22 @@ final class IntermediateCache: Sendable {
 
     func lookup(_ key: String, at time: Int64) -> Entry? {
         guard capacity > 0 else { return nil }
-        return state.withLock { state in
+        let found = state.read { state -> Entry? in
             guard let entry = state.entries[key], entry.validFrom <= time, time <= entry.validUntil else { return nil }
-            state.hits += 1
             return entry
         }
+        if found != nil { hits.add(1, ordering: .relaxed) }
+        return found
     }
 
     /// Hits and entries so far (for tests and benchmarks).
     var statistics: (hits: Int, count: Int) {
-        state.withLock { ($0.hits, $0.entries.count) }
+        (hits.load(ordering: .relaxed), state.read { $0.entries.count })
     }
 
     func insert(_ entry: Entry, for key: String) {
         guard capacity > 0 else { return }
-        state.withLock { state in
+        state.write { state in
             if state.entries.updateValue(entry, forKey: key) == nil {
                 state.order.append(key)
                 if state.order.count > capacity {

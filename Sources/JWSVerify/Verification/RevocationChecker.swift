@@ -157,7 +157,7 @@ final class RevocationChecker: Sendable {
     /// reported unavailable and finishes in the background.
     private func run(_ jobs: [Job], at now: Int64) -> [Int: Outcome] {
         final class Results: Sendable {
-            let values = Mutex<[Int: Outcome]>([:])
+            let values = ReadWriteLocked<[Int: Outcome]>([:])
         }
         let results = Results()
         let group = DispatchGroup()
@@ -168,14 +168,14 @@ final class RevocationChecker: Sendable {
             // about one thread per core), which would also serialize the two requests.
             let thread = Thread {
                 let outcome = self.ask(job, at: now)
-                results.values.withLock { $0[job.subject.index] = outcome }
+                results.values.write { $0[job.subject.index] = outcome }
                 group.leave()
             }
             thread.name = "JWSVerify OCSP \(job.subject.role)"
             thread.start()
         }
         _ = group.wait(timeout: .now() + .seconds(timeoutSeconds + 2))
-        var collected = results.values.withLock { $0 }
+        var collected = results.values.read { $0 }
         for job in jobs where collected[job.subject.index] == nil {
             collected[job.subject.index] = unavailable(
                 job.subject, url: job.url, OCSPFailure(.timedOut, "no OCSP answer within \(timeoutSeconds) s"))

@@ -491,6 +491,12 @@ public struct SignedDataVerifier: Sendable {
     private static func decodePayload<P: AppStorePayload>(
         _ object: [String: JSONValue], as type: P.Type
     ) -> Result<P, VerificationError> {
+        if let missing = P.requiredKeys.first(where: { object[$0] == nil || object[$0] == .null }) {
+            return .failure(
+                VerificationError(
+                    .payloadDecodingFailed, check: .payload,
+                    "the payload is not a valid \(P.kind): \(missing) is missing (every \(P.kind) carries it)"))
+        }
         do {
             return .success(try P(json: JSONObjectReader(object: object)))
         } catch {

@@ -92,18 +92,14 @@ enum KnownDifference: String, Sendable {
     /// PyJWT checks the registered JWT claims exp, nbf, iat and aud, which App Store payloads do not
     /// carry and Apple's other libraries do not check: there Apple's Python library is the stricter.
     case pyJWTRegisteredClaims = "PyJWT exp/nbf/iat/aud checks (Apple stricter)"
-    /// Apple's Python model requires every member of `DecodedRealtimeRequestBody` (cattrs fails on a
-    /// missing one); JWSVerify's model has them optional and checks only the claims. Apple stricter;
-    /// not in Docs/ErrorCodes.md (reported in Docs/Security.md).
-    case realtimeRequiredMembers = "realtime request member missing (Apple stricter)"
-    /// An app transaction is validated at `receiptCreationDate` (Docs/ErrorCodes.md, as Apple's Swift
-    /// library does); Apple's Python library takes `signedDate` first when the payload has one.
+    /// An app transaction is validated at `receiptCreationDate` (Docs/ErrorCodes.md, "Where JWSVerify
+    /// differs", as Apple's Swift library does); Apple's Python library takes `signedDate` first.
     case appTransactionValidationTime = "app transaction validation time (receiptCreationDate vs signedDate)"
 
     /// Whether a disagreement in this direction is the expected one.
     func allows(jwsVerifyVerified: Bool) -> Bool {
         switch self {
-        case .pyJWTRegisteredClaims, .realtimeRequiredMembers: return jwsVerifyVerified
+        case .pyJWTRegisteredClaims: return jwsVerifyVerified
         case .appTransactionValidationTime: return true
         default: return !jwsVerifyVerified
         }
@@ -265,8 +261,6 @@ enum DifferentialCorpus {
         var known = coercion ?? (value != nil && marksOtherKind ? .wrongKind : nil)
         if kind == .appTransaction && (key == "signedDate" || key == "receiptCreationDate") {
             known = .appTransactionValidationTime
-        } else if kind == .realtimeRequest && value == nil {
-            known = .realtimeRequiredMembers
         }
         // A notification's claims live in data (or summary, appData, ...): change them there half the time.
         if kind == .notification, random.next(2) == 0,
