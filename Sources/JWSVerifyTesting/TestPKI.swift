@@ -6,7 +6,8 @@ import Foundation
 /// extension 1.2.840.113635.100.6.2.1; a P-256 leaf carrying 1.2.840.113635.100.6.11.1; every
 /// certificate signature ecdsa-with-SHA384; basicConstraints and keyUsage critical; key
 /// identifiers; an OCSP URL in the intermediate and the leaf. The subject names say they are test
-/// certificates and not Apple's, and the OCSP URLs are under the reserved `.invalid` domain.
+/// certificates and not Apple's, and the default OCSP URLs are under the reserved `.invalid` domain
+/// (``generate(seed:validity:rootOCSPURL:intermediateOCSPURL:)`` can name real responders instead).
 ///
 /// Production verifiers trust only Apple's root, so these certificates are accepted only where a
 /// test configures ``root`` as a trusted root.
@@ -34,9 +35,9 @@ public struct TestPKI: Sendable, Hashable {
         commonName: "JWSVerify Test App Store Signing - NOT APPLE",
         organizationalUnit: "JWSVerify Testing", organization: "JWSVerify Tests (not Apple Inc.)",
         country: "US")
-    /// OCSP URL written into the intermediate (the root's responder; never resolves).
+    /// The default OCSP URL written into the intermediate (the root's responder; never resolves).
     public static let rootOCSPURL = "http://ocsp.jwsverify.invalid/test-root"
-    /// OCSP URL written into leaves (the intermediate's responder; never resolves).
+    /// The default OCSP URL written into leaves (the intermediate's responder; never resolves).
     public static let intermediateOCSPURL = "http://ocsp.jwsverify.invalid/test-intermediate"
 
     /// The self-signed root certificate (P-384).
@@ -88,7 +89,20 @@ public struct TestPKI: Sendable, Hashable {
     ///   - seed: makes keys and serial numbers deterministic (certificate signatures still vary,
     ///     as ECDSA signatures do); nil makes everything random.
     ///   - validity: validity of all three certificates; nil means ``defaultValidity``.
-    public static func generate(seed: UInt64? = nil, validity: ClosedRange<Date>? = nil) throws -> TestPKI {
+    ///   - rootOCSPURL: the OCSP URL in the intermediate's Authority Information Access, where the
+    ///     root's responder answers for the intermediate (default ``rootOCSPURL``, which never
+    ///     resolves). Pass a running responder's URL, such as `http://127.0.0.1:8801`, to check
+    ///     revocation for real.
+    ///   - intermediateOCSPURL: the OCSP URL in the leaf's Authority Information Access, where the
+    ///     intermediate's responder answers for the leaf (default ``intermediateOCSPURL``).
+    ///
+    /// Leaves and intermediates issued later by ``makeLeaf(curve:validity:includeAppleMarker:commonName:issuer:seed:)``
+    /// and ``makeIntermediate(curve:validity:includeAppleMarker:isCertificateAuthority:commonName:seed:)``
+    /// carry the default URLs.
+    public static func generate(
+        seed: UInt64? = nil, validity: ClosedRange<Date>? = nil, rootOCSPURL: String = TestPKI.rootOCSPURL,
+        intermediateOCSPURL: String = TestPKI.intermediateOCSPURL
+    ) throws -> TestPKI {
         let validity = validity ?? defaultValidity
         let seed = seed ?? randomSeed()
         let rootKey = try TestPrivateKey.generate(curve: .p384, seed: seed, label: "root")
@@ -102,14 +116,15 @@ public struct TestPKI: Sendable, Hashable {
         let intermediate = try TestCertificate.issue(
             intermediateSpec(
                 name: intermediateName, issuer: root.subject, serial: serials.serialNumber(),
-                validity: validity, includeAppleMarker: true, isCertificateAuthority: true),
+                validity: validity, includeAppleMarker: true, isCertificateAuthority: true,
+                ocspURL: rootOCSPURL),
             subjectKey: intermediateKey, issuerKey: rootCredential.privateKey)
 
         let leafKey = try TestPrivateKey.generate(curve: .p256, seed: seed, label: "leaf")
         let leaf = try TestCertificate.issue(
             leafSpec(
                 name: leafName, issuer: intermediate.subject, serial: serials.serialNumber(),
-                validity: validity, includeAppleMarker: true),
+                validity: validity, includeAppleMarker: true, ocspURL: intermediateOCSPURL),
             subjectKey: leafKey, issuerKey: intermediateKey)
 
         return TestPKI(
@@ -304,24 +319,24 @@ public struct TestPKI: Sendable, Hashable {
     static func intermediateSpec(
         name: TestDistinguishedName, issuer: TestDistinguishedName, serial: Data,
         validity: ClosedRange<Date>, includeAppleMarker: Bool,
-        isCertificateAuthority: Bool
+        isCertificateAuthority: Bool, ocspURL: String? = rootOCSPURL
     ) -> TestCertificateSpec {
         TestCertificateSpec(
             subject: name, issuer: issuer, serialNumber: serial, notBefore: validity.lowerBound,
             notAfter: validity.upperBound, isCertificateAuthority: isCertificateAuthority,
             pathLengthConstraint: isCertificateAuthority ? 0 : nil,
             keyUsage: [.keyCertSign, .cRLSign],
-            appleMarkerOID: includeAppleMarker ? intermediateMarkerOID : nil, ocspURL: rootOCSPURL)
+            appleMarkerOID: includeAppleMarker ? intermediateMarkerOID : nil, ocspURL: ocspURL)
     }
 
     static func leafSpec(
         name: TestDistinguishedName, issuer: TestDistinguishedName, serial: Data,
-        validity: ClosedRange<Date>, includeAppleMarker: Bool
+        validity: ClosedRange<Date>, includeAppleMarker: Bool, ocspURL: String? = intermediateOCSPURL
     ) -> TestCertificateSpec {
         TestCertificateSpec(
             subject: name, issuer: issuer, serialNumber: serial, notBefore: validity.lowerBound,
             notAfter: validity.upperBound, isCertificateAuthority: false, keyUsage: [.digitalSignature],
-            appleMarkerOID: includeAppleMarker ? leafMarkerOID : nil, ocspURL: intermediateOCSPURL)
+            appleMarkerOID: includeAppleMarker ? leafMarkerOID : nil, ocspURL: ocspURL)
     }
 }
 

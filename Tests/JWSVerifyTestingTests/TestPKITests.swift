@@ -106,6 +106,39 @@ struct TestPKITests {
         #expect(leaf.text.contains("Digital Signature"))
     }
 
+    @Test("generate(rootOCSPURL:intermediateOCSPURL:) puts the URLs in the intermediate's and leaf's AIA")
+    func ocspURLs() throws {
+        let rootURL = "http://127.0.0.1:8801"
+        let intermediateURL = "http://127.0.0.1:8802/intermediate"
+        let pki = try TestPKI.generate(seed: Self.seed, rootOCSPURL: rootURL, intermediateOCSPURL: intermediateURL)
+        let defaults = try TestPKI.generate(seed: Self.seed)
+        // The URL is an IA5String in the DER; the defaults are gone.
+        #expect(pki.intermediate.der.range(of: Data(rootURL.utf8)) != nil)
+        #expect(pki.leaf.der.range(of: Data(intermediateURL.utf8)) != nil)
+        #expect(pki.intermediate.der.range(of: Data(TestPKI.rootOCSPURL.utf8)) == nil)
+        #expect(pki.leaf.der.range(of: Data(TestPKI.intermediateOCSPURL.utf8)) == nil)
+        #expect(defaults.leaf.der.range(of: Data(TestPKI.intermediateOCSPURL.utf8)) != nil)
+        // Only the URLs differ: the same seed gives the same keys.
+        #expect(pki.leaf.publicKeyDER == defaults.leaf.publicKeyDER)
+        // Leaves issued later keep the default URL.
+        #expect(try pki.makeLeaf(seed: 3).certificate.der.range(of: Data(TestPKI.intermediateOCSPURL.utf8)) != nil)
+
+        guard let openssl = Tools.requireOpenSSL("ocspURLs (openssl part)") else { return }
+        let directory = try written(pki)
+        let defaultsDirectory = try written(defaults)
+        func ocspURI(_ name: String, in directory: TemporaryDirectory) throws -> String {
+            let output = try Tools.run(
+                openssl, ["x509", "-inform", "DER", "-in", directory.file(name).path, "-noout", "-ocsp_uri"])
+            #expect(output.status == 0, "\(name): \(output.text)")
+            return output.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try ocspURI("intermediate.der", in: directory) == rootURL)
+        #expect(try ocspURI("leaf.der", in: directory) == intermediateURL)
+        #expect(try ocspURI("root.der", in: directory) == "")
+        #expect(try ocspURI("intermediate.der", in: defaultsDirectory) == TestPKI.rootOCSPURL)
+        #expect(try ocspURI("leaf.der", in: defaultsDirectory) == TestPKI.intermediateOCSPURL)
+    }
+
     @Test("The leaf is prime256v1, the root and intermediate secp384r1")
     func curves() throws {
         let pki = try TestPKI.generate(seed: Self.seed)
