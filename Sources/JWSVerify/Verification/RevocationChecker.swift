@@ -186,6 +186,7 @@ final class RevocationChecker: Sendable {
     /// One exchange: send, verify, judge freshness and status, update the cache.
     private func ask(_ job: Job, at now: Int64) -> Outcome {
         requests.add(1, ordering: .relaxed)
+        OperationCounters.countOCSPRequest()
         let answer: OCSPAnswer
         switch job.request.send(to: job.url, timeoutSeconds: timeoutSeconds).flatMap({
             job.request.evaluate($0, issuer: job.subject.issuer, at: now)

@@ -24,8 +24,12 @@ struct RevocationCheckerTests {
         let pki = try OCSPTestPKI()
         defer { pki.stop() }
         let checker = RevocationChecker(timeout: .seconds(3), clock: { Date() })
+        let processWide = OperationCounters.ocspRequests
         #expect(checker.check(pki.chain) == nil)
         #expect(checker.requestCount == 2)
+        // The process-wide counter (which the benchmark reads) counts them too; other tests running
+        // at the same time may add theirs.
+        #expect(OperationCounters.ocspRequests - processWide >= 2)
         #expect(checker.check(pki.chain) == nil)
         #expect(checker.requestCount == 2)
         #expect(checker.cacheStatistics.hits == 2)
