@@ -8,13 +8,18 @@ struct OperationCount: Sendable, Equatable {
     var es256Verifications: Int
     var certificateSignatureVerifications: Int
     var certificateParses: Int
+    var ocspRequests: Int
+
+    static let zero = OperationCount(
+        es256Verifications: 0, certificateSignatureVerifications: 0, certificateParses: 0, ocspRequests: 0)
 
     static func - (lhs: OperationCount, rhs: OperationCount) -> OperationCount {
         OperationCount(
             es256Verifications: lhs.es256Verifications - rhs.es256Verifications,
             certificateSignatureVerifications: lhs.certificateSignatureVerifications
                 - rhs.certificateSignatureVerifications,
-            certificateParses: lhs.certificateParses - rhs.certificateParses)
+            certificateParses: lhs.certificateParses - rhs.certificateParses,
+            ocspRequests: lhs.ocspRequests - rhs.ocspRequests)
     }
 
     func perToken(_ tokens: Int) -> OperationsPerToken {
@@ -22,7 +27,8 @@ struct OperationCount: Sendable, Equatable {
         return OperationsPerToken(
             es256Verifications: Double(es256Verifications) / count,
             certificateSignatureVerifications: Double(certificateSignatureVerifications) / count,
-            certificateParses: Double(certificateParses) / count)
+            certificateParses: Double(certificateParses) / count,
+            ocspRequests: Double(ocspRequests) / count)
     }
 }
 
@@ -119,10 +125,7 @@ struct ScenarioRunner: Sendable {
     ) -> (counts: OperationCount, tokens: Int, unexpected: [String], categoryNanoseconds: [String: Double]) {
         let check = scenario.check
         if let primer = set.primer, let code = check(verifier, primer) {
-            return (
-                OperationCount(es256Verifications: 0, certificateSignatureVerifications: 0, certificateParses: 0), 0,
-                ["the primer did not verify: \(code)"], [:]
-            )
+            return (.zero, 0, ["the primer did not verify: \(code)"], [:])
         }
         let count = min(limit, set.tokens.count)
         var unexpected: [String] = []

@@ -10,6 +10,7 @@ extension OperationCount {
         OperationCount(
             es256Verifications: OperationCounters.es256Verifications,
             certificateSignatureVerifications: OperationCounters.certificateSignatureVerifications,
-            certificateParses: OperationCounters.certificateParses)
+            certificateParses: OperationCounters.certificateParses,
+            ocspRequests: OperationCounters.ocspRequests)
     }
 }

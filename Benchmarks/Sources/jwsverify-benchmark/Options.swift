@@ -50,6 +50,9 @@ struct BenchmarkOptions: Sendable {
         OPTIONS:
           --scenario LIST         Comma-separated scenarios (default: all):
                                   \(ScenarioName.allCases.map(\.rawValue).joined(separator: ","))
+                                  (online-warm and online-offline mint their own set and start
+                                  two `openssl ocsp` responders on 127.0.0.1; skipped without
+                                  openssl; never exported)
           --threads LIST          Thread counts, e.g. 1,2 (default: 1 and all cores)
           --repeats N             Timed repeats per measurement (default 5)
           --seconds S             Least duration of one repeat (default 2)
@@ -179,9 +182,9 @@ struct BenchmarkOptions: Sendable {
     }
 
     /// The arguments that make a child process measure `scenario` exactly as this process would.
-    func childArguments(for scenario: ScenarioName, setsDirectory: String, resultPath: String) -> [String] {
+    /// `setsDirectory` is nil for a scenario that mints its own set.
+    func childArguments(for scenario: ScenarioName, setsDirectory: String?, resultPath: String) -> [String] {
         var arguments = [
-            "--sets", setsDirectory,
             "--scenario", scenario.rawValue,
             "--threads", threads.map(String.init).joined(separator: ","),
             "--repeats", String(repeats),
@@ -192,6 +195,7 @@ struct BenchmarkOptions: Sendable {
             "--seed", String(seed),
             "--child-result", resultPath,
         ]
+        if let setsDirectory { arguments += ["--sets", setsDirectory] }
         if let iterations { arguments += ["--iterations", String(iterations)] }
         return arguments
     }

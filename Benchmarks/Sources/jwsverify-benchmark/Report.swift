@@ -8,6 +8,8 @@ struct OperationsPerToken: Codable, Sendable {
     var certificateSignatureVerifications: Double
     /// DER certificates parsed.
     var certificateParses: Double
+    /// OCSP requests sent by online checks (0 with a warm revocation cache).
+    var ocspRequests: Double
 }
 
 /// One scenario measured with one thread count.
@@ -40,6 +42,10 @@ struct ThreadMeasurement: Codable, Sendable {
 struct ScenarioResult: Codable, Sendable {
     var scenario: String
     var summary: String
+    /// Whether the verifier ran online checks (OCSP).
+    var onlineChecks: Bool
+    /// Why the scenario was not measured (then there are no measurements), or nil.
+    var skipped: String?
     var tokens: Int
     var meanTokenBytes: Int
     /// Counted on one thread over one pass over (up to 1,000 tokens of) the set, after the primer.
@@ -56,6 +62,16 @@ struct ScenarioResult: Codable, Sendable {
     var certificateSignatureVerificationsDuringRun: Int?
     /// Failed checks (unexpected outcomes, forbidden work); empty when all is well.
     var problems: [String]
+
+    /// A scenario that could not run here, and why (not a failure).
+    static func skipped(_ scenario: ScenarioName, reason: String) -> ScenarioResult {
+        let none = OperationsPerToken(
+            es256Verifications: 0, certificateSignatureVerifications: 0, certificateParses: 0, ocspRequests: 0)
+        return ScenarioResult(
+            scenario: scenario.rawValue, summary: scenario.summary, onlineChecks: scenario.enablesOnlineChecks,
+            skipped: reason, tokens: 0, meanTokenBytes: 0, operationsPerToken: none, measurements: [],
+            peakRSSBytes: 0, peakRSSBeforeVerifyingBytes: 0, problems: [])
+    }
 }
 
 /// The whole run.
@@ -76,16 +92,19 @@ struct BenchmarkReport: Codable, Sendable {
 
 enum ReportFormatter {
     static func table(_ report: BenchmarkReport) -> String {
-        let header = [
+        // The OCSP column only when a scenario ran online checks.
+        let showsOCSP = report.results.contains { $0.onlineChecks }
+        var header = [
             "scenario", "thr", "tokens/s", "tok/CPU-s", "cores", "p50 µs", "p99 µs", "P-256/tok", "certsig/tok",
             "parses/tok",
-            "RSS MiB (pre)", "load",
         ]
+        if showsOCSP { header.append("OCSP/tok") }
+        header += ["RSS MiB (pre)", "load"]
         var rows: [[String]] = []
         for result in report.results {
             for measurement in result.measurements {
                 let ops = measurement.operationsPerToken
-                rows.append([
+                var row = [
                     result.scenario, String(measurement.threads), format(measurement.tokensPerSecond, digits: 0),
                     format(measurement.tokensPerCPUSecond, digits: 0),
                     format(measurement.coresUsed, digits: 2) + "/"
@@ -93,10 +112,14 @@ enum ReportFormatter {
                     format(measurement.p50Microseconds, digits: 1), format(measurement.p99Microseconds, digits: 1),
                     format(ops.es256Verifications, digits: 3), format(ops.certificateSignatureVerifications, digits: 3),
                     format(ops.certificateParses, digits: 3),
+                ]
+                if showsOCSP { row.append(format(ops.ocspRequests, digits: 3)) }
+                row += [
                     format(Double(result.peakRSSBytes) / 1_048_576, digits: 1) + " ("
                         + format(Double(result.peakRSSBeforeVerifyingBytes) / 1_048_576, digits: 1) + ")",
                     format(measurement.loadAverageBefore, digits: 2),
-                ])
+                ]
+                rows.append(row)
             }
         }
         var widths = header.map(\.count)
@@ -116,10 +139,13 @@ enum ReportFormatter {
             + " threads): median of \(report.repeats) repeats of "
             + (report.iterations.map { "\($0) tokens/thread" } ?? "≥ \(format(report.secondsPerRepeat, digits: 1)) s")
             + "; cores: used by the verifying threads / busy machine-wide (the rest is other load)"
-            + "; ops/token counted by the library over the timed repeats; RSS: ru_maxrss (\(report.isolation)),"
+            + "; ops/token counted by the library over the timed repeats"
+            + (showsOCSP ? " (OCSP/tok: requests sent by online checks)" : "")
+            + "; RSS: ru_maxrss (\(report.isolation)),"
             + " at the end and (pre) after loading the set, before verifying;"
             + " load: 1-min load average before.\n"
         for result in report.results {
+            if let reason = result.skipped { text += "\(result.scenario) skipped: \(reason)\n" }
             if let categories = result.rejectCategoryMicroseconds {
                 text +=
                     "\(result.scenario) categories, mean µs/token on 1 thread: "

@@ -14,6 +14,8 @@ enum ScenarioName: String, CaseIterable, Sendable, Codable {
     case tampered
     case large
     case chainGroups = "chain-groups"
+    case onlineWarm = "online-warm"
+    case onlineOffline = "online-offline"
 
     var summary: String {
         switch self {
@@ -28,6 +30,9 @@ enum ScenarioName: String, CaseIterable, Sendable, Codable {
         case .tampered: return "changed payload or signature under the warm chain: refused by the ES256 check, 1/2 each"
         case .large: return "transactions padded to just under 64 KiB, warm chain"
         case .chainGroups: return "K consecutive transactions per leaf, more leaves than the cache holds"
+        case .onlineWarm:
+            return "transactions sharing one chain, online checks (OCSP) with the revocation cache warm"
+        case .onlineOffline: return "the online-warm set verified offline: the baseline of online-warm"
         }
     }
 
@@ -35,9 +40,18 @@ enum ScenarioName: String, CaseIterable, Sendable, Codable {
     var setName: String {
         switch self {
         case .notification, .notificationNested: return "notification"
+        case .onlineWarm, .onlineOffline: return "online"
         default: return rawValue
         }
     }
+
+    /// Whether the scenario mints its own PKI and set in the measuring process, with two `openssl
+    /// ocsp` responders that the certificates' AIA URLs name (see OnlineScenarios.swift). Such sets
+    /// are not exported.
+    var mintsOwnSet: Bool { self == .onlineWarm || self == .onlineOffline }
+
+    /// Whether the verifier runs online checks (OCSP).
+    var enablesOnlineChecks: Bool { self == .onlineWarm }
 
     /// 0 disables every cache.
     var chainCacheCapacity: Int { self == .cold ? 0 : 64 }
@@ -48,7 +62,7 @@ enum ScenarioName: String, CaseIterable, Sendable, Codable {
     /// Verifies one token the way this scenario does; nil when it verified, else the error code.
     var check: @Sendable (SignedDataVerifier, String) -> VerificationError.Code? {
         switch self {
-        case .warm, .newLeaf, .cold, .reject, .tampered, .large, .chainGroups:
+        case .warm, .newLeaf, .cold, .reject, .tampered, .large, .chainGroups, .onlineWarm, .onlineOffline:
             return { verifier, token in verifier.verifyAndDecodeTransaction(token).error?.code }
         case .renewal:
             return { verifier, token in verifier.verifyAndDecodeRenewalInfo(token).error?.code }

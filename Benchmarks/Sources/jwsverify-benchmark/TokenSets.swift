@@ -27,17 +27,24 @@ enum BenchmarkConfiguration {
     /// The chain-groups set has at least this many distinct leaves: more than the default chain cache
     /// capacity (64) in every thread's slice (2 threads), so that each chain is evicted before it comes back.
     static let minimumChainGroups = 256
+    /// Tokens of the online set (one chain: the set size hardly matters).
+    static let onlineTokens = 2_000
 
     static func payloadParameters(seed: UInt64) -> PayloadParameters {
         PayloadParameters(
             bundleId: bundleId, appAppleId: appAppleId, environment: environment, signedDate: signedDate, seed: seed)
     }
 
-    /// A verifier for the test root; `chainCacheCapacity: 0` disables every cache.
-    static func makeVerifier(rootDER: Data, chainCacheCapacity: Int = 64) throws -> SignedDataVerifier {
+    /// A verifier for the test root; `chainCacheCapacity: 0` disables every cache. With
+    /// `enableOnlineChecks`, it asks the OCSP responders named in the certificates and validates at
+    /// the current time.
+    static func makeVerifier(
+        rootDER: Data, chainCacheCapacity: Int = 64, enableOnlineChecks: Bool = false
+    ) throws -> SignedDataVerifier {
         try SignedDataVerifier(
             rootCertificates: [rootDER], bundleId: bundleId, appAppleId: appAppleId,
-            environment: Environment(rawValue: environment), chainCacheCapacity: chainCacheCapacity)
+            environment: Environment(rawValue: environment), enableOnlineChecks: enableOnlineChecks,
+            chainCacheCapacity: chainCacheCapacity)
     }
 }
 
@@ -66,10 +73,15 @@ struct TokenFactory: Sendable {
     let minter: TokenMinter
     let parameters: PayloadParameters
 
-    init(options: BenchmarkOptions) throws {
+    /// A factory for `pki`, or for the test PKI of the options' seed when nil.
+    init(options: BenchmarkOptions, pki: TestPKI? = nil) throws {
         self.options = options
-        pki = try TestPKI.generate(seed: options.seed)
-        minter = TokenMinter(pki: pki)
+        if let pki {
+            self.pki = pki
+        } else {
+            self.pki = try TestPKI.generate(seed: options.seed)
+        }
+        minter = TokenMinter(pki: self.pki)
         parameters = BenchmarkConfiguration.payloadParameters(seed: options.seed)
     }
 
@@ -97,6 +109,9 @@ struct TokenFactory: Sendable {
         case .reject: return try rejectSet()
         case .tampered: return try tamperedSet()
         case .large: return try largeSet()
+        case .onlineWarm, .onlineOffline:
+            return try verifiedSet(
+                "online", .transaction, count: min(BenchmarkConfiguration.onlineTokens, options.warmTokens))
         }
     }
 

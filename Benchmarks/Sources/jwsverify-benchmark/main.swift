@@ -55,7 +55,9 @@ enum Benchmark {
         var setsDirectory = options.setsDirectory.map { URL(fileURLWithPath: $0) }
         var temporaryDirectory: URL?
         defer { if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) } }
-        if setsDirectory == nil {
+        // The online scenarios mint their own sets where they are measured.
+        let needsSets = options.scenarios.contains { !$0.mintsOwnSet }
+        if setsDirectory == nil && needsSets {
             if options.inProcess {
                 let (sets, root) = try mint(options)
                 for set in sets { mintedSets[set.name] = set }
@@ -79,7 +81,9 @@ enum Benchmark {
 
         var results: [ScenarioResult] = []
         for scenario in options.scenarios {
-            if options.inProcess {
+            if scenario.mintsOwnSet && options.inProcess {
+                results.append(try OnlineScenarios.measure(scenario, options: options))
+            } else if options.inProcess {
                 let set: TokenSet
                 let root: Data
                 if let minted = mintedSets[scenario.setName] {
@@ -90,7 +94,7 @@ enum Benchmark {
                     throw BenchmarkError("no set for \(scenario.rawValue)")
                 }
                 results.append(try measure(scenario, set: set, rootDER: root, options: options))
-            } else if let setsDirectory {
+            } else {
                 results.append(try measureInChild(scenario, setsDirectory: setsDirectory, options: options))
             }
         }
@@ -112,26 +116,33 @@ enum Benchmark {
         return results.contains { !$0.problems.isEmpty } ? 1 : 0
     }
 
-    /// A child: measure one scenario from the sets directory and write the result as JSON.
+    /// A child: measure one scenario from the sets directory (or, for the online scenarios, from a
+    /// set it mints itself) and write the result as JSON.
     static func runChild(_ options: BenchmarkOptions, resultPath: String) throws {
-        guard let directory = options.setsDirectory, options.scenarios.count == 1 else {
-            throw BenchmarkError("a child needs --sets DIR and exactly one --scenario")
-        }
+        guard options.scenarios.count == 1 else { throw BenchmarkError("a child needs exactly one --scenario") }
         let scenario = options.scenarios[0]
-        let (set, root) = try SetFiles.read(scenario.setName, from: URL(fileURLWithPath: directory))
-        let result = try measure(scenario, set: set, rootDER: root, options: options)
+        let result: ScenarioResult
+        if scenario.mintsOwnSet {
+            result = try OnlineScenarios.measure(scenario, options: options)
+        } else {
+            guard let directory = options.setsDirectory else {
+                throw BenchmarkError("a child measuring \(scenario.rawValue) needs --sets DIR")
+            }
+            let (set, root) = try SetFiles.read(scenario.setName, from: URL(fileURLWithPath: directory))
+            result = try measure(scenario, set: set, rootDER: root, options: options)
+        }
         try JSONEncoder().encode(result).write(to: URL(fileURLWithPath: resultPath))
     }
 
     static func measureInChild(
-        _ scenario: ScenarioName, setsDirectory: URL, options: BenchmarkOptions
+        _ scenario: ScenarioName, setsDirectory: URL?, options: BenchmarkOptions
     ) throws -> ScenarioResult {
         let resultURL = FileManager.default.temporaryDirectory
             .appendingPathComponent(
                 "jwsverify-benchmark-\(ProcessInfo.processInfo.processIdentifier)-\(scenario.rawValue).json")
         defer { try? FileManager.default.removeItem(at: resultURL) }
         try runSelf(
-            options.childArguments(for: scenario, setsDirectory: setsDirectory.path, resultPath: resultURL.path),
+            options.childArguments(for: scenario, setsDirectory: setsDirectory?.path, resultPath: resultURL.path),
             what: "measuring \(scenario.rawValue)")
         return try JSONDecoder().decode(ScenarioResult.self, from: Data(contentsOf: resultURL))
     }
@@ -148,11 +159,11 @@ enum Benchmark {
         }
     }
 
-    /// Mints the sets of the selected scenarios, in scenario order.
+    /// Mints the sets of the selected scenarios, in scenario order (not those that mint their own).
     static func mint(_ options: BenchmarkOptions) throws -> (sets: [TokenSet], rootDER: Data) {
         let factory = try TokenFactory(options: options)
         var sets: [TokenSet] = []
-        for scenario in unique(options.scenarios, by: \.setName) {
+        for scenario in unique(options.scenarios.filter { !$0.mintsOwnSet }, by: \.setName) {
             let start = nanoseconds()
             let set = try factory.set(for: scenario)
             progress(
@@ -170,12 +181,23 @@ enum Benchmark {
     ) throws -> ScenarioResult {
         let rssBefore = peakRSSBytes()
         let verifier = try BenchmarkConfiguration.makeVerifier(
-            rootDER: rootDER, chainCacheCapacity: scenario.chainCacheCapacity)
+            rootDER: rootDER, chainCacheCapacity: scenario.chainCacheCapacity,
+            enableOnlineChecks: scenario.enablesOnlineChecks)
         let runner = ScenarioRunner(scenario: scenario, set: set, verifier: verifier)
         var problems: [String] = []
 
+        let beforePriming = OperationCount.now()
         let counting = runner.countingPass(limit: countingPassLimit)
         problems += counting.unexpected
+        // Only the primer may ask OCSP responders: online, it asks about the leaf and the intermediate
+        // once and fills the revocation cache; after it, no scenario may send a request.
+        let primerRequests = (OperationCount.now() - beforePriming).ocspRequests - counting.counts.ocspRequests
+        if scenario.enablesOnlineChecks && set.primer != nil && primerRequests != 2 {
+            problems.append("the primer sent \(primerRequests) OCSP requests; expected 2 (leaf and intermediate)")
+        }
+        if counting.counts.ocspRequests != 0 {
+            problems.append("\(counting.counts.ocspRequests) OCSP requests after priming; expected 0")
+        }
         var certificateWork = counting.counts.certificateSignatureVerifications
         if scenario == .reject && counting.counts.es256Verifications != 0 {
             problems.append("\(counting.counts.es256Verifications) ES256 verifications while rejecting; expected 0")
@@ -184,7 +206,8 @@ enum Benchmark {
         progress(
             "\(scenario.rawValue): \(set.tokens.count) tokens; per token: \(fmt(countingOps.es256Verifications)) ES256,"
                 + " \(fmt(countingOps.certificateSignatureVerifications)) certificate signatures,"
-                + " \(fmt(countingOps.certificateParses)) certificate parses")
+                + " \(fmt(countingOps.certificateParses)) certificate parses"
+                + (scenario.enablesOnlineChecks ? ", \(fmt(countingOps.ocspRequests)) OCSP requests" : ""))
 
         var measurements: [ThreadMeasurement] = []
         for threads in options.threads {
@@ -229,6 +252,11 @@ enum Benchmark {
             if unexpected > 0 {
                 problems.append("\(unexpected) tokens had an unexpected outcome with \(threads) threads")
             }
+            if counts.ocspRequests != 0 {
+                problems.append(
+                    "\(counts.ocspRequests) OCSP requests during the timed repeats with \(threads) threads;"
+                        + " expected 0 (a warm revocation cache sends none)")
+            }
             measurements.append(
                 ThreadMeasurement(
                     threads: threads, tokensPerSecond: median(rates), repeatTokensPerSecond: rates,
@@ -244,7 +272,8 @@ enum Benchmark {
         }
         for problem in problems { progress("PROBLEM \(scenario.rawValue): \(problem)") }
         return ScenarioResult(
-            scenario: scenario.rawValue, summary: scenario.summary, tokens: set.tokens.count,
+            scenario: scenario.rawValue, summary: scenario.summary, onlineChecks: scenario.enablesOnlineChecks,
+            tokens: set.tokens.count,
             meanTokenBytes: set.totalBytes / max(set.tokens.count, 1), operationsPerToken: countingOps,
             measurements: measurements, peakRSSBytes: peakRSSBytes(), peakRSSBeforeVerifyingBytes: rssBefore,
             rejectCategoryMicroseconds: set.categories == nil
