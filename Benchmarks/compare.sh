@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Peer comparison of JWSVerify, in one run and interleaved on the same machine:
 #   1. openssl speed ecdsap256 ecdsap384 (verify/s per CPU-second: the ECDSA ceiling of this machine)
-#   2. jwsverify-benchmark (release build) on token sets it mints and exports
+#   2. jwsverify-benchmark (release build) on token sets it mints and exports; its online-warm and
+#      online-offline scenarios mint their own set and start two `openssl ocsp` responders
 #   3. Apple's App Store Server Library for Python (PyPI app-store-server-library), offline,
 #      on the exported warm and cold sets, single-threaded
 #   4. openssl speed again (the ratios use the mean of both runs; their spread shows drift)
 #   5. `jwsverify batch` peak RSS over 1,000,000 warm tokens (when the CLI has `batch`)
-# then prints every figure, the ratios and the targets of the issue "Benchmarks and speed".
+# then prints every figure, the ratios and the targets of the issues "Benchmarks and speed" and
+# "Online checks: OCSP revocation" (online-warm >= 0.90 x online-offline).
 #
 # Usage: bash Benchmarks/compare.sh [--quick] [--out DIR]
 #   --quick     short repeats and small sets (a smoke run: figures are indicative only)
@@ -201,7 +203,7 @@ if speeds:
     figure("openssl P-256 verify/s (runs: " + ", ".join(fmt(s[0]) for s in speeds) + ")", p256)
     figure("openssl P-384 verify/s (runs: " + ", ".join(fmt(s[1]) for s in speeds) + ")", p384)
 for scenario in ["warm", "new-leaf", "cold", "renewal", "notification", "notification-nested",
-                 "app-transaction", "reject", "tampered", "large", "chain-groups"]:
+                 "app-transaction", "reject", "tampered", "large", "chain-groups", "online-warm", "online-offline"]:
     figure(f"jwsverify {scenario}, 1 thread", rate(scenario), rate(scenario, cpu=False))
     threads = most_threads(scenario)
     if threads:
@@ -239,6 +241,8 @@ targets = [
     ("reject tokens/s (1 thread, wall)", rate("reject", cpu=False), 100_000, ">="),
     ("tampered / P-256 verify rate (1 thread, CPU)", ratio(rate("tampered"), p256), None, ""),
     ("jwsverify batch peak RSS MiB", int(batch_rss_kib) / 1024 if batch_rss_kib else None, 64, "<"),
+    # Issue "Online checks": a warm revocation cache costs no request and at most 10 %.
+    ("online-warm / online-offline (1 thread, CPU)", ratio(rate("online-warm"), rate("online-offline")), 0.90, ">="),
 ]
 print("\nRatios and targets" + (" (--quick: indicative only)" if quick == "1" else ""))
 summary = []
