@@ -36,6 +36,10 @@ final class RevocationChecker: Sendable {
     private let clock: @Sendable () -> Date
     private let cache: RevocationCache
     private let requests = Atomic<Int>(0)
+    /// Each certificate's OCSP certificate id, computed once per certificate object
+    /// (the chain cache hands out the same objects for every token of a chain), so that a warm check
+    /// builds no request: it looks the id up in ``cache`` and is done.
+    private let identities = ReadWriteLocked(Identities())
 
     /// Creates a checker.
     ///
@@ -133,8 +137,39 @@ final class RevocationChecker: Sendable {
         case ask(Job)
     }
 
+    /// A certificate's OCSP certificate id.
+    private struct Identity: Sendable {
+        /// Held so that the object identifiers of the key stay unique while the entry exists.
+        let certificate: Certificate
+        let issuer: Certificate
+        let certificateID: [UInt8]
+    }
+
+    private struct IdentityKey: Hashable {
+        let certificate: ObjectIdentifier
+        let issuer: ObjectIdentifier
+    }
+
+    /// Bounded memo of identities; the oldest entry goes first.
+    private struct Identities: Sendable {
+        static let capacity = 256
+        var entries: [IdentityKey: Identity] = [:]
+        var order: [IdentityKey] = []
+
+        mutating func insert(_ identity: Identity, for key: IdentityKey) {
+            guard entries.updateValue(identity, forKey: key) == nil else { return }
+            order.append(key)
+            if order.count > Self.capacity { entries[order.removeFirst()] = nil }
+        }
+    }
+
     /// The cached answer, a failure that needs no network, or the request to send.
     private func prepare(_ subject: Subject, at now: Int64) -> Preparation {
+        let key = IdentityKey(
+            certificate: ObjectIdentifier(subject.certificate), issuer: ObjectIdentifier(subject.issuer))
+        if let known = identities.read({ $0.entries[key] }), cache.isGood(known.certificateID, at: now) {
+            return .done(.good)
+        }
         guard let url = OCSPRequest.responderURL(of: subject.certificate) else {
             return .done(
                 unavailable(
@@ -145,6 +180,12 @@ final class RevocationChecker: Sendable {
         switch OCSPRequest.make(for: subject.certificate, issuer: subject.issuer) {
         case .success(let value): request = value
         case .failure(let failure): return .done(unavailable(subject, url: url, failure))
+        }
+        identities.write {
+            $0.insert(
+                Identity(
+                    certificate: subject.certificate, issuer: subject.issuer, certificateID: request.certificateID),
+                for: key)
         }
         if cache.isGood(request.certificateID, at: now) {
             return .done(.good)
