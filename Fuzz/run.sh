@@ -34,6 +34,8 @@ log=artifacts/$target/run-$$.log
 # A Swift runtime failure is reported by libFuzzer and AddressSanitizer; Swift's own backtracer would
 # compete with them for the crashing process (and can hang there).
 export SWIFT_BACKTRACE=enable=no
+# Allocation stacks of 8 frames, not 30: unwinding on every malloc cost 14% of the models target.
+export ASAN_OPTIONS="malloc_context_size=8${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 # Foundation's Data hides its storage pointer from LeakSanitizer (see lsan.supp).
 export LSAN_OPTIONS="suppressions=$PWD/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 status=0
