@@ -46,8 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JWSVerifyTests",
-            dependencies: ["JWSVerify", "JWSVerifyTesting"],
-            exclude: ["Hardening/apple_verify.py"]
+            dependencies: ["JWSVerify", "JWSVerifyTesting"]
         ),
         .testTarget(
             name: "JWSVerifyTestingTests",

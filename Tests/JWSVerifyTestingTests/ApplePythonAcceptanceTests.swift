@@ -28,10 +28,8 @@ struct ApplePythonAcceptanceTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        // A virtual environment of its own: the differential test builds the default one concurrently.
-        var environment = ProcessInfo.processInfo.environment
-        environment["APPLE_PYTHON_VENV"] = repositoryRoot.appendingPathComponent(".build/apple-python-venv-acceptance").path
-        process.environment = environment
+        // The default virtual environment, shared with the differential test: Scripts/apple-python-venv.sh
+        // lets one process create it while the others wait (flock).
         let output = Pipe()
         let error = Pipe()
         let stdin = Pipe()
@@ -100,7 +98,11 @@ struct ApplePythonAcceptanceTests {
                 "--app-apple-id", "1234",
             ], input: input)
         #expect(result.0 == 0, "\(result.2)")
-        let verdicts = result.1.split(separator: "\n").map(String.init)
+        // One JSON verdict per line: {"verified": Bool, "status": "OK" | VerificationStatus name, "detail": …}.
+        let verdicts = result.1.split(separator: "\n").map { line -> String in
+            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+            return object["verified"] as? Bool == true ? "VERIFIED" : "FAILED \(object["status"] ?? line) \(object["detail"] ?? "")"
+        }
         #expect(verdicts.count == items.count, "\(result.2)")
         let verifier = try SignedDataVerifier(
             rootCertificates: [pki.root.der], bundleId: Self.bundleId, environment: .sandbox)

@@ -7,8 +7,9 @@ import Testing
 /// JWSVerify and Apple's Python `SignedDataVerifier` (PyPI `app-store-server-library`) give the same
 /// verdict on a few thousand tokens derived from `TestVectors/generated` by seeded mutations.
 ///
-/// Apple's library runs once for the whole batch (`apple_verify.py`, NDJSON in, one verdict per line
-/// out), in a virtual environment under `.build/apple-python-venv` that the test creates (or reuses).
+/// Apple's library runs once for the whole batch (`Scripts/apple_verify.py`, NDJSON in, one verdict per
+/// line out), in the virtual environment that `Scripts/apple-python-venv.sh` creates (or reuses) under
+/// `.build/apple-python-venv`.
 /// Where JWSVerify is deliberately stricter, the mutation says so with its reason (see
 /// ``KnownDifference``); such a token may be rejected by JWSVerify and accepted by Apple, never the
 /// other way round. Any other disagreement fails the test and is printed with its token.
@@ -374,40 +375,23 @@ struct SeededRandom {
     }
 }
 
-/// Apple's Python library in `.build/apple-python-venv`, installed on first use.
+/// Apple's Python library in `.build/apple-python-venv` (`Scripts/apple-python-venv.sh`), installed on first use.
 enum AppleLibraryEnvironment {
     /// The package version the differential test was written against.
     static let requirement = "app-store-server-library==3.1.2"
 
     static var repositoryRoot: URL { FuzzVectors.directory.deletingLastPathComponent() }
 
-    /// The venv's python, installing the library when needed; nil (after printing why) when Python or
-    /// pip cannot provide it.
+    /// The python of the virtual environment that `Scripts/apple-python-venv.sh` makes (or reuses) with
+    /// Apple's library; nil (after printing why) when Python or pip cannot provide it.
     static func python() throws -> URL? {
-        let venv = repositoryRoot.appendingPathComponent(".build/apple-python-venv")
-        let python = venv.appendingPathComponent("bin/python")
-        if FileManager.default.isExecutableFile(atPath: python.path),
-            run(python.path, ["-c", "import appstoreserverlibrary.signed_data_verifier"]).status == 0
-        {
-            return python
-        }
-        guard let system = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile)
-            ?? which("python3")
-        else {
-            print("DifferentialTests skipped: python3 is not installed (Apple's library needs it)")
+        let setup = run("/bin/bash", [repositoryRoot.appendingPathComponent("Scripts/apple-python-venv.sh").path])
+        let lines = setup.output.split(separator: "\n").map(String.init)
+        guard setup.status == 0, let path = lines.last(where: { $0.hasPrefix("/") }) else {
+            print("DifferentialTests skipped: Apple's Python library is unavailable: \(setup.output.suffix(300))")
             return nil
         }
-        let created = run(system, ["-m", "venv", venv.path])
-        guard created.status == 0 else {
-            print("DifferentialTests skipped: python3 -m venv failed (install python3-venv): \(created.output.suffix(300))")
-            return nil
-        }
-        let installed = run(python.path, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", requirement])
-        guard installed.status == 0 else {
-            print("DifferentialTests skipped: pip could not install \(requirement): \(installed.output.suffix(300))")
-            return nil
-        }
-        return python
+        return URL(fileURLWithPath: path)
     }
 
     /// Runs apple_verify.py once over all cases.
@@ -424,10 +408,14 @@ enum AppleLibraryEnvironment {
             lines += String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self) + "\n"
         }
         try lines.write(to: input, atomically: true, encoding: .utf8)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("apple_verify.py")
+        let script = repositoryRoot.appendingPathComponent("Scripts/apple_verify.py")
         let process = Process()
         process.executableURL = python
-        process.arguments = [script.path, FuzzVectors.directory.appendingPathComponent("generated/root.der").path]
+        process.arguments = [
+            script.path, "--root", FuzzVectors.directory.appendingPathComponent("generated/root.der").path,
+            "--bundle-id", FuzzEntryPoints.bundleId, "--environment", "Sandbox",
+            "--app-apple-id", String(FuzzEntryPoints.appAppleId),
+        ]
         process.standardInput = try FileHandle(forReadingFrom: input)
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: output)
