@@ -123,7 +123,7 @@ struct VerificationRunner: Sendable {
         // A token refused before its payload was decoded (a forged header) still shows what it claims.
         var shown = result.unverifiedPayload
         if shown == nil, result.error.map({ [.format, .header].contains($0.check) }) == true {
-            shown = (try? SignedDataVerifier.decodeUnverified(token, as: kind))?.payload
+            shown = SignedDataVerifier.unverifiedPayload(of: token, as: kind)
         }
         var outcome = TokenOutcome(
             verified: result.isVerified, kind: shown?.kind ?? kind, error: result.error,

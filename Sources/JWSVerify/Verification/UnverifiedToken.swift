@@ -50,9 +50,25 @@ extension SignedDataVerifier {
             }
             certificates.append(CertificateInfo(certificate))
         }
-        let payloadJSON = Data(jws.payload)
-        let recognized = kind ?? PayloadKind.recognize(payload: jws.payloadObject.keys)
-        let reader = JSONObjectReader(object: jws.payloadObject)
+        let (recognized, payload) = decodePayload(jws.payloadObject, as: kind)
+        return UnverifiedToken(
+            header: jws.header, certificates: certificates, certificateProblems: problems, kind: recognized,
+            payload: payload, payloadJSON: Data(jws.payload))
+    }
+
+    /// The payload of a token as `kind` (or the kind its keys show), decoded without verifying
+    /// anything and without parsing its certificates; nil when the token does not parse or the
+    /// payload does not decode. For display only (the CLI shows what a refused token claims).
+    package static func unverifiedPayload(of token: String, as kind: PayloadKind? = nil) -> DecodedPayload? {
+        guard let jws = try? CompactJWS(parsing: token) else { return nil }
+        return decodePayload(jws.payloadObject, as: kind).payload
+    }
+
+    private static func decodePayload(
+        _ object: [String: JSONValue], as kind: PayloadKind?
+    ) -> (kind: PayloadKind?, payload: DecodedPayload?) {
+        let recognized = kind ?? PayloadKind.recognize(payload: object.keys)
+        let reader = JSONObjectReader(object: object)
         var payload: DecodedPayload?
         switch recognized {
         case .transaction:
@@ -70,8 +86,6 @@ extension SignedDataVerifier {
         case nil:
             payload = nil
         }
-        return UnverifiedToken(
-            header: jws.header, certificates: certificates, certificateProblems: problems, kind: recognized,
-            payload: payload, payloadJSON: payloadJSON)
+        return (recognized, payload)
     }
 }
