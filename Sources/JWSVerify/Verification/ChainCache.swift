@@ -17,9 +17,32 @@ final class ChainCache: Sendable {
         let chain: ValidatedChain
     }
 
+    /// An entry with the header bytes it was stored under.
+    private struct Stored: Sendable {
+        let bytes: [UInt8]
+        let entry: Entry
+    }
+
+    /// Entries by the hash of their header bytes; a bucket holds the (rare) entries whose hashes
+    /// collide, told apart by comparing every byte.
     private struct State {
-        var entries: [Key: Entry] = [:]
-        var order: [Key] = []
+        var buckets: [UInt64: [Stored]] = [:]
+        var count = 0
+        /// Insertion order, oldest first: the hash and the bytes of each entry.
+        var order: [(digest: UInt64, bytes: [UInt8])] = []
+
+        func find(_ key: Key) -> Entry? {
+            buckets[key.digest]?.first { key.matches($0.bytes) }?.entry
+        }
+
+        mutating func remove(digest: UInt64, bytes: [UInt8]) {
+            guard var bucket = buckets[digest], let index = bucket.firstIndex(where: { $0.bytes == bytes }) else {
+                return
+            }
+            bucket.remove(at: index)
+            buckets[digest] = bucket.isEmpty ? nil : bucket
+            count -= 1
+        }
     }
 
     private let state = ReadWriteLocked(State())
@@ -34,7 +57,7 @@ final class ChainCache: Sendable {
     /// The entry for a header's bytes, whatever the validation time.
     func entry(for key: Key) -> Entry? {
         guard capacity > 0 else { return nil }
-        return state.read { $0.entries[key] }
+        return state.read { $0.find(key) }
     }
 
     /// Whether the entry's chain may stand for a full check at `time` (seconds since 1970): every
@@ -52,48 +75,48 @@ final class ChainCache: Sendable {
     func insert(_ entry: Entry, for key: Key) {
         guard capacity > 0 else { return }
         state.write { state in
-            if state.entries.updateValue(entry, forKey: key) == nil {
-                state.order.append(key)
-                if state.order.count > capacity {
-                    let evicted = state.order.removeFirst()
-                    state.entries[evicted] = nil
-                }
+            guard state.find(key) == nil else { return }
+            let bytes = Array(key.segment)  // the one copy of the header: kept by the entry
+            state.buckets[key.digest, default: []].append(Stored(bytes: bytes, entry: entry))
+            state.count += 1
+            state.order.append((key.digest, bytes))
+            if state.order.count > capacity {
+                let evicted = state.order.removeFirst()
+                state.remove(digest: evicted.digest, bytes: evicted.bytes)
             }
         }
     }
 
     /// Hits, misses and entries so far (for tests and benchmarks).
     var statistics: (hits: Int, misses: Int, count: Int) {
-        (hits.load(ordering: .relaxed), misses.load(ordering: .relaxed), state.read { $0.entries.count })
+        (hits.load(ordering: .relaxed), misses.load(ordering: .relaxed), state.read { $0.count })
     }
 }
 
 extension ChainCache {
-    /// A header's exact bytes, hashed once with a fast word-at-a-time hash.
+    /// A header's exact bytes, borrowed from the token (never copied for a look-up), hashed once with
+    /// a fast word-at-a-time hash. Valid only while the token's bytes are.
     ///
     /// Hashing the 2–3 KiB of an App Store header with `Hasher` (SipHash) costs more than all the
     /// rest of the cache look-up. The cache is bounded and only holds chains that verified, so a
     /// weaker hash cannot be turned into a flood of colliding entries; equality compares every byte.
-    struct Key: Hashable, Sendable {
-        let bytes: [UInt8]
-        private let digest: UInt64
+    struct Key {
+        let segment: UnsafeBufferPointer<UInt8>
+        let digest: UInt64
 
         init(_ segment: UnsafeBufferPointer<UInt8>) {
-            bytes = Array(segment)
+            self.segment = segment
             digest = Self.hash(segment)
         }
 
-        static func == (lhs: Key, rhs: Key) -> Bool {
-            guard lhs.digest == rhs.digest, lhs.bytes.count == rhs.bytes.count else { return false }
-            return lhs.bytes.withUnsafeBytes { left in
-                rhs.bytes.withUnsafeBytes { right in
-                    guard let left = left.baseAddress, let right = right.baseAddress else { return true }
-                    return memcmp(left, right, lhs.bytes.count) == 0
-                }
+        /// Whether `bytes` are exactly this key's bytes.
+        func matches(_ bytes: [UInt8]) -> Bool {
+            guard bytes.count == segment.count else { return false }
+            return bytes.withUnsafeBytes { stored in
+                guard let stored = stored.baseAddress, let base = segment.baseAddress else { return true }
+                return memcmp(stored, base, segment.count) == 0
             }
         }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 
         /// A multiply-xor hash over 8-byte words (the mixing step of wyhash/FxHash family).
         private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
