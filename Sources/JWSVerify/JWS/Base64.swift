@@ -24,6 +24,13 @@ package enum Base64 {
     private static let standardTable = table(standardAlphabet)
     private static let urlTable = table(urlAlphabet)
 
+    /// The offset of the first byte of `input` that is not in the base64url alphabet, if any.
+    package static func firstNonURLCharacter(_ input: UnsafeBufferPointer<UInt8>) -> Int? {
+        urlTable.withUnsafeBufferPointer { table in
+            input.firstIndex { table[Int($0)] & 0xC0 != 0 }
+        }
+    }
+
     /// Decodes strict base64url; nil when the input breaks any rule above.
     package static func decodeURL(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         decode(input, table: urlTable, padded: false)

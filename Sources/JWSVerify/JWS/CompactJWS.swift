@@ -163,16 +163,14 @@ public struct CompactJWS: Sendable {
 
     /// Names the first character that is not base64url, or says the problem is padding or length.
     private static func describeOffender(_ segment: UnsafeBufferPointer<UInt8>) -> String {
-        for (offset, byte) in segment.enumerated() {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                continue
-            case UInt8(ascii: "="): return ": padding '=' at offset \(offset)"
-            case 0x21...0x7E: return ": character '\(Character(Unicode.Scalar(byte)))' at offset \(offset)"
-            default: return ": byte 0x\(String(byte, radix: 16)) at offset \(offset)"
-            }
+        guard let offset = Base64.firstNonURLCharacter(segment) else {
+            return segment.count % 4 == 1 ? ": impossible length" : ": non-zero unused bits in the last character"
         }
-        return segment.count % 4 == 1 ? ": impossible length" : ": non-zero unused bits in the last character"
+        let byte = segment[offset]
+        switch byte {
+        case UInt8(ascii: "="): return ": padding '=' at offset \(offset)"
+        case 0x21...0x7E: return ": character '\(Character(Unicode.Scalar(byte)))' at offset \(offset)"
+        default: return ": byte 0x\(String(byte, radix: 16)) at offset \(offset)"
+        }
     }
 }
