@@ -101,7 +101,8 @@ struct ApplePythonAcceptanceTests {
         // One JSON verdict per line: {"verified": Bool, "status": "OK" | VerificationStatus name, "detail": …}.
         let verdicts = result.1.split(separator: "\n").map { line -> String in
             let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
-            return object["verified"] as? Bool == true ? "VERIFIED" : "FAILED \(object["status"] ?? line) \(object["detail"] ?? "")"
+            return object["verified"] as? Bool == true
+                ? "VERIFIED" : "FAILED \(object["status"] ?? line) \(object["detail"] ?? "")"
         }
         #expect(verdicts.count == items.count, "\(result.2)")
         let verifier = try SignedDataVerifier(

@@ -64,7 +64,8 @@ public enum FuzzEntryPoints {
             preconditionFailure("a parsed JSON value does not encode")
         }
         guard let reparsed = try? JSONParser.parseObject(Array(first), maximumDepth: depthLimit) else {
-            preconditionFailure("JSONEncoder output of a parsed value does not parse: \(String(decoding: first, as: UTF8.self))")
+            preconditionFailure(
+                "JSONEncoder output of a parsed value does not parse: \(String(decoding: first, as: UTF8.self))")
         }
         guard let second = try? sortedEncoder.encode(JSONValue.object(reparsed)) else {
             preconditionFailure("a re-parsed JSON value does not encode")
@@ -77,6 +78,7 @@ public enum FuzzEntryPoints {
 
     /// The configuration of the fuzzed verifier: `TestVectors/generated`'s.
     public static let bundleId = "com.example.jwsverify"
+    /// The app Apple id of the fuzzed verifier (`TestVectors/generated`'s).
     public static let appAppleId: Int64 = 1234
     /// The clock of the fuzzed verifier (read only for payloads without a date): 2026-03-15T12:00:00Z,
     /// fixed so that a saved input replays the same way.
@@ -135,7 +137,8 @@ public enum FuzzEntryPoints {
         }
 
         // The caches change nothing. Only for tokens whose chain was checked (the rest fail before).
-        guard let kind = recognized, automatic.error.map({ [.chain, .signature, .payload, .claims].contains($0.check) }) ?? true
+        guard let kind = recognized,
+            automatic.error.map({ [.chain, .signature, .payload, .claims].contains($0.check) }) ?? true
         else { return }
         if digest % 4 == 0 {
             let again = verifier.verifyAndDecode(token, as: kind)
@@ -163,8 +166,11 @@ public enum FuzzEntryPoints {
             check(!failure.error.message.isEmpty, "an error says why")
         case .verified(let verified):
             check(token.utf8.count <= CompactJWS.defaultMaximumBytes, "a verified token is within the size limit")
-            check(verified.header.alg == "ES256" && verified.header.crit == nil, "a verified token is ES256 without crit")
-            check(verified.header.x5c?.count == 3 && verified.chain.count == 3, "a verified token has a 3-certificate chain")
+            check(
+                verified.header.alg == "ES256" && verified.header.crit == nil, "a verified token is ES256 without crit")
+            check(
+                verified.header.x5c?.count == 3 && verified.chain.count == 3,
+                "a verified token has a 3-certificate chain")
             check(verified.chain[2].der == FuzzVectors.rootDER, "a verified chain ends at the configured root")
             switch verified.payload {
             case .transaction(let payload):
@@ -263,13 +269,18 @@ public enum FuzzEntryPoints {
             guard let reparsed = try? JSONParser.parseObject(Array(first)),
                 let back = try? T(json: JSONObjectReader(object: reparsed))
             else {
-                preconditionFailure("\(T.self) encoding does not decode from the tree: \(String(decoding: first, as: UTF8.self))")
+                preconditionFailure(
+                    "\(T.self) encoding does not decode from the tree: \(String(decoding: first, as: UTF8.self))")
             }
             check(canonical(mustEncode(back)) == canonical(first), "\(T.self) tree round trip keeps the values")
             guard let again = try? JSONDecoder().decode(T.self, from: first) else {
-                preconditionFailure("\(T.self) tree encoding does not decode with JSONDecoder: \(String(decoding: first, as: UTF8.self))")
+                preconditionFailure(
+                    "\(T.self) tree encoding does not decode with JSONDecoder: \(String(decoding: first, as: UTF8.self))"
+                )
             }
-            check(canonical(mustEncode(again)) == canonical(first), "\(T.self) tree to Codable round trip keeps the values")
+            check(
+                canonical(mustEncode(again)) == canonical(first),
+                "\(T.self) tree to Codable round trip keeps the values")
             if let viaCodable {
                 check(
                     canonical(mustEncode(viaCodable)) == canonical(first),
@@ -308,7 +319,8 @@ public enum FuzzEntryPoints {
             text += render(certificate)
             if full {
                 text += String(decoding: mustEncode(certificate), as: UTF8.self)
-                check(CertificateInfo(derOrPEM: certificate.der) == certificate, "a certificate describes the same twice")
+                check(
+                    CertificateInfo(derOrPEM: certificate.der) == certificate, "a certificate describes the same twice")
             }
         }
         text += unverified.certificateProblems.joined(separator: "\n")
@@ -340,7 +352,8 @@ public enum FuzzEntryPoints {
             switch payload {
             case .transaction(let value): text += describe(value) + String(decoding: mustEncode(value), as: UTF8.self)
             case .renewalInfo(let value): text += describe(value) + String(decoding: mustEncode(value), as: UTF8.self)
-            case .appTransaction(let value): text += describe(value) + String(decoding: mustEncode(value), as: UTF8.self)
+            case .appTransaction(let value):
+                text += describe(value) + String(decoding: mustEncode(value), as: UTF8.self)
             case .notification(let value):
                 text += describe(value.notification) + String(decoding: mustEncode(value.notification), as: UTF8.self)
             case .realtimeRequest(let value):

@@ -47,7 +47,8 @@ public enum FuzzVectors {
             let cases = manifest["cases"] as? [[String: Any]]
         else { fatalError("generated/manifest.json does not parse") }
         return cases.compactMap { entry in
-            guard let id = entry["id"] as? String, let kind = entry["kind"] as? String, let file = entry["file"] as? String
+            guard let id = entry["id"] as? String, let kind = entry["kind"] as? String,
+                let file = entry["file"] as? String
             else { return nil }
             let token = String(decoding: data("generated/" + file), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -76,7 +76,8 @@ public struct TokenMutator: Sendable {
         case 3: entries[index] = entries[random.next(entries.count)]
         case 4:
             if case .string(let text) = entries[index] {
-                entries[index] = .string(text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"))
+                entries[index] = .string(
+                    text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"))
             }
         case 5: entries[index] = Self.interestingValues[random.next(Self.interestingValues.count)]
         default:
@@ -142,7 +143,10 @@ public struct TokenMutator: Sendable {
         .integer(1234), .integer(0), .integer(-1), .integer(1_773_576_000_000), .integer(.max), .integer(.min),
         .double(1_773_576_000_000.5), .double(-1e300), .double(1e300), .double(0.1), .null, .bool(true), .bool(false),
         .array([]), .array([.string("b64")]), .object([:]),
-        .object(["bundleId": .string("com.example.jwsverify"), "environment": .string("Sandbox"), "appAppleId": .integer(1234)]),
+        .object([
+            "bundleId": .string("com.example.jwsverify"), "environment": .string("Sandbox"),
+            "appAppleId": .integer(1234),
+        ]),
         .string(String(repeating: "A", count: 300)),
     ]
 }

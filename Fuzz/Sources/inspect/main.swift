@@ -20,11 +20,14 @@ let mutator = TokenMutator(
     },
     signingKey: nil)
 
+/// libFuzzer's custom mutator: the structure-aware mutation above, written back into libFuzzer's buffer.
 @_cdecl("LLVMFuzzerCustomMutator")
 public func mutateToken(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: CUnsignedInt) -> Int {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     let output = mutator.mutate(input, maxSize: maxSize, seed: seed)
     let count = min(output.count, maxSize)
-    output.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: count) }
+    output.withUnsafeBufferPointer { buffer in
+        if let base = buffer.baseAddress { data.update(from: base, count: count) }
+    }
     return count
 }

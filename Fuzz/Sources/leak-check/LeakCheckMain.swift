@@ -29,7 +29,8 @@ struct LeakCheckMain {
         let seconds = (ContinuousClock.now - start) / .seconds(1)
         print(
             "leak-check: \(done) verifications (\(verified) verified) in \(String(format: "%.1f", seconds)) s;"
-                + " RSS \(String(format: "%.1f", baseline)) MB after 20,000, \(String(format: "%.1f", finalSize)) MB at the end")
+                + " RSS \(String(format: "%.1f", baseline)) MB after 20,000, \(String(format: "%.1f", finalSize)) MB at the end"
+        )
         if total >= 40_000 && finalSize - baseline > 32 {
             print("leak-check: FAILED: resident memory grew by \(String(format: "%.1f", finalSize - baseline)) MB")
             exit(1)

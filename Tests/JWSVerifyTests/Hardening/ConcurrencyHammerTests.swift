@@ -88,9 +88,16 @@ struct ConcurrencyHammerTests {
                 tokens.append((input + "." + Base64.encodeURL(Data(signature.reversed())), kind))
             }
         }
-        for name in ["transactionInfo", "renewalInfo", "testNotification", "wrongBundleId", "missingX5CHeaderClaim", "legacyTransaction"] {
+        for name in [
+            "transactionInfo", "renewalInfo", "testNotification", "wrongBundleId", "missingX5CHeaderClaim",
+            "legacyTransaction",
+        ] {
             let text = String(decoding: FuzzVectors.data("apple-library/mock_signed_data/\(name)"), as: UTF8.self)
-            tokens.append((text.trimmingCharacters(in: .whitespacesAndNewlines), name == "renewalInfo" ? .renewalInfo : .transaction))
+            tokens.append(
+                (
+                    text.trimmingCharacters(in: .whitespacesAndNewlines),
+                    name == "renewalInfo" ? .renewalInfo : .transaction
+                ))
         }
         tokens.append(("not a token", .transaction))
         tokens.append(("", .notification))

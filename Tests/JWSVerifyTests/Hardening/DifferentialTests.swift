@@ -54,7 +54,9 @@ struct DifferentialTests {
         #expect(agreedVerified > cases.count / 20, "too few tokens verified: the mutations no longer reach the claims")
     }
 
-    private func verdict(of testCase: DifferentialCase, with verifier: SignedDataVerifier) -> (verified: Bool, code: String) {
+    private func verdict(
+        of testCase: DifferentialCase, with verifier: SignedDataVerifier
+    ) -> (verified: Bool, code: String) {
         // Apple's library does not verify a notification's nested tokens; compare like with like.
         let error: VerificationError? =
             testCase.kind == .notification
@@ -118,11 +120,14 @@ struct DifferentialCase: Sendable {
 /// The seeded mutations of the generated vectors.
 enum DifferentialCorpus {
     static func make(seed: UInt64, mutations: Int) throws -> [DifferentialCase] {
-        let vectors = FuzzVectors.generatedTokens.compactMap { vector -> (id: String, kind: PayloadKind, token: String)? in
+        let vectors = FuzzVectors.generatedTokens.compactMap {
+            vector -> (id: String, kind: PayloadKind, token: String)? in
             PayloadKind(rawValue: vector.kind).map { (vector.id, $0, vector.token) }
         }
         var cases = vectors.map { DifferentialCase(name: $0.id, kind: $0.kind, token: $0.token) }
-        let valid = vectors.filter { $0.id.hasSuffix("-valid") && !$0.id.contains("production") && !$0.id.contains("multiple-roots") }
+        let valid = vectors.filter {
+            $0.id.hasSuffix("-valid") && !$0.id.contains("production") && !$0.id.contains("multiple-roots")
+        }
         let otherRoot = Base64.encodeStandard(FuzzVectors.data("generated/other-root.der"))
         var random = SeededRandom(seed: seed)
         for index in 0..<mutations {
@@ -149,7 +154,8 @@ enum DifferentialCorpus {
             case 3:
                 name = "truncate-or-pad-signature"
                 token.signatureText =
-                    random.next(2) == 0 ? String(token.signatureText.dropLast(1 + random.next(4))) : token.signatureText + "=="
+                    random.next(2) == 0
+                    ? String(token.signatureText.dropLast(1 + random.next(4))) : token.signatureText + "=="
                 resign = false
                 known = .nonCanonicalBase64URL
             case 4:
@@ -161,7 +167,9 @@ enum DifferentialCorpus {
                 token.mutateX5C { $0.remove(at: random.next($0.count)) }
             case 6:
                 name = "x5c-duplicate-entry"
-                token.mutateX5C { entries in entries.insert(entries[random.next(entries.count)], at: random.next(entries.count)) }
+                token.mutateX5C { entries in
+                    entries.insert(entries[random.next(entries.count)], at: random.next(entries.count))
+                }
             case 7:
                 name = "x5c-reorder"
                 token.mutateX5C { $0.swapAt(0, 1 + random.next(2)) }
@@ -175,7 +183,8 @@ enum DifferentialCorpus {
                 let at = random.next(3)
                 if at == 2 { known = .rootEntryNotCertificate }
                 token.mutateX5C { entries in
-                    entries[at] = random.next(2) == 0
+                    entries[at] =
+                        random.next(2) == 0
                         ? entries[at].replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                         : entries[at].replacingOccurrences(of: "=", with: "")
                 }
@@ -192,7 +201,9 @@ enum DifferentialCorpus {
                 known = claim.known
             case 16:
                 name = "payload-unknown-fields"
-                token.payload["futureField\(random.next(100))"] = .object(["nested": .array([.integer(1), .null, .bool(true)])])
+                token.payload["futureField\(random.next(100))"] = .object([
+                    "nested": .array([.integer(1), .null, .bool(true)])
+                ])
             case 17:
                 // Verify the token as another kind.
                 let other = PayloadKind.allCases[random.next(PayloadKind.allCases.count)]
@@ -208,27 +219,35 @@ enum DifferentialCorpus {
                 name = "payload-deep-nesting"
                 let depth = 20 + random.next(30)
                 token.rawPayload = insertMember(
-                    token.payloadJSON, "\"deep\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth))
+                    token.payloadJSON,
+                    "\"deep\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth))
                 known = .deepNesting
             case 20:
                 name = "payload-oversized"
-                token.rawPayload = insertMember(token.payloadJSON, "\"padding\":\"" + String(repeating: "x", count: 40_000 + random.next(20_000)) + "\"")
+                token.rawPayload = insertMember(
+                    token.payloadJSON,
+                    "\"padding\":\"" + String(repeating: "x", count: 40_000 + random.next(20_000)) + "\"")
                 known = .oversized
             case 21:
                 name = "payload-non-standard-literal"
-                token.rawPayload = insertMember(token.payloadJSON, "\"odd\":" + ["NaN", "Infinity", "-Infinity"][random.next(3)])
+                token.rawPayload = insertMember(
+                    token.payloadJSON, "\"odd\":" + ["NaN", "Infinity", "-Infinity"][random.next(3)])
                 known = .nonStandardJSON
             case 22:
                 name = "payload-string-escapes"
                 token.rawPayload = insertMember(
-                    token.payloadJSON, "\"text\":\"" + ["\\u00e9\\n\\t\\/", "\\ud83d\\ude00", "caf\u{E9} \u{1F600}"][random.next(3)] + "\"")
+                    token.payloadJSON,
+                    "\"text\":\"" + ["\\u00e9\\n\\t\\/", "\\ud83d\\ude00", "caf\u{E9} \u{1F600}"][random.next(3)] + "\""
+                )
             default:
                 name = "signature-other-encoding"
                 resign = false
-                token.signatureText = Base64.encodeURL(Array(repeating: UInt8(random.next(256)), count: [63, 64, 65, 72][random.next(4)]))
+                token.signatureText = Base64.encodeURL(
+                    Array(repeating: UInt8(random.next(256)), count: [63, 64, 65, 72][random.next(4)]))
             }
             if resign { try token.resign() }
-            cases.append(DifferentialCase(name: "\(base.id)/\(name)", kind: kind, token: token.text, knownDifference: known))
+            cases.append(
+                DifferentialCase(name: "\(base.id)/\(name)", kind: kind, token: token.text, knownDifference: known))
         }
         return cases
     }
@@ -246,11 +265,13 @@ enum DifferentialCorpus {
             ("environment", .string("Xcode"), nil), ("environment", .string("LocalTesting"), nil),
             ("environment", .string("sandbox"), nil), ("environment", nil, nil), ("environment", .integer(1), nil),
             ("receiptType", .string("Production"), nil), ("receiptType", .string("Sandbox"), nil),
-            ("appAppleId", .integer(1235), nil), ("appAppleId", .string("1234"), .typeCoercion), ("appAppleId", nil, nil),
+            ("appAppleId", .integer(1235), nil), ("appAppleId", .string("1234"), .typeCoercion),
+            ("appAppleId", nil, nil),
             ("signedDate", nil, nil), ("signedDate", .double(1_773_576_000_000.5), nil),
             ("signedDate", .string("1773576000000"), .typeCoercion), ("signedDate", .integer(946_684_800_000), nil),
             ("signedDate", .integer(2_524_608_000_000), nil), ("signedDate", signedDate, nil),
-            ("receiptCreationDate", .integer(946_684_800_000), nil), ("receiptCreationDate", .string("x"), .typeCoercion),
+            ("receiptCreationDate", .integer(946_684_800_000), nil),
+            ("receiptCreationDate", .string("x"), .typeCoercion),
             ("quantity", .string("2"), .typeCoercion), ("price", .double(1.5), .typeCoercion),
             ("transactionId", .string("2000000000000001"), nil), ("userLocale", .string("en-US"), nil),
             ("exp", .integer(1_000), .pyJWTRegisteredClaims), ("nbf", .integer(4_000_000_000), .pyJWTRegisteredClaims),
@@ -265,7 +286,9 @@ enum DifferentialCorpus {
         }
         // A notification's claims live in data (or summary, appData, ...): change them there half the time.
         if kind == .notification, random.next(2) == 0,
-            let container = ["data", "summary", "appData", "externalPurchaseToken"].first(where: { token.payload[$0] != nil }),
+            let container = ["data", "summary", "appData", "externalPurchaseToken"].first(where: {
+                token.payload[$0] != nil
+            }),
             case .object(var members)? = token.payload[container]
         {
             members[key] = value
@@ -323,7 +346,8 @@ struct MutableToken {
 
     init?(_ token: String) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, let headerJSON = Base64.decodeURL(parts[0]), let payloadJSON = Base64.decodeURL(parts[1]),
+        guard parts.count == 3, let headerJSON = Base64.decodeURL(parts[0]),
+            let payloadJSON = Base64.decodeURL(parts[1]),
             let header = try? JSONParser.parseObject(headerJSON), let payload = try? JSONParser.parseObject(payloadJSON)
         else { return nil }
         self.header = header
@@ -395,8 +419,11 @@ enum AppleLibraryEnvironment {
     }
 
     /// Runs apple_verify.py once over all cases.
-    static func verify(_ cases: [DifferentialCase], python: URL) throws -> [(verified: Bool, status: String, detail: String)] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jwsverify-differential-\(UUID().uuidString)")
+    static func verify(
+        _ cases: [DifferentialCase], python: URL
+    ) throws -> [(verified: Bool, status: String, detail: String)] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jwsverify-differential-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("tokens.ndjson")
@@ -405,7 +432,10 @@ enum AppleLibraryEnvironment {
         for testCase in cases {
             let kind = testCase.kind == .notification ? "notification" : testCase.kind.rawValue
             let object: [String: String] = ["kind": kind, "token": testCase.token]
-            lines += String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self) + "\n"
+            lines +=
+                String(
+                    decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+                + "\n"
         }
         try lines.write(to: input, atomically: true, encoding: .utf8)
         let script = repositoryRoot.appendingPathComponent("Scripts/apple_verify.py")
@@ -424,7 +454,10 @@ enum AppleLibraryEnvironment {
         try #require(process.terminationStatus == 0, "apple_verify.py exited with \(process.terminationStatus)")
         return try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
-            return (object["verified"] as? Bool ?? false, object["status"] as? String ?? "?", object["detail"] as? String ?? "")
+            return (
+                object["verified"] as? Bool ?? false, object["status"] as? String ?? "?",
+                object["detail"] as? String ?? ""
+            )
         }
     }
 

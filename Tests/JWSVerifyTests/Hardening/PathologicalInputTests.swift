@@ -13,7 +13,8 @@ import Testing
 struct PathologicalInputTests {
     /// The bound on one verification of one 64 KiB token in a debug build, times
     /// `JWSVERIFY_TIME_SCALE` under a sanitizer (Scripts/sanitizers.sh sets 10).
-    static let bound = Duration.milliseconds(200)
+    static let bound =
+        Duration.milliseconds(200)
         * (Int(ProcessInfo.processInfo.environment["JWSVERIFY_TIME_SCALE"] ?? "") ?? 1)
     static let limit = CompactJWS.defaultMaximumBytes
 
@@ -26,7 +27,9 @@ struct PathologicalInputTests {
     }
 
     static let header: String = {
-        let token = FuzzVectors.generatedTokens.first { $0.id == "transaction-valid" }!.token
+        // TestVectors/generated always has this case; a missing one gives an empty header and the
+        // size tests below fail with a clear expectation, not a trap.
+        let token = FuzzVectors.generatedTokens.first { $0.id == "transaction-valid" }?.token ?? ""
         return String(token.prefix { $0 != "." })
     }()
 
@@ -51,7 +54,9 @@ struct PathologicalInputTests {
 
     /// Repeats `unit` to fill what is left of the payload budget around `prefix` and `suffix`.
     static func fill(_ prefix: String, _ unit: String, _ suffix: String, budget: Int = payloadBudget - 160) -> String {
-        prefix + String(repeating: unit, count: max(0, (budget - prefix.utf8.count - suffix.utf8.count) / unit.utf8.count)) + suffix
+        prefix
+            + String(repeating: unit, count: max(0, (budget - prefix.utf8.count - suffix.utf8.count) / unit.utf8.count))
+            + suffix
     }
 
     static let shapes: [Shape] = {
@@ -69,23 +74,29 @@ struct PathologicalInputTests {
                 expected: ["malformedToken"]),
             Shape(
                 name: "10,000 tiny objects",
-                token: signed(payload: payload(adding: "\"objects\":[" + Array(repeating: "{}", count: 10_000).joined(separator: ",") + "]")),
+                token: signed(
+                    payload: payload(
+                        adding: "\"objects\":[" + Array(repeating: "{}", count: 10_000).joined(separator: ",") + "]")),
                 expected: ["verified"]),
             Shape(
                 name: "4,000 tiny members",
                 token: signed(
-                    payload: payload(adding: (0..<4_000).map { "\"\(String($0, radix: 36))\":0" }.joined(separator: ","))),
+                    payload: payload(
+                        adding: (0..<4_000).map { "\"\(String($0, radix: 36))\":0" }.joined(separator: ","))),
                 expected: ["verified"]),
             Shape(
                 name: "1,800 duplicate-looking escaped keys",
                 token: signed(
-                    payload: payload(adding: (0..<1_800).map { "\"\\u0061\\u0062\\u0063\(String($0, radix: 36))\":0" }.joined(separator: ","))),
+                    payload: payload(
+                        adding: (0..<1_800).map { "\"\\u0061\\u0062\\u0063\(String($0, radix: 36))\":0" }.joined(
+                            separator: ","))),
                 expected: ["verified"]),
             Shape(
                 name: "escaped keys, the last a duplicate of the first",
                 token: signed(
                     payload: payload(
-                        adding: (0..<3_000).map { "\"k\\u0061\(String($0, radix: 36))\":0" }.joined(separator: ",") + ",\"ka0\":1")),
+                        adding: (0..<3_000).map { "\"k\\u0061\(String($0, radix: 36))\":0" }.joined(separator: ",")
+                            + ",\"ka0\":1")),
                 expected: ["malformedToken"]),
             Shape(
                 name: "huge string of escapes",
@@ -124,7 +135,9 @@ struct PathologicalInputTests {
                 name: "whitespace-filled JSON",
                 token: signed(payload: payload(adding: fill("\"w\":", " ", "1"))),
                 expected: ["verified"]),
-            Shape(name: "one byte over the limit", token: String(repeating: "A", count: limit + 1), expected: ["malformedToken"]),
+            Shape(
+                name: "one byte over the limit", token: String(repeating: "A", count: limit + 1),
+                expected: ["malformedToken"]),
         ]
         shapes = shapes.map { shape in
             Shape(name: shape.name + " (\(shape.token.utf8.count) bytes)", token: shape.token, expected: shape.expected)
@@ -169,10 +182,14 @@ struct PathologicalInputTests {
     @Test("JSON nested to the limit parses and one level deeper does not")
     func nestingLimit() {
         func nested(_ depth: Int) -> [UInt8] {
-            Array(("{\"a\":" + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}").utf8)
+            Array(
+                ("{\"a\":" + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}")
+                    .utf8)
         }
         #expect((try? JSONParser.parseObject(nested(JSONParser.defaultMaximumDepth))) != nil)
-        #expect(throws: JSONParser.Failure.self) { try JSONParser.parseObject(nested(JSONParser.defaultMaximumDepth + 1)) }
+        #expect(throws: JSONParser.Failure.self) {
+            try JSONParser.parseObject(nested(JSONParser.defaultMaximumDepth + 1))
+        }
         #expect(JSONParser.defaultMaximumDepth == 32)
         #expect(CompactJWS.defaultMaximumBytes == 65_536)
     }

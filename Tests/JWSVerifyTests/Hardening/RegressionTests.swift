@@ -25,7 +25,8 @@ struct RegressionTests {
         guard let folder else { return [] }
         var inputs: [String] = []
         for target in FuzzEntryPoints.targets.keys.sorted() {
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
+            let files =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? []
             inputs += files.filter { !$0.hasPrefix(".") }.sorted().map { "\(target)/\($0)" }
         }
         return inputs
@@ -48,7 +49,9 @@ struct RegressionTests {
         let folder = try #require(Self.folder, "Fuzz/regressions not found")
         for target in FuzzEntryPoints.targets.keys {
             var isDirectory: ObjCBool = false
-            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(target).path, isDirectory: &isDirectory))
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent(target).path, isDirectory: &isDirectory))
             #expect(isDirectory.boolValue, "Fuzz/regressions/\(target) is not a folder")
         }
     }

@@ -82,7 +82,9 @@ final class OCSPStubServer: Sendable {
                 let bytes = Array(head.utf8) + body
                 var sent = 0
                 while sent < bytes.count {
-                    let written = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    let written = bytes[sent...].withUnsafeBytes {
+                        send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                    }
                     if written <= 0 { break }
                     sent += written
                 }
