@@ -290,11 +290,30 @@ public enum FuzzEntryPoints {
     }
 
     /// JSON text with every number spelled as `JSONDecoder` reads it into ``JSONValue``.
+    ///
+    /// Numbers beyond 2^53 in magnitude are compared by magnitude class only: there a `Double` is no
+    /// longer exact, and `JSONDecoder` and `JSONParser` may round a fractional spelling differently
+    /// (`-9223374356280773.255` becomes …773 through `JSONDecoder`'s `Int64` path, …774 through the
+    /// nearest `Double`; Docs/Security.md, "Findings"). App Store payloads carry no such numbers.
     private static func canonical(_ json: Data) -> Data {
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: json) else {
             preconditionFailure("encoder output does not decode as JSONValue: \(String(decoding: json, as: UTF8.self))")
         }
-        return mustEncode(value)
+        return mustEncode(withinDoublePrecision(value))
+    }
+
+    /// `value` with every number beyond ±2^53 replaced by a marker of its sign.
+    private static func withinDoublePrecision(_ value: JSONValue) -> JSONValue {
+        let limit = 9_007_199_254_740_992.0
+        switch value {
+        case .integer(let number) where Double(number).magnitude > limit:
+            return .string(number < 0 ? "-big" : "+big")
+        case .double(let number) where number.magnitude > limit:
+            return .string(number < 0 ? "-big" : "+big")
+        case .array(let elements): return .array(elements.map(withinDoublePrecision))
+        case .object(let members): return .object(members.mapValues(withinDoublePrecision))
+        default: return value
+        }
     }
 
     // MARK: - inspect
