@@ -1,0 +1,56 @@
+import Foundation
+import JWSVerifyTesting
+import Testing
+
+@testable import JWSVerify
+
+/// The chain cache is keyed by a header's exact bytes, bounded, and evicts its oldest entry.
+@Suite("Chain cache keys and eviction")
+struct ChainCacheKeyTests {
+    /// Tokens of one chain under `count` different headers (a different `kid` each).
+    private func tokens(_ count: Int) throws -> (root: Data, tokens: [String]) {
+        let pki = try TestPKI.generate(seed: 20_261_130)
+        let minter = TokenMinter(pki: pki)
+        let parameters = PayloadParameters(signedDate: Date(timeIntervalSince1970: 1_767_225_600))
+        let tokens = try (0..<count).map { index in
+            try minter.sign(
+                DefaultPayloads.transaction(parameters, index: index),
+                header: TokenMinter.Header(extraMembers: ["kid": .string("header-\(index)")]))
+        }
+        return (pki.root.der, tokens)
+    }
+
+    @Test("each header's bytes are one entry; the oldest goes when full; a known header hits")
+    func boundedByHeaderBytes() throws {
+        let (root, tokens) = try tokens(3)
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [root], bundleId: "com.example.jwsverify", environment: .sandbox, chainCacheCapacity: 2)
+        for token in tokens { #expect(verifier.verifyAndDecodeTransaction(token).isVerified) }
+        #expect(verifier.chainCacheStatistics.count == 2)
+        #expect(verifier.chainCacheStatistics.hits == 0)
+        // The newest header is cached: a hit, no new entry.
+        #expect(verifier.verifyAndDecodeTransaction(tokens[2]).isVerified)
+        #expect(verifier.chainCacheStatistics.hits == 1)
+        #expect(verifier.chainCacheStatistics.count == 2)
+        // The oldest was evicted: verified again in full (no hit), and cached again.
+        #expect(verifier.verifyAndDecodeTransaction(tokens[0]).isVerified)
+        #expect(verifier.chainCacheStatistics.hits == 1)
+        #expect(verifier.chainCacheStatistics.count == 2)
+    }
+
+    @Test("a header that differs in one byte is not the cached one")
+    func exactBytes() throws {
+        let (root, tokens) = try tokens(1)
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [root], bundleId: "com.example.jwsverify", environment: .sandbox)
+        #expect(verifier.verifyAndDecodeTransaction(tokens[0]).isVerified)
+        // Same length, one character of the header changed: a miss, refused by its own checks.
+        var bytes = Array(tokens[0].utf8)
+        let index = bytes.firstIndex(of: UInt8(ascii: ".")).map { $0 / 2 } ?? 0
+        bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let changed = String(decoding: bytes, as: UTF8.self)
+        #expect(!verifier.verifyAndDecodeTransaction(changed).isVerified)
+        #expect(verifier.chainCacheStatistics.hits == 0)
+        #expect(verifier.chainCacheStatistics.count == 1)
+    }
+}
