@@ -205,13 +205,13 @@ package struct JSONParser {
     /// Skips string bytes that need no attention (printable ASCII other than `"` and `\\`), eight at
     /// a time: base64 certificates and most payload strings are long runs of them.
     private mutating func skipPlainASCII() {
-        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawBufferPointer(bytes)
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         /// A high bit set in each byte of `value` that is zero (exact when no byte is over 0x80).
         func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
         while position + 8 <= bytes.count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
             // Any byte >= 0x80, < 0x20, == '"' (0x22) or == '\\' (0x5C) ends the run.
             let special =
                 (word & highs) | zeroBytes(word & 0xE0E0_E0E0_E0E0_E0E0) | zeroBytes(word ^ (ones &* 0x22))
