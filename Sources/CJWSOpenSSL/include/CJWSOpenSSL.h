@@ -55,6 +55,30 @@ int cjws_nid_p384(void);
 int cjws_es256_verify(EVP_PKEY *key, const void *message, size_t message_length,
                       const void *signature, size_t signature_length);
 
+/* ---- ES256 keys: OpenSSL's verification, then a per-key fixed-base table (es256_key.c) ---------
+ *
+ * A verification key for ES256 that counts its verifications. Until `threshold` of them it verifies
+ * exactly as cjws_es256_verify does; then, for a P-256 key and an OpenSSL 3 built with its 3.0 API,
+ * one thread builds a precomputed table for the key's point (about 100 ms and 150 KB, once) and every
+ * later verification computes u1·G + u2·Q with two fixed-base multiplications, about 1.7 times as
+ * fast. Safe to use from many threads at once. */
+typedef struct cjws_es256_key cjws_es256_key;
+
+/* Takes its own reference to `pkey`. NULL on allocation failure. */
+cjws_es256_key *cjws_es256_key_new(EVP_PKEY *pkey, uint64_t threshold);
+
+void cjws_es256_key_free(cjws_es256_key *key);
+
+/* Same contract as cjws_es256_verify. */
+int cjws_es256_key_verify(cjws_es256_key *key, const void *message, size_t message_length,
+                          const void *signature, size_t signature_length);
+
+/* Builds the table now (tests, and keys known to be hot). 1 when the key has its table. */
+int cjws_es256_key_prepare(cjws_es256_key *key);
+
+/* 1 when the key verifies with its table. */
+int cjws_es256_key_has_table(cjws_es256_key *key);
+
 /* ---- X.509 ----------------------------------------------------------------------------------- */
 
 /* Parses exactly one DER certificate: NULL on failure or when bytes follow it. */

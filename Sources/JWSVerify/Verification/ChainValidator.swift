@@ -90,7 +90,8 @@ struct ChainValidator: Sendable {
         if let known {
             validFrom = max(validFrom, known.validFrom)
             validUntil = min(validUntil, known.validUntil)
-        } else if let anchorStore = TrustStore(roots: [intermediate], partialChain: true),
+        } else if intermediates.capacity > 0,
+            let anchorStore = TrustStore(roots: [intermediate], partialChain: true),
             let intermediateValidity = intermediate.validity, let rootValidity = root.validity
         {
             intermediates.insert(

@@ -54,6 +54,22 @@ struct WycheproofES256Tests {
             result == testCase.valid,
             "tcId \(testCase.id) (\(testCase.comment)): expected \(testCase.valid ? "valid" : "invalid")")
     }
+
+    /// Input: one Wycheproof case, verified by a key that has its fixed-base table (the path a hot key
+    /// takes after `PublicKey.fixedBaseThreshold` verifications: u1·G + u2·Q from two tables, in
+    /// `es256_key.c`). Expected: the same result as the case says (its arithmetic edge cases: r or s
+    /// 0, n or above, u1·G + u2·Q at infinity, x(R) ≥ n, …).
+    @Test("each case gives its expected result with the key's fixed-base table", arguments: cases)
+    func verifiesCaseWithTable(_ testCase: Case) throws {
+        let key = try #require(PublicKey(subjectPublicKeyInfo: testCase.publicKeyDER), "tcId \(testCase.id): key")
+        #expect(!key.hasFixedBaseTable)
+        #expect(key.prepareFixedBaseTable(), "tcId \(testCase.id): the table could not be built")
+        #expect(key.hasFixedBaseTable)
+        let result = key.isValidES256Signature(testCase.signature, for: testCase.message)
+        #expect(
+            result == testCase.valid,
+            "tcId \(testCase.id) (\(testCase.comment)): expected \(testCase.valid ? "valid" : "invalid")")
+    }
 }
 
 func hexBytes(_ hex: String) -> [UInt8] {

@@ -1,0 +1,131 @@
+import Foundation
+import JWSVerifyTesting
+import Testing
+
+@testable import JWSVerify
+
+/// The fixed-base table a hot ES256 key gets (`es256_key.c`) against OpenSSL's own verification: the
+/// same verdict for every signature, whichever path decides it.
+@Suite("ES256 fixed-base table")
+struct FixedBaseTableTests {
+    /// P-256's group order n, big-endian.
+    static let order: [UInt8] = hexBytes("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
+
+    /// Input: signatures by a seeded key over seeded messages — valid ones, each with one bit flipped in
+    /// R, S or the message, R or S replaced by 0, 1, n − 1, n, n + 1 or 2^256 − 1, R and S swapped,
+    /// and signatures by another key. Expected: a key with its table and one without (OpenSSL's path)
+    /// give the same verdict on every pair, and valid signatures are the only ones accepted.
+    @Test("the table and OpenSSL's path agree on valid, mutated and out-of-range signatures")
+    func agreesWithOpenSSL() throws {
+        let signer = try TestPrivateKey.generate(curve: .p256, seed: 7, label: "fixed-base")
+        let other = try TestPrivateKey.generate(curve: .p256, seed: 8, label: "fixed-base other")
+        let plain = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
+        let tabled = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
+        #expect(tabled.prepareFixedBaseTable())
+        #expect(!plain.hasFixedBaseTable && tabled.hasFixedBaseTable)
+
+        var generator = SplitMix64(seed: 42)
+        var checked = 0
+        var accepted = 0
+        let nPlusOne = Self.add(Self.order, 1)
+        let specials: [[UInt8]] = [
+            [UInt8](repeating: 0, count: 32), Self.add([UInt8](repeating: 0, count: 32), 1),
+            Self.add(Self.order, -1), Self.order, nPlusOne, [UInt8](repeating: 0xFF, count: 32),
+        ]
+        for round in 0..<40 {
+            let message = Data((0..<(round * 37 % 500 + 1)).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+            let signature = Array(try signer.signES256(message))
+            var candidates: [(signature: [UInt8], message: Data, valid: Bool)] = [(signature, message, true)]
+            for _ in 0..<6 {
+                var flipped = signature
+                let bit = Int(generator.next() % 512)
+                flipped[bit / 8] ^= 1 << (bit % 8)
+                candidates.append((flipped, message, false))
+            }
+            var otherMessage = message
+            otherMessage[Int(generator.next() % UInt64(message.count))] ^= 0x01
+            candidates.append((signature, otherMessage, false))
+            for special in specials {
+                candidates.append((special + signature[32...], message, false))
+                candidates.append((Array(signature[..<32]) + special, message, false))
+            }
+            candidates.append((Array(signature[32...]) + signature[..<32], message, false))
+            candidates.append((Array(try other.signES256(message)), message, false))
+            candidates.append((signature + [0], message, false))
+            candidates.append((Array(signature.dropLast()), message, false))
+            for candidate in candidates {
+                let byOpenSSL = plain.isValidES256Signature(candidate.signature, for: candidate.message)
+                let byTable = tabled.isValidES256Signature(candidate.signature, for: candidate.message)
+                #expect(byOpenSSL == byTable, "round \(round): the table and OpenSSL disagree")
+                #expect(byTable == candidate.valid, "round \(round): expected \(candidate.valid)")
+                checked += 1
+                if byTable { accepted += 1 }
+            }
+        }
+        #expect(checked == 40 * 24)
+        #expect(!plain.hasFixedBaseTable, "the plain key stayed below the threshold")
+        #expect(accepted == 40)
+    }
+
+    /// Input: one key used for `PublicKey.fixedBaseThreshold` verifications. Expected: no table
+    /// before the threshold, a table after it, and the same verdicts on both sides of it.
+    @Test("a key gets its table after the threshold of verifications")
+    func tableAfterThreshold() throws {
+        let signer = try TestPrivateKey.generate(curve: .p256, seed: 9, label: "threshold")
+        let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
+        let message = Data("threshold".utf8)
+        let signature = Array(try signer.signES256(message))
+        var tampered = signature
+        tampered[5] ^= 0x10
+        for use in 1...Int(PublicKey.fixedBaseThreshold) {
+            #expect(!key.hasFixedBaseTable, "a table before the threshold, at use \(use)")
+            let valid = use % 2 == 0
+            #expect(key.isValidES256Signature(valid ? signature : tampered, for: message) == valid)
+        }
+        #expect(key.isValidES256Signature(signature, for: message))
+        #expect(key.hasFixedBaseTable)
+        #expect(!key.isValidES256Signature(tampered, for: message))
+    }
+
+    /// Input: a P-384 key. Expected: no table (it is for P-256 only), and ES256 signatures still fail.
+    @Test("a P-384 key gets no table")
+    func p384HasNoTable() throws {
+        let signer = try TestPrivateKey.generate(curve: .p384, seed: 10, label: "p384")
+        let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
+        #expect(!key.prepareFixedBaseTable())
+        #expect(!key.hasFixedBaseTable)
+    }
+
+    /// `bytes` (big-endian, 32 bytes) plus `delta` (−1 or 1), modulo 2^256.
+    static func add(_ bytes: [UInt8], _ delta: Int) -> [UInt8] {
+        var result = bytes
+        var index = result.count - 1
+        if delta > 0 {
+            while index >= 0 {
+                result[index] &+= 1
+                if result[index] != 0 { break }
+                index -= 1
+            }
+        } else {
+            while index >= 0 {
+                result[index] &-= 1
+                if result[index] != 0xFF { break }
+                index -= 1
+            }
+        }
+        return result
+    }
+}
+
+/// A small deterministic generator for test inputs (SplitMix64).
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
