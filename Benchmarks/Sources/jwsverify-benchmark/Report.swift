@@ -60,6 +60,10 @@ struct ScenarioResult: Codable, Sendable {
     var rejectCategoryMicroseconds: [String: Double]?
     /// Reject set only: certificate signature verifications during the whole run (must be 0).
     var certificateSignatureVerificationsDuringRun: Int?
+    /// Cached chains, and those whose leaf key verifies with its own fixed-base table (a key gets one
+    /// after `PublicKey.fixedBaseThreshold` verifications), at the end of the scenario.
+    var cachedChains: Int = 0
+    var leafKeysWithFixedBaseTable: Int = 0
     /// Failed checks (unexpected outcomes, forbidden work); empty when all is well.
     var problems: [String]
 
@@ -153,6 +157,11 @@ enum ReportFormatter {
                     .joined(separator: ", ")
                     + "; certificate signature verifications during the run: "
                     + "\(result.certificateSignatureVerificationsDuringRun ?? -1)\n"
+            }
+            if result.cachedChains > 0 {
+                text +=
+                    "\(result.scenario): \(result.leafKeysWithFixedBaseTable) of \(result.cachedChains) cached chains'"
+                    + " leaf keys verify with their own fixed-base table\n"
             }
             for problem in result.problems { text += "PROBLEM \(result.scenario): \(problem)\n" }
         }

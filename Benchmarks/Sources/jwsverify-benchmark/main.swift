@@ -279,7 +279,8 @@ enum Benchmark {
             rejectCategoryMicroseconds: set.categories == nil
                 ? nil : counting.categoryNanoseconds.mapValues { $0 / 1000 },
             certificateSignatureVerificationsDuringRun: scenario.forbidsCertificateWork ? certificateWork : nil,
-            problems: problems)
+            cachedChains: verifier.chainCacheStatistics.count,
+            leafKeysWithFixedBaseTable: verifier.cachedLeafKeysWithFixedBaseTable, problems: problems)
     }
 
     static func median(_ values: [Double]) -> Double {

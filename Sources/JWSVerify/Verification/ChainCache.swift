@@ -91,6 +91,16 @@ final class ChainCache: Sendable {
     var statistics: (hits: Int, misses: Int, count: Int) {
         (hits.load(ordering: .relaxed), misses.load(ordering: .relaxed), state.read { $0.count })
     }
+
+    /// Cached chains whose leaf key verifies with its own fixed-base table (`PublicKey`), for tests
+    /// and benchmarks.
+    var leafKeysWithFixedBaseTable: Int {
+        state.read { state in
+            state.buckets.values.reduce(0) { sum, bucket in
+                sum + bucket.filter { $0.entry.chain.leafKey.hasFixedBaseTable }.count
+            }
+        }
+    }
 }
 
 extension ChainCache {

@@ -53,4 +53,28 @@ struct ChainCacheKeyTests {
         #expect(verifier.chainCacheStatistics.hits == 0)
         #expect(verifier.chainCacheStatistics.count == 1)
     }
+
+    /// Input: one token verified `PublicKey.fixedBaseThreshold` times, then it and a copy with a
+    /// changed signature byte. Expected: the cached chain's leaf key gets its fixed-base table at the
+    /// threshold and not before; afterwards the token still verifies, to the same payload, and the
+    /// changed signature fails check 10 with `invalidSignature`.
+    @Test("a hot leaf key gets its fixed-base table; verdicts do not change")
+    func hotKeyGetsTable() throws {
+        let (root, tokens) = try tokens(1)
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [root], bundleId: "com.example.jwsverify", environment: .sandbox)
+        let first = try #require(verifier.verifyAndDecodeTransaction(tokens[0]).payload)
+        for _ in 1..<PublicKey.fixedBaseThreshold {
+            #expect(verifier.cachedLeafKeysWithFixedBaseTable == 0)
+            #expect(verifier.verifyAndDecodeTransaction(tokens[0]).isVerified)
+        }
+        #expect(verifier.cachedLeafKeysWithFixedBaseTable == 1)
+        #expect(try #require(verifier.verifyAndDecodeTransaction(tokens[0]).payload) == first)
+        var bytes = Array(tokens[0].utf8)
+        let index = bytes.count - 10
+        bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let tampered = verifier.verifyAndDecodeTransaction(String(decoding: bytes, as: UTF8.self))
+        #expect(tampered.error?.code == .invalidSignature)
+        #expect(verifier.cachedLeafKeysWithFixedBaseTable == 1)
+    }
 }
