@@ -24,7 +24,7 @@ struct FixedBaseTableTests {
         #expect(tabled.prepareFixedBaseTable())
         #expect(!plain.hasFixedBaseTable && tabled.hasFixedBaseTable)
 
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededRandom(seed: 42)
         var checked = 0
         var accepted = 0
         let nPlusOne = Self.add(Self.order, 1)
@@ -33,17 +33,17 @@ struct FixedBaseTableTests {
             Self.add(Self.order, -1), Self.order, nPlusOne, [UInt8](repeating: 0xFF, count: 32),
         ]
         for round in 0..<40 {
-            let message = Data((0..<(round * 37 % 500 + 1)).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+            let message = Data((0..<(round * 37 % 500 + 1)).map { _ in UInt8(generator.next(256)) })
             let signature = Array(try signer.signES256(message))
             var candidates: [(signature: [UInt8], message: Data, valid: Bool)] = [(signature, message, true)]
             for _ in 0..<6 {
                 var flipped = signature
-                let bit = Int(generator.next() % 512)
+                let bit = generator.next(512)
                 flipped[bit / 8] ^= 1 << (bit % 8)
                 candidates.append((flipped, message, false))
             }
             var otherMessage = message
-            otherMessage[Int(generator.next() % UInt64(message.count))] ^= 0x01
+            otherMessage[generator.next(message.count)] ^= 0x01
             candidates.append((signature, otherMessage, false))
             for special in specials {
                 candidates.append((special + signature[32...], message, false))
@@ -114,18 +114,5 @@ struct FixedBaseTableTests {
             }
         }
         return result
-    }
-}
-
-/// A small deterministic generator for test inputs (SplitMix64).
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
