@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import JWSVerifyTesting
 import Testing
 
@@ -84,6 +85,34 @@ struct FixedBaseTableTests {
         }
         #expect(key.isValidES256Signature(signature, for: message))
         #expect(key.hasFixedBaseTable)
+        #expect(!key.isValidES256Signature(tampered, for: message))
+    }
+
+    /// Input: one key shared by 8 threads, 300 verifications each (valid and tampered in turn), so that
+    /// the threshold is crossed while other threads verify. Expected: every verdict right, exactly one
+    /// table at the end. Run under ThreadSanitizer by `.ci/run` (the table is published with C11
+    /// atomics: built once, read by all).
+    @Test("threads crossing the threshold together get right verdicts")
+    func concurrentThreshold() throws {
+        let signer = try TestPrivateKey.generate(curve: .p256, seed: 11, label: "concurrent")
+        let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
+        let message = Data("concurrent".utf8)
+        let signature = Array(try signer.signES256(message))
+        var changed = signature
+        changed[40] ^= 0x04
+        let tampered = changed
+        let wrong = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for use in 0..<300 {
+                let valid = (use + thread) % 2 == 0
+                if key.isValidES256Signature(valid ? signature : tampered, for: message) != valid {
+                    wrong.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        #expect(wrong.load(ordering: .relaxed) == 0)
+        #expect(key.hasFixedBaseTable)
+        #expect(key.isValidES256Signature(signature, for: message))
         #expect(!key.isValidES256Signature(tampered, for: message))
     }
 
