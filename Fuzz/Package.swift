@@ -29,10 +29,17 @@ let package = Package(
                 .product(name: "JWSVerifyTesting", package: "JWSVerify"),
             ]
         ),
+        // The token mutator with libFuzzer's byte mutations, for the targets that mutate tokens.
+        .target(
+            name: "LibFuzzerMutation",
+            dependencies: [
+                "FuzzHarness", "CLibFuzzer", .product(name: "JWSVerifyTesting", package: "JWSVerify"),
+            ]
+        ),
         .executableTarget(name: "jws-parser", dependencies: ["FuzzHarness"]),
-        .executableTarget(name: "verifier", dependencies: ["FuzzHarness", "CLibFuzzer"]),
+        .executableTarget(name: "verifier", dependencies: ["FuzzHarness", "LibFuzzerMutation"]),
         .executableTarget(name: "models", dependencies: ["FuzzHarness"]),
-        .executableTarget(name: "inspect", dependencies: ["FuzzHarness", "CLibFuzzer"]),
+        .executableTarget(name: "inspect", dependencies: ["FuzzHarness", "LibFuzzerMutation"]),
         // 100,000 verifications of good and bad tokens under LeakSanitizer (built without -sanitize=fuzzer).
         .executableTarget(name: "leak-check", dependencies: ["FuzzHarness"]),
     ],

@@ -1,5 +1,5 @@
-import CLibFuzzer
 import FuzzHarness
+import LibFuzzerMutation
 
 /// libFuzzer entry point: the whole `SignedDataVerifier` path for every kind, configured with the
 /// generated test root (see `FuzzEntryPoints.verifier`).
@@ -11,23 +11,10 @@ public func fuzzVerifier(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// Mutates header, payload, signature or one `x5c` certificate of a token and re-encodes it,
 /// re-signing half of the mutated tokens with the generated leaf key (see `TokenMutator`).
-let mutator = TokenMutator(
-    byteMutator: { bytes, maxSize in
-        let size = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: max(0, maxSize - size)))
-        let newSize = bytes.withUnsafeMutableBufferPointer { LLVMFuzzerMutate($0.baseAddress, size, maxSize) }
-        bytes.removeLast(bytes.count - min(newSize, bytes.count))
-    },
-    signingKey: FuzzVectors.leafKey)
+let mutator = TokenMutator.libFuzzer(signingKey: FuzzVectors.leafKey)
 
 /// libFuzzer's custom mutator: the structure-aware mutation above, written back into libFuzzer's buffer.
 @_cdecl("LLVMFuzzerCustomMutator")
 public func mutateToken(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: CUnsignedInt) -> Int {
-    let input = Array(UnsafeBufferPointer(start: data, count: size))
-    let output = mutator.mutate(input, maxSize: maxSize, seed: seed)
-    let count = min(output.count, maxSize)
-    output.withUnsafeBufferPointer { buffer in
-        if let base = buffer.baseAddress { data.update(from: base, count: count) }
-    }
-    return count
+    mutator.mutate(data, size: size, maxSize: maxSize, seed: seed)
 }
