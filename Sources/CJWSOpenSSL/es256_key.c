@@ -36,7 +36,7 @@ enum table_state { TABLE_NONE = 0, TABLE_BUILDING = 1, TABLE_READY = 2, TABLE_UN
 
 struct cjws_es256_key {
     EVP_PKEY *pkey;             /* owned (one reference) */
-    atomic_uint_fast64_t uses;  /* verifications so far, valid or not */
+    atomic_uint_fast64_t uses;  /* verifications before the table, valid or not */
     atomic_int state;           /* enum table_state; READY is published with release order */
     EC_GROUP *group;            /* P-256, generator G (OpenSSL's built-in table); set when READY */
     EC_GROUP *key_group;        /* P-256 with generator Q and Q's table; set when READY */
@@ -198,9 +198,10 @@ int cjws_es256_key_verify(cjws_es256_key *key, const void *message, size_t messa
         return 0;
     }
 #if CJWS_FIXED_BASE_TABLES
-    uint64_t uses = atomic_fetch_add_explicit(&key->uses, 1, memory_order_relaxed) + 1;
     int state = atomic_load_explicit(&key->state, memory_order_acquire);
-    if (state == TABLE_NONE && uses >= key->threshold) {
+    /* Counted only until the table exists: a hot key's verifications share no written cache line. */
+    if (state == TABLE_NONE &&
+        atomic_fetch_add_explicit(&key->uses, 1, memory_order_relaxed) + 1 >= key->threshold) {
         /* One thread builds (about 100 ms, once per key); the others keep OpenSSL's path meanwhile. */
         cjws_es256_key_prepare(key);
         state = atomic_load_explicit(&key->state, memory_order_acquire);
