@@ -36,11 +36,11 @@ enum table_state { TABLE_NONE = 0, TABLE_BUILDING = 1, TABLE_READY = 2, TABLE_UN
 
 struct cjws_es256_key {
     EVP_PKEY *pkey;             /* owned (one reference) */
-    atomic_uint_fast64_t uses;  /* verifications before the table, valid or not */
+    atomic_uint_fast64_t uses;  /* valid signatures verified before the table */
     atomic_int state;           /* enum table_state; READY is published with release order */
     EC_GROUP *group;            /* P-256, generator G (OpenSSL's built-in table); set when READY */
     EC_GROUP *key_group;        /* P-256 with generator Q and Q's table; set when READY */
-    uint64_t threshold;         /* uses before the table is built */
+    uint64_t threshold;         /* valid signatures before the table is built */
 };
 
 cjws_es256_key *cjws_es256_key_new(EVP_PKEY *pkey, uint64_t threshold) {
@@ -198,15 +198,7 @@ int cjws_es256_key_verify(cjws_es256_key *key, const void *message, size_t messa
         return 0;
     }
 #if CJWS_FIXED_BASE_TABLES
-    int state = atomic_load_explicit(&key->state, memory_order_acquire);
-    /* Counted only until the table exists: a hot key's verifications share no written cache line. */
-    if (state == TABLE_NONE &&
-        atomic_fetch_add_explicit(&key->uses, 1, memory_order_relaxed) + 1 >= key->threshold) {
-        /* One thread builds (about 100 ms, once per key); the others keep OpenSSL's path meanwhile. */
-        cjws_es256_key_prepare(key);
-        state = atomic_load_explicit(&key->state, memory_order_acquire);
-    }
-    if (state == TABLE_READY) {
+    if (atomic_load_explicit(&key->state, memory_order_acquire) == TABLE_READY) {
         ERR_clear_error();
         if (signature_length != 64) {
             return 0;
@@ -221,7 +213,19 @@ int cjws_es256_key_verify(cjws_es256_key *key, const void *message, size_t messa
         }
         /* An internal error (allocation): OpenSSL's own path decides instead. */
         ERR_clear_error();
+        return cjws_es256_verify(key->pkey, message, message_length, signature, signature_length);
     }
-#endif
+    int verdict = cjws_es256_verify(key->pkey, message, message_length, signature, signature_length);
+    /* Only valid signatures count: only the key's real signer can make it hot (forged or altered
+     * tokens under a copied chain cannot make it build a table). Counted only until the table exists,
+     * so a hot key's verifications write no shared cache line. One thread builds (about 100 ms, once
+     * per key); the others keep OpenSSL's path meanwhile. */
+    if (verdict == 1 && atomic_load_explicit(&key->state, memory_order_relaxed) == TABLE_NONE &&
+        atomic_fetch_add_explicit(&key->uses, 1, memory_order_relaxed) + 1 >= key->threshold) {
+        cjws_es256_key_prepare(key);
+    }
+    return verdict;
+#else
     return cjws_es256_verify(key->pkey, message, message_length, signature, signature_length);
+#endif
 }

@@ -8,15 +8,16 @@ import Foundation
 /// (`cjws_es256_key`) counts its uses and publishes its table with C11 atomics.
 final class PublicKey: @unchecked Sendable {
     private let key: OpaquePointer
-    /// ES256 verification of this key: OpenSSL's path for the first ``fixedBaseThreshold``
-    /// verifications, then the key's own fixed-base table (see `es256_key.c`). Nil only when the
+    /// ES256 verification of this key: OpenSSL's path until it has verified ``fixedBaseThreshold``
+    /// valid signatures, then the key's own fixed-base table (see `es256_key.c`). Nil only when the
     /// allocation failed; then OpenSSL's path is used throughout.
     private let es256: OpaquePointer?
 
-    /// Verifications with one key after which it gets its fixed-base table. The table costs about
-    /// 100 ms to build and saves about 45 µs a verification here, so it pays for itself after
-    /// about 2,000: a server's current leaf key verifies millions of tokens, a key seen once never
-    /// reaches the threshold.
+    /// Valid signatures verified with one key after which it gets its fixed-base table. The table
+    /// costs about 100 ms to build and saves about 45 µs a verification here, so it pays for itself
+    /// after about 2,000: a server's current leaf key verifies millions of tokens, a key seen once
+    /// never reaches the threshold. Invalid signatures do not count, so forged or altered tokens
+    /// under a copied chain cannot make a key build one.
     static let fixedBaseThreshold: UInt64 = 1_000
 
     /// The elliptic curve of an EC key.
@@ -98,7 +99,7 @@ final class PublicKey: @unchecked Sendable {
         }
     }
 
-    /// Builds the key's fixed-base table now instead of after ``fixedBaseThreshold`` verifications.
+    /// Builds the key's fixed-base table now instead of after ``fixedBaseThreshold`` valid signatures.
     ///
     /// - Returns: true when the key verifies with its table (a P-256 key, OpenSSL 3 with its 3.0 API).
     @discardableResult

@@ -68,9 +68,10 @@ struct FixedBaseTableTests {
         #expect(accepted == 40)
     }
 
-    /// Input: one key used for `PublicKey.fixedBaseThreshold` verifications. Expected: no table
-    /// before the threshold, a table after it, and the same verdicts on both sides of it.
-    @Test("a key gets its table after the threshold of verifications")
+    /// Input: one key given a tampered and a valid signature in turn, `PublicKey.fixedBaseThreshold`
+    /// valid ones in all. Expected: no table until the last valid one (tampered signatures do not
+    /// count), a table after it, and the same verdicts on both sides of it.
+    @Test("a key gets its table after the threshold of valid signatures; invalid ones do not count")
     func tableAfterThreshold() throws {
         let signer = try TestPrivateKey.generate(curve: .p256, seed: 9, label: "threshold")
         let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
@@ -78,14 +79,28 @@ struct FixedBaseTableTests {
         let signature = Array(try signer.signES256(message))
         var tampered = signature
         tampered[5] ^= 0x10
-        for use in 1...Int(PublicKey.fixedBaseThreshold) {
-            #expect(!key.hasFixedBaseTable, "a table before the threshold, at use \(use)")
-            let valid = use % 2 == 0
-            #expect(key.isValidES256Signature(valid ? signature : tampered, for: message) == valid)
+        for valid in 1...Int(PublicKey.fixedBaseThreshold) {
+            #expect(!key.isValidES256Signature(tampered, for: message))
+            #expect(!key.hasFixedBaseTable, "a table before the threshold, at valid signature \(valid)")
+            #expect(key.isValidES256Signature(signature, for: message))
         }
-        #expect(key.isValidES256Signature(signature, for: message))
         #expect(key.hasFixedBaseTable)
+        #expect(key.isValidES256Signature(signature, for: message))
         #expect(!key.isValidES256Signature(tampered, for: message))
+    }
+
+    /// Input: a key given 3 × `PublicKey.fixedBaseThreshold` invalid signatures. Expected: no table.
+    @Test("invalid signatures never make a table")
+    func invalidSignaturesDoNotCount() throws {
+        let signer = try TestPrivateKey.generate(curve: .p256, seed: 12, label: "invalid only")
+        let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
+        let message = Data("invalid only".utf8)
+        var tampered = Array(try signer.signES256(message))
+        tampered[50] ^= 0x01
+        for _ in 0..<(3 * Int(PublicKey.fixedBaseThreshold)) {
+            #expect(!key.isValidES256Signature(tampered, for: message))
+        }
+        #expect(!key.hasFixedBaseTable)
     }
 
     /// Input: one key shared by 8 threads, 300 verifications each (valid and tampered in turn), so that
