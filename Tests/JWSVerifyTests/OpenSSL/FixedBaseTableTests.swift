@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import JWSVerifyTesting
+import Synchronization
 import Testing
 
 @testable import JWSVerify
