@@ -98,14 +98,20 @@ struct ChainValidator: Sendable {
                 IntermediateCache.Entry(
                     intermediate: intermediate, root: root, anchorStore: anchorStore,
                     validFrom: max(intermediateValidity.notBefore, rootValidity.notBefore),
-                    validUntil: min(intermediateValidity.notAfter, rootValidity.notAfter)),
+                    validUntil: min(intermediateValidity.notAfter, rootValidity.notAfter),
+                    intermediateInfo: CertificateInfo(intermediate), rootInfo: CertificateInfo(root)),
                 for: x5c[1])
         }
         let chain = [leaf, intermediate, root]
+        let certificates =
+            if let known {
+                [CertificateInfo(leaf), known.intermediateInfo, known.rootInfo]
+            } else {
+                chain.map(CertificateInfo.init)
+            }
         return .success(
             ValidatedChain(
-                leafKey: key, validFrom: validFrom, validUntil: validUntil,
-                certificates: chain.map(CertificateInfo.init), chain: chain))
+                leafKey: key, validFrom: validFrom, validUntil: validUntil, certificates: certificates, chain: chain))
     }
 
     private func parse(_ entry: String, index: Int) -> Result<Certificate, VerificationError> {

@@ -15,6 +15,9 @@ final class IntermediateCache: Sendable {
         let anchorStore: TrustStore
         let validFrom: Int64
         let validUntil: Int64
+        /// The descriptions of intermediate and root, made once (each new leaf's chain reports them).
+        let intermediateInfo: CertificateInfo
+        let rootInfo: CertificateInfo
     }
 
     private struct State {

@@ -30,10 +30,23 @@ struct IntermediateCacheTests {
         #expect(verifier.verifyAndDecodeTransaction(try Self.token(pki)).isVerified)
         #expect(verifier.intermediateCacheStatistics.count == 1)
         let other = pki.replacing(leaf: try pki.makeLeaf(seed: 99))
-        let result = verifier.verifyAndDecodeTransaction(try Self.token(other))
+        let token = try Self.token(other)
+        let result = verifier.verifyAndDecodeTransaction(token)
         #expect(result.isVerified, "\(String(describing: result.error))")
         #expect(verifier.intermediateCacheStatistics.hits == 1)
         #expect(verifier.chainCacheStatistics.count == 2)
+        // The chain it reports (intermediate and root described once, when the intermediate was
+        // cached) is the one a verifier without caches reports.
+        let uncached = try SignedDataVerifier(
+            rootCertificates: [pki.root.der], bundleId: "com.example.jwsverify", environment: .sandbox,
+            chainCacheCapacity: 0)
+        guard case .verified(let cached) = result, case .verified(let fresh) = uncached.verifyAndDecodeTransaction(token)
+        else {
+            Issue.record("not verified by both verifiers")
+            return
+        }
+        #expect(cached.chain == fresh.chain)
+        #expect(cached.chain.map(\.der) == [other.leaf.der, pki.intermediate.der, pki.root.der])
     }
 
     @Test("a forged leaf under a cached intermediate is untrusted")
