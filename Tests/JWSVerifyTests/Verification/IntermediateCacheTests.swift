@@ -40,7 +40,8 @@ struct IntermediateCacheTests {
         let uncached = try SignedDataVerifier(
             rootCertificates: [pki.root.der], bundleId: "com.example.jwsverify", environment: .sandbox,
             chainCacheCapacity: 0)
-        guard case .verified(let cached) = result, case .verified(let fresh) = uncached.verifyAndDecodeTransaction(token)
+        guard case .verified(let cached) = result,
+            case .verified(let fresh) = uncached.verifyAndDecodeTransaction(token)
         else {
             Issue.record("not verified by both verifiers")
             return
