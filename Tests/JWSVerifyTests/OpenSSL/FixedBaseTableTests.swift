@@ -73,12 +73,7 @@ struct FixedBaseTableTests {
     /// count), a table after it, and the same verdicts on both sides of it.
     @Test("a key gets its table after the threshold of valid signatures; invalid ones do not count")
     func tableAfterThreshold() throws {
-        let signer = try TestPrivateKey.generate(curve: .p256, seed: 9, label: "threshold")
-        let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
-        let message = Data("threshold".utf8)
-        let signature = Array(try signer.signES256(message))
-        var tampered = signature
-        tampered[5] ^= 0x10
+        let (key, message, signature, tampered) = try Self.fixture(seed: 9, label: "threshold")
         for valid in 1...Int(PublicKey.fixedBaseThreshold) {
             #expect(!key.isValidES256Signature(tampered, for: message))
             #expect(!key.hasFixedBaseTable, "a table before the threshold, at valid signature \(valid)")
@@ -92,11 +87,7 @@ struct FixedBaseTableTests {
     /// Input: a key given 3 × `PublicKey.fixedBaseThreshold` invalid signatures. Expected: no table.
     @Test("invalid signatures never make a table")
     func invalidSignaturesDoNotCount() throws {
-        let signer = try TestPrivateKey.generate(curve: .p256, seed: 12, label: "invalid only")
-        let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
-        let message = Data("invalid only".utf8)
-        var tampered = Array(try signer.signES256(message))
-        tampered[50] ^= 0x01
+        let (key, message, _, tampered) = try Self.fixture(seed: 12, label: "invalid only")
         for _ in 0..<(3 * Int(PublicKey.fixedBaseThreshold)) {
             #expect(!key.isValidES256Signature(tampered, for: message))
         }
@@ -109,13 +100,7 @@ struct FixedBaseTableTests {
     /// atomics: built once, read by all).
     @Test("threads crossing the threshold together get right verdicts")
     func concurrentThreshold() throws {
-        let signer = try TestPrivateKey.generate(curve: .p256, seed: 11, label: "concurrent")
-        let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
-        let message = Data("concurrent".utf8)
-        let signature = Array(try signer.signES256(message))
-        var changed = signature
-        changed[40] ^= 0x04
-        let tampered = changed
+        let (key, message, signature, tampered) = try Self.fixture(seed: 11, label: "concurrent")
         let wrong = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for use in 0..<300 {
@@ -131,13 +116,35 @@ struct FixedBaseTableTests {
         #expect(!key.isValidES256Signature(tampered, for: message))
     }
 
-    /// Input: a P-384 key. Expected: no table (it is for P-256 only), and ES256 signatures still fail.
+    /// Input: a P-384 key. Expected: no table (it is for P-256 only), and a 64-byte signature cut
+    /// from its own 96-byte signature over SHA-256 is refused (OpenSSL's path decides).
     @Test("a P-384 key gets no table")
     func p384HasNoTable() throws {
         let signer = try TestPrivateKey.generate(curve: .p384, seed: 10, label: "p384")
         let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
         #expect(!key.prepareFixedBaseTable())
         #expect(!key.hasFixedBaseTable)
+        let message = Data("p384".utf8)
+        let raw = Array(try signer.signRaw(message, digest: .sha256))
+        #expect(raw.count == 96)
+        #expect(!key.isValidES256Signature(Array(raw[16..<48] + raw[64..<96]), for: message))
+        #expect(!key.hasFixedBaseTable)
+    }
+
+    /// A P-256 key made from `seed` and `label`, a message, its valid signature, and that signature
+    /// with one bit flipped.
+    static func fixture(
+        seed: UInt64, label: String
+    ) throws -> (
+        key: PublicKey, message: Data, signature: [UInt8], tampered: [UInt8]
+    ) {
+        let signer = try TestPrivateKey.generate(curve: .p256, seed: seed, label: label)
+        let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
+        let message = Data(label.utf8)
+        let signature = Array(try signer.signES256(message))
+        var tampered = signature
+        tampered[Int(seed) % 64] ^= 0x10
+        return (key, message, signature, tampered)
     }
 
     /// `bytes` (big-endian, 32 bytes) plus `delta` (−1 or 1), modulo 2^256.
