@@ -2,7 +2,7 @@
  * ES256 verification with a per-key fixed-base table (see CJWSOpenSSL.h, "ES256 keys").
  *
  * An ECDSA verification computes u1·G + u2·Q. OpenSSL's P-256 code multiplies the generator G with a
- * precomputed table and the key Q with a variable-base ladder, which costs about two thirds of the
+ * precomputed table and the key Q with a variable-base windowed multiplication, about two thirds of the
  * verification. A server verifies every App Store token with the same few leaf keys, so once a key
  * has verified enough signatures this file builds the same kind of table for Q (OpenSSL's
  * EC_GROUP_precompute_mult on a copy of the P-256 group whose generator is Q) and verifies with two
