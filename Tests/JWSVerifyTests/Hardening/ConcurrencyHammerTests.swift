@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import JWSVerifyTesting
-import Synchronization
 import Testing
 
 @testable import JWSVerify
@@ -30,7 +29,7 @@ struct ConcurrencyHammerTests {
 
         let shared = try make(2)
         let iterations = 3_000
-        let mismatches = Mutex<[String]>([])
+        let mismatches = ReadWriteLocked<[String]>([])  // not `Mutex`: see ConcurrencyTests
         DispatchQueue.concurrentPerform(iterations: iterations) { iteration in
             let index = (iteration &* 7919) % tokens.count
             let (token, kind) = tokens[index]
@@ -38,11 +37,11 @@ struct ConcurrencyHammerTests {
             // Recognition may name another kind than the manifest's; compare by kind only then.
             let reference = iteration % 5 == 0 && PayloadKind.recognize(token: token) != kind ? nil : expected[index]
             if let reference, observed != reference {
-                mismatches.withLock { $0.append("iteration \(iteration), token \(index): \(observed) != \(reference)") }
+                mismatches.write { $0.append("iteration \(iteration), token \(index): \(observed) != \(reference)") }
             }
             if iteration % 7 == 0 { _ = try? SignedDataVerifier.decodeUnverified(token) }
         }
-        let found = mismatches.withLock { $0 }
+        let found = mismatches.read { $0 }
         #expect(found.isEmpty, "\(found.count) verdicts differ from one thread's: \(found.prefix(5))")
         let statistics = shared.chainCacheStatistics
         print("Concurrency hammer: \(iterations) verifications of \(tokens.count) tokens, chain cache \(statistics)")

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 
+@testable import JWSVerify
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -20,12 +22,12 @@ final class OCSPStubServer: Sendable {
     let port: Int
     var url: String { "http://127.0.0.1:\(port)" }
     private let listener: Int32
-    private let behavior: Mutex<Behavior>
+    private let behavior: ReadWriteLocked<Behavior>  // not `Mutex`: these tests run under TSan
     private let requests = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
 
     init(_ behavior: Behavior) throws {
-        self.behavior = Mutex(behavior)
+        self.behavior = ReadWriteLocked(behavior)
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -55,7 +57,7 @@ final class OCSPStubServer: Sendable {
 
     /// Replaces the bytes served from now on.
     func setBehavior(_ behavior: Behavior) {
-        self.behavior.withLock { $0 = behavior }
+        self.behavior.write { $0 = behavior }
     }
 
     /// Requests answered so far.
@@ -74,7 +76,7 @@ final class OCSPStubServer: Sendable {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
             readRequest(connection)
-            if case .respond(let status, let contentType, let body) = behavior.withLock({ $0 }) {
+            if case .respond(let status, let contentType, let body) = behavior.read({ $0 }) {
                 requests.add(1, ordering: .relaxed)
                 let head =
                     "HTTP/1.0 \(status) \(status == 200 ? "OK" : "Error")\r\nContent-Type: \(contentType)\r\n"

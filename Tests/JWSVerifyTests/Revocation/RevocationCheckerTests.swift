@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import JWSVerify
@@ -12,9 +11,9 @@ import Testing
 struct RevocationCheckerTests {
     /// A clock that tests move forward.
     final class TestClock: Sendable {
-        private let offset = Mutex<TimeInterval>(0)
-        func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
-        var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+        private let offset = ReadWriteLocked<TimeInterval>(0)  // not `Mutex`: these tests run under TSan
+        func advance(by seconds: TimeInterval) { offset.write { $0 += seconds } }
+        var now: Date { Date().addingTimeInterval(offset.read { $0 }) }
     }
 
     /// Input: a good chain checked twice with one checker. Expected: two requests (leaf and
