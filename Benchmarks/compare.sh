@@ -276,17 +276,18 @@ print(f"  {'':{width}}  {'CPU':>12}  {'wall':>12}")
 for name, cpu, wall in rows:
     print(f"  {name.ljust(width)}  {cpu:>12}  {wall:>12}")
 
+# The bounds, from P-256 and P-384 verifications per second.
+bounds = {"warm": lambda a, b: a, "new-leaf": lambda a, b: 1 / (1 / b + 1 / a),
+          "cold": lambda a, b: 1 / (2 / b + 1 / a)}
 warm = rate("warm")
 threads = most_threads("warm")
-newleaf_bound = 1 / (1 / p384 + 1 / p256) if speeds else None
-cold_bound = 1 / (2 / p384 + 1 / p256) if speeds else None
+newleaf_bound = bounds["new-leaf"](p256, p384) if speeds else None
+cold_bound = bounds["cold"](p256, p384) if speeds else None
 apple_warm = apple.get("warm", {}).get("tokensPerCPUSecond")
 apple_cold = apple.get("cold", {}).get("tokensPerCPUSecond")
 
 # Paired rounds: each scenario figure against the mean of the openssl runs just before and after it,
 # Apple's Python library against the warm figure taken just before it.
-bounds = {"warm": lambda a, b: a, "new-leaf": lambda a, b: 1 / (1 / b + 1 / a),
-          "cold": lambda a, b: 1 / (2 / b + 1 / a)}
 entries = []
 try:
     with open(os.path.join(out, "rounds.txt")) as handle:
@@ -386,9 +387,8 @@ if speeds:
     print(f"\n  whole run: bounds P-256 {fmt(p256)}/s; new-leaf bound {fmt(newleaf_bound)}/s; cold bound {fmt(cold_bound)}/s")
     # The same ratios against each openssl run alone: their spread is the noise of this machine.
     spans = []
-    for name, scenario, bound in [("warm", "warm", lambda a, b: a), ("new-leaf", "new-leaf", lambda a, b: 1 / (1 / b + 1 / a)),
-                                  ("cold", "cold", lambda a, b: 1 / (2 / b + 1 / a))]:
-        values = [ratio(rate(scenario), bound(*s)) for s in speeds]
+    for name, bound in bounds.items():
+        values = [ratio(rate(name), bound(*s)) for s in speeds]
         if all(v is not None for v in values):
             spans.append(f"{name} {min(values):.2f}-{max(values):.2f}")
     if spans:
