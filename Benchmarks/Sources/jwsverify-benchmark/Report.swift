@@ -61,7 +61,7 @@ struct ScenarioResult: Codable, Sendable {
     /// Reject set only: certificate signature verifications during the whole run (must be 0).
     var certificateSignatureVerificationsDuringRun: Int?
     /// Cached chains, and those whose leaf key verifies with its own fixed-base table (a key gets one
-    /// after `PublicKey.fixedBaseThreshold` verifications), at the end of the scenario.
+    /// after `PublicKey.fixedBaseThreshold` valid signatures), at the end of the scenario.
     var cachedChains: Int = 0
     var leafKeysWithFixedBaseTable: Int = 0
     /// Failed checks (unexpected outcomes, forbidden work); empty when all is well.

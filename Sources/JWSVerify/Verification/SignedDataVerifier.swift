@@ -256,7 +256,7 @@ public struct SignedDataVerifier: Sendable {
     /// Chain cache hits, misses and size, for tests and benchmarks.
     package var chainCacheStatistics: (hits: Int, misses: Int, count: Int) { chainCache.statistics }
     /// Cached chains whose leaf key has its fixed-base table: hot keys, after
-    /// `PublicKey.fixedBaseThreshold` verifications (for tests and benchmarks).
+    /// `PublicKey.fixedBaseThreshold` valid signatures (for tests and benchmarks).
     package var cachedLeafKeysWithFixedBaseTable: Int { chainCache.leafKeysWithFixedBaseTable }
 
     /// Intermediate cache hits and size, for tests and benchmarks.
