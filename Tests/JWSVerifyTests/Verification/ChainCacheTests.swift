@@ -23,8 +23,7 @@ struct ChainCacheKeyTests {
     @Test("each header's bytes are one entry; the oldest goes when full; a known header hits")
     func boundedByHeaderBytes() throws {
         let (root, tokens) = try tokens(3)
-        let verifier = try SignedDataVerifier(
-            rootCertificates: [root], bundleId: "com.example.jwsverify", environment: .sandbox, chainCacheCapacity: 2)
+        let verifier = try Self.verifier(root, chainCacheCapacity: 2)
         for token in tokens { #expect(verifier.verifyAndDecodeTransaction(token).isVerified) }
         #expect(verifier.chainCacheStatistics.count == 2)
         #expect(verifier.chainCacheStatistics.hits == 0)
@@ -41,14 +40,11 @@ struct ChainCacheKeyTests {
     @Test("a header that differs in one byte is not the cached one")
     func exactBytes() throws {
         let (root, tokens) = try tokens(1)
-        let verifier = try SignedDataVerifier(
-            rootCertificates: [root], bundleId: "com.example.jwsverify", environment: .sandbox)
+        let verifier = try Self.verifier(root)
         #expect(verifier.verifyAndDecodeTransaction(tokens[0]).isVerified)
         // Same length, one character of the header changed: a miss, refused by its own checks.
-        var bytes = Array(tokens[0].utf8)
-        let index = bytes.firstIndex(of: UInt8(ascii: ".")).map { $0 / 2 } ?? 0
-        bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-        let changed = String(decoding: bytes, as: UTF8.self)
+        let headerLength = Array(tokens[0].utf8).firstIndex(of: UInt8(ascii: ".")) ?? 0
+        let changed = Self.changingOneCharacter(of: tokens[0], at: headerLength / 2)
         #expect(!verifier.verifyAndDecodeTransaction(changed).isVerified)
         #expect(verifier.chainCacheStatistics.hits == 0)
         #expect(verifier.chainCacheStatistics.count == 1)
@@ -61,8 +57,7 @@ struct ChainCacheKeyTests {
     @Test("a hot leaf key gets its fixed-base table; verdicts do not change")
     func hotKeyGetsTable() throws {
         let (root, tokens) = try tokens(1)
-        let verifier = try SignedDataVerifier(
-            rootCertificates: [root], bundleId: "com.example.jwsverify", environment: .sandbox)
+        let verifier = try Self.verifier(root)
         let first = try #require(verifier.verifyAndDecodeTransaction(tokens[0]).payload)
         for _ in 1..<PublicKey.fixedBaseThreshold {
             #expect(verifier.cachedLeafKeysWithFixedBaseTable == 0)
@@ -70,11 +65,23 @@ struct ChainCacheKeyTests {
         }
         #expect(verifier.cachedLeafKeysWithFixedBaseTable == 1)
         #expect(try #require(verifier.verifyAndDecodeTransaction(tokens[0]).payload) == first)
-        var bytes = Array(tokens[0].utf8)
-        let index = bytes.count - 10
-        bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-        let tampered = verifier.verifyAndDecodeTransaction(String(decoding: bytes, as: UTF8.self))
+        let tampered = verifier.verifyAndDecodeTransaction(
+            Self.changingOneCharacter(of: tokens[0], at: tokens[0].utf8.count - 10))
         #expect(tampered.error?.code == .invalidSignature)
         #expect(verifier.cachedLeafKeysWithFixedBaseTable == 1)
+    }
+
+    /// A verifier for the test root, bundle id `com.example.jwsverify`, Sandbox.
+    private static func verifier(_ root: Data, chainCacheCapacity: Int = 64) throws -> SignedDataVerifier {
+        try SignedDataVerifier(
+            rootCertificates: [root], bundleId: "com.example.jwsverify", environment: .sandbox,
+            chainCacheCapacity: chainCacheCapacity)
+    }
+
+    /// `token` with the character at byte offset `index` changed (`A` to `B`, anything else to `A`).
+    private static func changingOneCharacter(of token: String, at index: Int) -> String {
+        var bytes = Array(token.utf8)
+        bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
