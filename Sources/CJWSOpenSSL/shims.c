@@ -1,4 +1,5 @@
 #include "CJWSOpenSSL.h"
+#include "internal.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -67,6 +68,11 @@ static const EVP_MD *cjws_sha256_md(void) {
 int cjws_sha256(const void *data, size_t length, unsigned char *digest) {
     unsigned int out_length = 0;
     return EVP_Digest(data, length, digest, &out_length, cjws_sha256_md(), NULL) == 1 && out_length == 32;
+}
+
+int cjws_sha384(const void *data, size_t length, unsigned char *digest) {
+    unsigned int out_length = 0;
+    return EVP_Digest(data, length, digest, &out_length, EVP_sha384(), NULL) == 1 && out_length == 48;
 }
 
 /* ---- keys and ES256 -------------------------------------------------------------------------- */
@@ -157,12 +163,14 @@ static int raw_signature_to_der(const unsigned char *raw, size_t half, unsigned 
     return length;
 }
 
-/* One verification context per thread, reused while the thread verifies with the same key (the warm
- * path: every token of a chain has the same leaf key). In OpenSSL 3.0, EVP_PKEY_CTX_new and
- * EVP_PKEY_verify_init fetch the ECDSA implementation from the provider store under process-wide
- * locks; doing that once per key and thread removes both the cost and the contention between threads.
- * The context holds its own reference to the key (EVP_PKEY_CTX_new up-refs it), so a cached key cannot
- * be freed and its address reused while it is cached: pointer equality is identity. */
+/* Verification contexts per thread, reused while the thread verifies with the same key (the warm
+ * path: every token of a chain has the same leaf key; every new leaf under a known intermediate has
+ * the same issuer key). In OpenSSL 3.0, EVP_PKEY_CTX_new and EVP_PKEY_verify_init fetch the ECDSA
+ * implementation from the provider store under process-wide locks; doing that once per key and thread
+ * removes both the cost and the contention between threads. A context holds its own reference to its
+ * key (EVP_PKEY_CTX_new up-refs it), so a cached key cannot be freed and its address reused while it
+ * is cached: pointer equality is identity. One slot per use (cjws_verify_slot), so that a token's
+ * leaf key and its certificate's issuer key do not evict each other. */
 typedef struct verify_slot {
     EVP_PKEY *key;     /* not owned: kept alive by ctx */
     EVP_PKEY_CTX *ctx; /* owned */
@@ -172,33 +180,38 @@ static pthread_key_t verify_slot_key;
 static int verify_slot_key_ready = 0;
 static pthread_once_t verify_slot_once = PTHREAD_ONCE_INIT;
 
-static void free_verify_slot(void *pointer) {
-    verify_slot *slot = pointer;
-    EVP_PKEY_CTX_free(slot->ctx);
-    free(slot);
+static void free_verify_slots(void *pointer) {
+    verify_slot *slots = pointer;
+    for (int index = 0; index < CJWS_VERIFY_SLOT_COUNT; index++) {
+        EVP_PKEY_CTX_free(slots[index].ctx);
+    }
+    free(slots);
 }
 
 static void make_verify_slot_key(void) {
-    verify_slot_key_ready = pthread_key_create(&verify_slot_key, free_verify_slot) == 0;
+    verify_slot_key_ready = pthread_key_create(&verify_slot_key, free_verify_slots) == 0;
 }
 
-/* A verification context for `key`, initialized for EVP_PKEY_verify; owned by the thread's slot. */
-static EVP_PKEY_CTX *verify_context(EVP_PKEY *key) {
+EVP_PKEY_CTX *cjws_verify_context(cjws_verify_slot which, EVP_PKEY *key) {
+    if (which < 0 || which >= CJWS_VERIFY_SLOT_COUNT || key == NULL) {
+        return NULL;
+    }
     pthread_once(&verify_slot_once, make_verify_slot_key);
     if (!verify_slot_key_ready) {
         return NULL;
     }
-    verify_slot *slot = pthread_getspecific(verify_slot_key);
-    if (slot == NULL) {
-        slot = calloc(1, sizeof *slot);
-        if (slot == NULL) {
+    verify_slot *slots = pthread_getspecific(verify_slot_key);
+    if (slots == NULL) {
+        slots = calloc(CJWS_VERIFY_SLOT_COUNT, sizeof *slots);
+        if (slots == NULL) {
             return NULL;
         }
-        if (pthread_setspecific(verify_slot_key, slot) != 0) {
-            free(slot);
+        if (pthread_setspecific(verify_slot_key, slots) != 0) {
+            free(slots);
             return NULL;
         }
     }
+    verify_slot *slot = &slots[which];
     if (slot->ctx != NULL && slot->key == key) {
         return slot->ctx;
     }
@@ -234,7 +247,7 @@ int cjws_es256_verify(EVP_PKEY *key, const void *message, size_t message_length,
         return -1;
     }
     int result = -1;
-    EVP_PKEY_CTX *context = verify_context(key); /* owned by this thread's slot */
+    EVP_PKEY_CTX *context = cjws_verify_context(CJWS_VERIFY_SLOT_ES256, key); /* owned by this thread's slot */
     if (context != NULL) {
         int verdict = EVP_PKEY_verify(context, der, (size_t)der_length, digest, sizeof digest);
         /* 1: valid; 0: invalid; negative: malformed signature or internal error. A well-formed

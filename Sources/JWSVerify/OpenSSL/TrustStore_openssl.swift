@@ -26,6 +26,18 @@ final class TrustStore: @unchecked Sendable {
         /// Every certificate of the chain is valid inside this interval (seconds since 1970).
         var validFrom: Int64
         var validUntil: Int64
+
+        /// The verdict for a chain that passed every check, made without running OpenSSL's chain
+        /// verification: a leaf accepted on its own under a known intermediate (`leaf.c`).
+        static func accepted(
+            chainLength: Int, rootFingerprint: [UInt8], validFrom: Int64, validUntil: Int64
+        )
+            -> ChainVerdict
+        {
+            ChainVerdict(
+                trustFailure: nil, timeFailure: nil, chainLength: chainLength, passesThroughIntermediate: true,
+                rootFingerprint: rootFingerprint, validFrom: validFrom, validUntil: validUntil)
+        }
     }
 
     /// - Parameters:

@@ -10,12 +10,28 @@ struct ChainValidator: Sendable {
     func validate(_ x5c: [String], at time: Int64) -> Result<ValidatedChain, VerificationError> {
         // 5. Every entry is one DER certificate. x5c[2] is never used for trust; when it is byte-identical
         // to a configured root it is not parsed again.
-        let leaf: Certificate
-        switch parse(x5c[0], index: 0) {
-        case .success(let value): leaf = value
-        case .failure(let error): return .failure(error)
-        }
         let known = intermediates.lookup(x5c[1], at: time)
+        guard let leafDER = Base64.decodeStandard(x5c[0]) else { return .failure(Self.notBase64(0)) }
+        // Under a known intermediate the leaf is first parsed without decoding its key and checked on its
+        // own (leaf.c). A leaf that check cannot accept is parsed again the usual way and goes through
+        // OpenSSL's whole chain verification below, which then decides and names the error.
+        var quick: (leaf: Certificate, validity: (notBefore: Int64, notAfter: Int64))?
+        if let known, let candidate = Self.parseP256Leaf(leafDER) {
+            switch candidate.check(under: known.intermediate, key: known.intermediateKey, at: time) {
+            case .accepted:
+                OperationCounters.countCertificateSignatures(1)
+                if let validity = candidate.validity { quick = (candidate, validity) }
+            case .setAsideAfterSignature: OperationCounters.countCertificateSignatures(1)
+            case .setAsideUnsigned: break
+            }
+        }
+        let leaf: Certificate
+        if let quick {
+            leaf = quick.leaf
+        } else {
+            guard let parsed = Self.parseCertificate(leafDER) else { return .failure(Self.notCertificate(0)) }
+            leaf = parsed
+        }
         var intermediate = known?.intermediate
         if intermediate == nil {
             switch parse(x5c[1], index: 1) {
@@ -31,12 +47,18 @@ struct ChainValidator: Sendable {
 
         // 6–7. Trust and dates: the leaf against the known intermediate alone, or the whole chain.
         let verdict: TrustStore.ChainVerdict
-        let store = known?.anchorStore ?? trustStore
-        switch store.verify(leaf: leaf, intermediate: intermediate, at: time) {
-        case .success(let value): verdict = value
-        case .failure(let error): return .failure(error)
+        if let quick, let known {
+            verdict = .accepted(
+                chainLength: 2, rootFingerprint: known.root.sha256Fingerprint, validFrom: quick.validity.notBefore,
+                validUntil: quick.validity.notAfter)
+        } else {
+            let store = known?.anchorStore ?? trustStore
+            switch store.verify(leaf: leaf, intermediate: intermediate, at: time) {
+            case .success(let value): verdict = value
+            case .failure(let error): return .failure(error)
+            }
+            OperationCounters.countCertificateSignatures(known == nil ? 2 : 1)
         }
-        OperationCounters.countCertificateSignatures(known == nil ? 2 : 1)
         if let failure = verdict.trustFailure {
             return .failure(
                 VerificationError(
@@ -90,13 +112,13 @@ struct ChainValidator: Sendable {
         if let known {
             validFrom = max(validFrom, known.validFrom)
             validUntil = min(validUntil, known.validUntil)
-        } else if intermediates.capacity > 0,
+        } else if intermediates.capacity > 0, let intermediateKey = intermediate.publicKey,
             let anchorStore = TrustStore(roots: [intermediate], partialChain: true),
             let intermediateValidity = intermediate.validity, let rootValidity = root.validity
         {
             intermediates.insert(
                 IntermediateCache.Entry(
-                    intermediate: intermediate, root: root, anchorStore: anchorStore,
+                    intermediate: intermediate, intermediateKey: intermediateKey, root: root, anchorStore: anchorStore,
                     validFrom: max(intermediateValidity.notBefore, rootValidity.notBefore),
                     validUntil: min(intermediateValidity.notAfter, rootValidity.notAfter),
                     intermediateInfo: CertificateInfo(intermediate), rootInfo: CertificateInfo(root)),
@@ -123,6 +145,11 @@ struct ChainValidator: Sendable {
     private static func parseCertificate(_ der: [UInt8]) -> Certificate? {
         OperationCounters.countParse()
         return Certificate(der: der)
+    }
+
+    private static func parseP256Leaf(_ der: [UInt8]) -> Certificate? {
+        OperationCounters.countParse()
+        return Certificate(p256LeafDER: der)
     }
 
     private static func notBase64(_ index: Int) -> VerificationError {

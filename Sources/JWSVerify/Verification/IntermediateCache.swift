@@ -11,6 +11,9 @@ import Synchronization
 final class IntermediateCache: Sendable {
     struct Entry: Sendable {
         let intermediate: Certificate
+        /// The intermediate's key, made once: it checks every new leaf's signature and, once hot,
+        /// does so with its fixed-base table (`ec_key.c`).
+        let intermediateKey: PublicKey
         let root: Certificate
         let anchorStore: TrustStore
         let validFrom: Int64
@@ -46,6 +49,11 @@ final class IntermediateCache: Sendable {
     /// Hits and entries so far (for tests and benchmarks).
     var statistics: (hits: Int, count: Int) {
         (hits.load(ordering: .relaxed), state.read { $0.entries.count })
+    }
+
+    /// Entries whose intermediate key verifies with its fixed-base table.
+    var keysWithFixedBaseTable: Int {
+        state.read { $0.entries.values.count(where: { $0.intermediateKey.hasFixedBaseTable }) }
     }
 
     func insert(_ entry: Entry, for key: String) {

@@ -264,6 +264,12 @@ public struct SignedDataVerifier: Sendable {
         chainValidator?.intermediates.statistics ?? (0, 0)
     }
 
+    /// How many cached intermediates check new leaves with their key's fixed-base table (tests and
+    /// benchmarks: proof that a hot intermediate gets one).
+    package var cachedIntermediateKeysWithFixedBaseTable: Int {
+        chainValidator?.intermediates.keysWithFixedBaseTable ?? 0
+    }
+
     // MARK: - The contract
 
     func verify<P: AppStorePayload>(_ token: String, as type: P.Type) -> VerificationResult<P> {

@@ -116,19 +116,24 @@ struct FixedBaseTableTests {
         #expect(!key.isValidES256Signature(tampered, for: message))
     }
 
-    /// Input: a P-384 key. Expected: no table (it is for P-256 only), and a 64-byte signature cut
-    /// from its own 96-byte signature over SHA-256 is refused (OpenSSL's path decides).
-    @Test("a P-384 key gets no table")
-    func p384HasNoTable() throws {
+    /// Input: a P-384 key (the kind that signs leaf certificates). Expected: it gets a table, and
+    /// with the table ES256 still refuses a 64-byte signature cut from its own 96-byte signature over
+    /// SHA-256 (ES256 is P-256 only), while its certificate-style DER signatures still verify.
+    @Test("a P-384 key's table serves certificate signatures, never ES256")
+    func p384Table() throws {
         let signer = try TestPrivateKey.generate(curve: .p384, seed: 10, label: "p384")
         let key = try #require(PublicKey(subjectPublicKeyInfo: Array(signer.publicKeyDER)))
-        #expect(!key.prepareFixedBaseTable())
-        #expect(!key.hasFixedBaseTable)
         let message = Data("p384".utf8)
         let raw = Array(try signer.signRaw(message, digest: .sha256))
         #expect(raw.count == 96)
-        #expect(!key.isValidES256Signature(Array(raw[16..<48] + raw[64..<96]), for: message))
-        #expect(!key.hasFixedBaseTable)
+        let cut = Array(raw[16..<48] + raw[64..<96])
+        #expect(!key.isValidES256Signature(cut, for: message))
+        #expect(key.prepareFixedBaseTable())
+        #expect(key.hasFixedBaseTable)
+        #expect(!key.isValidES256Signature(cut, for: message))
+        let der = Array(try signer.signDER(message, digest: .sha384))
+        #expect(key.isValidECDSASignature(der, overDigest: SHA384.hash(message)))
+        #expect(!key.isValidECDSASignature(der, overDigest: SHA384.hash(Data("p385".utf8))))
     }
 
     /// A P-256 key made from `seed` and `label`, a message, its valid signature, and that signature

@@ -76,3 +76,161 @@ struct IntermediateCacheTests {
         #expect(verifier.intermediateCacheStatistics.hits == 2)
     }
 }
+
+/// A new leaf under a known intermediate is first checked on its own (`leaf.c`) instead of by
+/// OpenSSL's X509_verify_cert. The check may only accept what X509_verify_cert accepts: these tests
+/// compare the two on valid leaves, on leaves altered in each way the check looks at, and on every
+/// one-bit change of a leaf's bytes, with the intermediate's key on OpenSSL's path and with its
+/// fixed-base table.
+@Suite("Leaf check under a known intermediate")
+struct LeafCheckTests {
+    static let time: Int64 = 1_780_000_000  // 2026-05-28, inside the test PKI's validity
+
+    struct Setup {
+        let pki: TestPKI
+        let intermediate: Certificate
+        let intermediateKey: PublicKey
+    }
+
+    static func setUp(table: Bool) throws -> Setup {
+        let pki = try TestPKI.generate(seed: 11)
+        let intermediate = try #require(Certificate(der: Array(pki.intermediate.der)))
+        let key = try #require(intermediate.publicKey)
+        if table { #expect(key.prepareFixedBaseTable()) }
+        #expect(key.hasFixedBaseTable == table)
+        return Setup(pki: pki, intermediate: intermediate, intermediateKey: key)
+    }
+
+    /// OpenSSL's verdict on [leaf, intermediate] with the intermediate as the only trust anchor:
+    /// the verification the check stands in for.
+    static func openSSLAccepts(_ der: [UInt8], _ setup: Setup, at time: Int64 = time) -> Bool {
+        guard let leaf = Certificate(der: der), let store = TrustStore(roots: [setup.intermediate], partialChain: true),
+            case .success(let verdict) = store.verify(leaf: leaf, intermediate: setup.intermediate, at: time)
+        else { return false }
+        return verdict.trustFailure == nil && verdict.timeFailure == nil && verdict.chainLength == 2
+            && verdict.passesThroughIntermediate
+    }
+
+    static func checkAccepts(_ der: [UInt8], _ setup: Setup, at time: Int64 = time) -> Bool {
+        guard let leaf = Certificate(p256LeafDER: der) else { return false }
+        return leaf.check(under: setup.intermediate, key: setup.intermediateKey, at: time) == .accepted
+    }
+
+    static func issue(
+        _ setup: Setup, subject: TestDistinguishedName? = nil, issuerName: TestDistinguishedName? = nil,
+        digest: TestDigest = .sha384, isCA: Bool = false, keyUsage: TestKeyUsage = .digitalSignature,
+        keyIdentifiers: Bool = true, validity: ClosedRange<Date>? = nil, curve: TestCurve = .p256,
+        signer: TestPrivateKey? = nil, seed: UInt64
+    ) throws -> [UInt8] {
+        let issuer = setup.pki.intermediateCredential
+        let key = try TestPrivateKey.generate(curve: curve, seed: seed, label: "leaf-check")
+        let validity = validity ?? issuer.certificate.notBefore...issuer.certificate.notAfter
+        let spec = TestCertificateSpec(
+            subject: subject ?? TestPKI.leafName, issuer: issuerName ?? issuer.certificate.subject,
+            serialNumber: Data([0x01, UInt8(truncatingIfNeeded: seed)]), notBefore: validity.lowerBound,
+            notAfter: validity.upperBound, signatureDigest: digest, isCertificateAuthority: isCA,
+            keyUsage: keyUsage, includeSubjectKeyIdentifier: keyIdentifiers,
+            includeAuthorityKeyIdentifier: keyIdentifiers, appleMarkerOID: "1.2.840.113635.100.6.11.1")
+        return Array(try TestCertificate.issue(spec, subjectKey: key, issuerKey: signer ?? issuer.privateKey).der)
+    }
+
+    @Test("leaves OpenSSL accepts are accepted; every other variant is set aside", arguments: [false, true])
+    func variants(table: Bool) throws {
+        let setup = try Self.setUp(table: table)
+        let issuer = setup.pki.intermediateCredential.certificate
+        var otherName = issuer.subject
+        otherName.commonName = "Another Intermediate NOT APPLE"
+        let impostor = try TestPrivateKey.generate(curve: .p384, seed: 5, label: "impostor")
+        let at = { (seconds: Int64) in Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        // (name, DER, time, what the check must answer)
+        let variants: [(String, [UInt8], Int64, Bool)] = [
+            ("Apple's profile", try Self.issue(setup, seed: 1), Self.time, true),
+            ("ecdsa-with-SHA256", try Self.issue(setup, digest: .sha256, seed: 2), Self.time, true),
+            ("no key identifiers", try Self.issue(setup, keyIdentifiers: false, seed: 3), Self.time, true),
+            (
+                "a CA leaf", try Self.issue(setup, isCA: true, keyUsage: [.digitalSignature, .keyCertSign], seed: 4),
+                Self.time, true
+            ),
+            (
+                "valid from exactly now",
+                try Self.issue(setup, validity: at(Self.time)...at(Self.time + 86_400), seed: 5),
+                Self.time, true
+            ),
+            ("issuer name of another CA", try Self.issue(setup, issuerName: otherName, seed: 6), Self.time, false),
+            ("signed by another key", try Self.issue(setup, signer: impostor, seed: 7), Self.time, false),
+            (
+                "self-issued (the intermediate's name)", try Self.issue(setup, subject: issuer.subject, seed: 8),
+                Self.time, false
+            ),
+            (
+                "expired", try Self.issue(setup, validity: at(1_600_000_000)...at(1_700_000_000), seed: 9), Self.time,
+                false
+            ),
+            (
+                "expires exactly now",
+                try Self.issue(setup, validity: at(Self.time - 86_400)...at(Self.time), seed: 10),
+                Self.time, false
+            ),
+            (
+                "not yet valid", try Self.issue(setup, validity: at(Self.time + 1)...at(Self.time + 86_400), seed: 11),
+                Self.time, false
+            ),
+            ("a P-384 key", try Self.issue(setup, curve: .p384, seed: 12), Self.time, false),
+        ]
+        for (name, der, time, expected) in variants {
+            let openSSL = Self.openSSLAccepts(der, setup, at: time)
+            let check = Self.checkAccepts(der, setup, at: time)
+            #expect(check == expected, "\(name): the check answered \(check)")
+            #expect(!check || openSSL, "\(name): accepted by the check, refused by X509_verify_cert")
+            if expected { #expect(openSSL, "\(name): X509_verify_cert refuses it") }
+        }
+        // The signature of an accepted leaf was checked with the table when there is one.
+        #expect(setup.intermediateKey.hasFixedBaseTable == table)
+    }
+
+    @Test("no one-bit change of a leaf is accepted unless X509_verify_cert accepts it", arguments: [false, true])
+    func bitFlips(table: Bool) throws {
+        let setup = try Self.setUp(table: table)
+        let valid = try Self.issue(setup, seed: 21)
+        #expect(Self.checkAccepts(valid, setup) && Self.openSSLAccepts(valid, setup))
+        var parsed = 0
+        var accepted = 0
+        for index in valid.indices {
+            for bit in [0, 5] {
+                var changed = valid
+                changed[index] ^= UInt8(1 << bit)
+                let check = Self.checkAccepts(changed, setup)
+                if Certificate(der: changed) != nil { parsed += 1 }
+                if check { accepted += 1 }
+                #expect(!check || Self.openSSLAccepts(changed, setup), "byte \(index) bit \(bit)")
+            }
+        }
+        // Most changes still parse (names, dates, key and signature bytes); none of them still verifies.
+        #expect(parsed > valid.count / 2)
+        #expect(accepted == 0)
+    }
+
+    @Test("a hot intermediate gets its table and still refuses a forged leaf")
+    func hotIntermediate() throws {
+        let (pki, verifier) = try IntermediateCacheTests.setUp()
+        #expect(verifier.verifyAndDecodeTransaction(try IntermediateCacheTests.token(pki)).isVerified)
+        for seed in 1...Int(PublicKey.issuerTableThreshold) + 1 {
+            let other = pki.replacing(leaf: try pki.makeLeaf(seed: UInt64(100 + seed)))
+            let result = verifier.verifyAndDecodeTransaction(try IntermediateCacheTests.token(other))
+            #expect(result.isVerified, "leaf \(seed): \(String(describing: result.error))")
+        }
+        #expect(verifier.cachedIntermediateKeysWithFixedBaseTable == 1)
+        let impostor = try pki.makeIntermediate(seed: 4321)
+        let forged = pki.replacing(leaf: try pki.makeLeaf(issuer: impostor, seed: 77))
+        #expect(
+            verifier.verifyAndDecodeTransaction(try IntermediateCacheTests.token(forged)).error?.code == .untrustedChain
+        )
+        let expired = pki.replacing(
+            leaf: try pki.makeLeaf(
+                validity: Date(timeIntervalSince1970: 1_600_000_000)...Date(timeIntervalSince1970: 1_700_000_000),
+                seed: 78))
+        #expect(
+            verifier.verifyAndDecodeTransaction(try IntermediateCacheTests.token(expired)).error?.code
+                == .certificateExpired)
+    }
+}

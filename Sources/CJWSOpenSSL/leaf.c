@@ -1,0 +1,245 @@
+/* Leaves under an intermediate that already verified up to a configured root.
+ *
+ * Why this file exists. In OpenSSL 3.0, d2i_X509 decodes the certificate's subject key through the
+ * provider decoder framework (OSSL_DECODER_CTX_new_for_pkey), which costs 140-350 µs a certificate
+ * here: about a third of a P-384 verification, paid for every new leaf. X509_verify_cert needs every
+ * certificate's decoded key (X509_self_signed and X509_get_pubkey_parameters ask for it), so a leaf
+ * parsed without one cannot go through it.
+ *
+ * What it does instead, for a leaf whose intermediate is known:
+ *   - cjws_x509_from_der_p256_leaf parses the leaf in a library context whose only provider is
+ *     OpenSSL's "null" provider. The key decoding is opportunistic in OpenSSL (a failure leaves the
+ *     certificate without a cached key and is not an error), so it finds no decoder and stops there;
+ *     the rest of the parse is the same ASN.1 decoder as d2i_X509. The P-256 key is then built from
+ *     the SubjectPublicKeyInfo fields with EVP_PKEY_fromdata in the default context, which checks that
+ *     the point is on the curve, as the decoder would.
+ *   - cjws_leaf_accepted_under accepts the leaf only when every check that X509_verify_cert would run
+ *     on the two-certificate chain [leaf, trusted intermediate] (partial-chain mode, no strict mode, no
+ *     purpose, policy, CRL, host or security-level checks: the configuration of cjws_verify_chain)
+ *     certainly passes, each done by the OpenSSL function X509_verify_cert itself uses:
+ *       X509_check_issued   names chain, authority key identifier matches, issuer may sign
+ *                           certificates (key usage) and its key type matches the signature;
+ *       extension flags     no unhandled critical extension, no invalid extension, not a proxy
+ *                           certificate, not self-issued (X509_verify_cert treats those apart);
+ *       name constraints    the intermediate has none (else X509_verify_cert would apply them);
+ *       X509_cmp_time       notBefore <= t < notAfter, as check_cert_time compares;
+ *       signature           the outer and inner algorithms are equal, ecdsa-with-SHA256/384/512
+ *                           without parameters, no unused bits, and EVP_PKEY_verify with the
+ *                           intermediate's key over the hash of the TBSCertificate bytes as received
+ *                           (the first element of the certificate's DER, located with
+ *                           ASN1_get_object): what X509_verify does over OpenSSL's saved encoding.
+ *                           The key is a cjws_ec_key (ec_key.c): OpenSSL's EVP_PKEY_verify until the
+ *                           intermediate has verified enough leaves, then its fixed-base table.
+ *     Anything else, or any doubt, returns 0 and the caller runs the full X509_verify_cert path,
+ *     which then also decides what the error is. This function only ever says "certainly valid".
+ *   Tests compare it with X509_verify_cert on valid and altered leaves (LeafCheckTests), and the
+ *   verifier fuzz target compares a caching verifier with one that has no caches. */
+
+#include "CJWSOpenSSL.h"
+#include "internal.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/obj_mac.h>
+#include <openssl/objects.h>
+#include <openssl/provider.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+/* ---- the key-less parsing context, once per process ------------------------------------------- */
+
+static pthread_once_t keyless_once = PTHREAD_ONCE_INIT;
+static OSSL_LIB_CTX *keyless_context = NULL; /* owned for the life of the process */
+
+static void make_keyless_context(void) {
+    OSSL_LIB_CTX *context = OSSL_LIB_CTX_new();
+    if (context == NULL) {
+        return;
+    }
+    /* Loading the null provider also stops OpenSSL from loading the default provider into this
+     * context on first use, so nothing can be fetched here: no decoder, and so no key decoding. */
+    if (OSSL_PROVIDER_load(context, "null") == NULL) {
+        OSSL_LIB_CTX_free(context);
+        return;
+    }
+    keyless_context = context;
+}
+
+/* Builds the key of `certificate` when its SubjectPublicKeyInfo is id-ecPublicKey with the named
+ * curve prime256v1 and an uncompressed point; NULL otherwise. */
+static EVP_PKEY *p256_key_from_fields(X509 *certificate) {
+    ASN1_OBJECT *algorithm = NULL;
+    const unsigned char *point = NULL;
+    int point_length = 0;
+    X509_ALGOR *algorithm_identifier = NULL;
+    X509_PUBKEY *public_key = X509_get_X509_PUBKEY(certificate);
+    if (public_key == NULL ||
+        X509_PUBKEY_get0_param(&algorithm, &point, &point_length, &algorithm_identifier, public_key) != 1) {
+        return NULL;
+    }
+    if (OBJ_obj2nid(algorithm) != NID_X9_62_id_ecPublicKey || algorithm_identifier == NULL) {
+        return NULL;
+    }
+    int parameter_type = V_ASN1_UNDEF;
+    const void *parameter = NULL;
+    X509_ALGOR_get0(NULL, &parameter_type, &parameter, algorithm_identifier);
+    if (parameter_type != V_ASN1_OBJECT || OBJ_obj2nid(parameter) != NID_X9_62_prime256v1) {
+        return NULL;
+    }
+    /* The key is a BIT STRING: it must have no unused bits to be the octets of a point. */
+    const ASN1_BIT_STRING *bits = X509_get0_pubkey_bitstr(certificate);
+    if (bits == NULL || (bits->flags & ASN1_STRING_FLAG_BITS_LEFT && (bits->flags & 0x07) != 0)) {
+        return NULL;
+    }
+    if (point == NULL || point_length != 65 || point[0] != 0x04) {
+        return NULL;
+    }
+    return cjws_pkey_p256_from_point(point, (size_t)point_length);
+}
+
+X509 *cjws_x509_from_der_p256_leaf(const void *der, size_t length, EVP_PKEY **key) {
+    ERR_clear_error();
+    *key = NULL;
+    pthread_once(&keyless_once, make_keyless_context);
+    if (keyless_context == NULL || length == 0 || length > LONG_MAX) {
+        return NULL;
+    }
+    const unsigned char *cursor = der;
+    X509 *certificate = (X509 *)ASN1_item_d2i_ex(NULL, &cursor, (long)length, ASN1_ITEM_rptr(X509),
+                                                 keyless_context, NULL);
+    if (certificate == NULL) {
+        ERR_clear_error();
+        return NULL;
+    }
+    /* Exactly one certificate, as cjws_x509_from_der requires. */
+    if (cursor != (const unsigned char *)der + length) {
+        X509_free(certificate);
+        ERR_clear_error();
+        return NULL;
+    }
+    EVP_PKEY *built = p256_key_from_fields(certificate);
+    if (built == NULL) {
+        X509_free(certificate);
+        ERR_clear_error();
+        return NULL;
+    }
+    ERR_clear_error();
+    *key = built;
+    return certificate;
+}
+
+/* ---- the check ---------------------------------------------------------------------------------- */
+
+static const EVP_MD *digest_for_signature(int nid) {
+    switch (nid) {
+    case NID_ecdsa_with_SHA256: return EVP_sha256();
+    case NID_ecdsa_with_SHA384: return EVP_sha384();
+    case NID_ecdsa_with_SHA512: return EVP_sha512();
+    default: return NULL;
+    }
+}
+
+/* The TBSCertificate of a DER certificate: the first element of its outer SEQUENCE, as received.
+ * Definite lengths only (DER); returns 1 and sets *tbs and *tbs_length when found. */
+static int locate_tbs(const unsigned char *der, size_t der_length, const unsigned char **tbs, size_t *tbs_length) {
+    if (der == NULL || der_length == 0 || der_length > LONG_MAX) {
+        return 0;
+    }
+    const unsigned char *cursor = der;
+    long length = 0;
+    int tag = 0, class = 0;
+    int header = ASN1_get_object(&cursor, &length, &tag, &class, (long)der_length);
+    /* 0x80: error; 0x21: indefinite length. The certificate must be a constructed SEQUENCE. */
+    if ((header & 0x80) != 0 || header != V_ASN1_CONSTRUCTED || tag != V_ASN1_SEQUENCE || class != V_ASN1_UNIVERSAL) {
+        return 0;
+    }
+    const unsigned char *start = cursor;
+    long remaining = (long)(der + der_length - cursor);
+    header = ASN1_get_object(&cursor, &length, &tag, &class, remaining);
+    if ((header & 0x80) != 0 || header != V_ASN1_CONSTRUCTED || tag != V_ASN1_SEQUENCE || class != V_ASN1_UNIVERSAL) {
+        return 0;
+    }
+    size_t header_length = (size_t)(cursor - start);
+    if (length < 0 || (size_t)length > (size_t)remaining - header_length) {
+        return 0;
+    }
+    *tbs = start;
+    *tbs_length = header_length + (size_t)length;
+    return 1;
+}
+
+/* 1 when the leaf's signature verifies with `issuer_key` exactly as X509_verify would accept it. */
+static int signature_verifies(X509 *leaf, const unsigned char *der, size_t der_length, cjws_ec_key *issuer_key) {
+    const ASN1_BIT_STRING *signature = NULL;
+    const X509_ALGOR *outer = NULL;
+    X509_get0_signature(&signature, &outer, leaf);
+    const X509_ALGOR *inner = X509_get0_tbs_sigalg(leaf);
+    if (signature == NULL || outer == NULL || inner == NULL || X509_ALGOR_cmp(outer, inner) != 0) {
+        return 0;
+    }
+    const ASN1_OBJECT *algorithm = NULL;
+    int parameter_type = V_ASN1_UNDEF;
+    X509_ALGOR_get0(&algorithm, &parameter_type, NULL, outer);
+    const EVP_MD *md = digest_for_signature(OBJ_obj2nid(algorithm));
+    if (md == NULL || parameter_type != V_ASN1_UNDEF) {
+        return 0;
+    }
+    if ((signature->flags & ASN1_STRING_FLAG_BITS_LEFT) != 0 && (signature->flags & 0x07) != 0) {
+        return 0;
+    }
+    const unsigned char *tbs = NULL;
+    size_t tbs_length = 0;
+    if (!locate_tbs(der, der_length, &tbs, &tbs_length)) {
+        return 0;
+    }
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int digest_length = 0;
+    if (EVP_Digest(tbs, tbs_length, digest, &digest_length, md, NULL) != 1) {
+        return 0;
+    }
+    return cjws_ec_key_verify_digest(issuer_key, digest, digest_length, signature->data,
+                                     (size_t)signature->length) == 1;
+}
+
+int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
+                             cjws_ec_key *issuer_key, int64_t at_time) {
+    ERR_clear_error();
+    int accepted = 0;
+    if (leaf == NULL || issuer == NULL || issuer_key == NULL) {
+        goto done;
+    }
+    /* Computing the flags caches the extensions; EXFLAG_SET says that it ran. */
+    uint32_t flags = X509_get_extension_flags(leaf);
+    uint32_t refused = EXFLAG_INVALID | EXFLAG_CRITICAL | EXFLAG_PROXY | EXFLAG_SI | EXFLAG_SS |
+                       EXFLAG_INVALID_POLICY | EXFLAG_NO_FINGERPRINT;
+    if ((flags & EXFLAG_SET) == 0 || (flags & refused) != 0) {
+        goto done;
+    }
+    if ((X509_get_extension_flags(issuer) & (EXFLAG_SET | EXFLAG_INVALID)) != EXFLAG_SET ||
+        X509_get_ext_by_NID(issuer, NID_name_constraints, -1) >= 0) {
+        goto done;
+    }
+    if (X509_check_issued(issuer, leaf) != X509_V_OK) {
+        goto done;
+    }
+    time_t when = (time_t)at_time;
+    if (X509_cmp_time(X509_get0_notBefore(leaf), &when) != -1 || X509_cmp_time(X509_get0_notAfter(leaf), &when) != 1) {
+        goto done;
+    }
+    /* The issuer's key type must be EC: X509_check_issued compared it with the signature's. */
+    if (EVP_PKEY_get_base_id(X509_get0_pubkey(issuer)) != EVP_PKEY_EC) {
+        goto done;
+    }
+    /* From here on the signature has been (or may have been) checked: -1 unless it verifies. */
+    accepted = signature_verifies(leaf, leaf_der, leaf_der_length, issuer_key) ? 1 : -1;
+
+done:
+    ERR_clear_error();
+    return accepted;
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import JWSVerify
+
+/// Every case of Wycheproof's `ecdsa_secp384r1_sha384_test.json` (DER signatures, the format of an
+/// X.509 certificate's signature) through `PublicKey.isValidECDSASignature(_:overDigest:)`, the check
+/// of a new leaf's signature under a known intermediate: once with OpenSSL's verification and once
+/// with the key's fixed-base table (`ec_key.c`, the path a hot intermediate takes).
+@Suite("Wycheproof ECDSA P-384 SHA-384 (DER)")
+struct WycheproofP384Tests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let id: Int
+        let comment: String
+        let publicKeyDER: [UInt8]
+        let message: [UInt8]
+        let signature: [UInt8]
+        let valid: Bool
+        var testDescription: String { "tcId \(id) \(comment)" }
+    }
+
+    static let cases: [Case] = {
+        guard let data = try? TestVectorFiles.data("wycheproof/ecdsa_secp384r1_sha384_test.json"),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let groups = root["testGroups"] as? [[String: Any]]
+        else { return [] }
+        var cases: [Case] = []
+        for group in groups {
+            let key = hexBytes(group["publicKeyDer"] as? String ?? "")
+            for test in group["tests"] as? [[String: Any]] ?? [] {
+                cases.append(
+                    Case(
+                        id: test["tcId"] as? Int ?? -1, comment: test["comment"] as? String ?? "",
+                        publicKeyDER: key, message: hexBytes(test["msg"] as? String ?? ""),
+                        signature: hexBytes(test["sig"] as? String ?? ""),
+                        valid: (test["result"] as? String) == "valid"))
+            }
+        }
+        return cases
+    }()
+
+    /// The file holds 504 cases; all of them must be loaded, none silently dropped.
+    @Test("all 504 cases are loaded")
+    func allCasesLoaded() {
+        #expect(Self.cases.count == 504)
+        #expect(Self.cases.filter(\.valid).count == 194)
+    }
+
+    /// Input: one case, with OpenSSL's verification and then with the key's table. Expected: the
+    /// result the case names, both times (BER and other non-DER encodings, r or s out of range,
+    /// u1·G + u2·Q at infinity, x(R) ≥ n, …).
+    @Test("each case gives its expected result, with and without the key's table", arguments: cases)
+    func verifiesCase(_ testCase: Case) throws {
+        let key = try #require(PublicKey(subjectPublicKeyInfo: testCase.publicKeyDER), "tcId \(testCase.id): key")
+        #expect(key.curve == .p384, "tcId \(testCase.id)")
+        let digest = SHA384.hash(testCase.message)
+        let expected = testCase.valid ? "valid" : "invalid"
+        #expect(!key.hasFixedBaseTable)
+        #expect(
+            key.isValidECDSASignature(testCase.signature, overDigest: digest) == testCase.valid,
+            "tcId \(testCase.id) (\(testCase.comment)), OpenSSL's path: expected \(expected)")
+        #expect(key.prepareFixedBaseTable(), "tcId \(testCase.id): the table could not be built")
+        #expect(key.hasFixedBaseTable)
+        #expect(
+            key.isValidECDSASignature(testCase.signature, overDigest: digest) == testCase.valid,
+            "tcId \(testCase.id) (\(testCase.comment)), fixed-base table: expected \(expected)")
+    }
+}
