@@ -64,6 +64,10 @@ struct ScenarioResult: Codable, Sendable {
     /// after `PublicKey.fixedBaseThreshold` valid signatures), at the end of the scenario.
     var cachedChains: Int = 0
     var leafKeysWithFixedBaseTable: Int = 0
+    /// Cached intermediates, and those whose key checks new leaves with its fixed-base table (one
+    /// gets it after `PublicKey.issuerTableThreshold` valid leaf signatures).
+    var cachedIntermediates: Int = 0
+    var intermediateKeysWithFixedBaseTable: Int = 0
     /// Failed checks (unexpected outcomes, forbidden work); empty when all is well.
     var problems: [String]
 
@@ -162,6 +166,11 @@ enum ReportFormatter {
                 text +=
                     "\(result.scenario): \(result.leafKeysWithFixedBaseTable) of \(result.cachedChains) cached chains'"
                     + " leaf keys verify with their own fixed-base table\n"
+            }
+            if result.cachedIntermediates > 0 {
+                text +=
+                    "\(result.scenario): \(result.intermediateKeysWithFixedBaseTable) of \(result.cachedIntermediates)"
+                    + " cached intermediates check new leaves with their key's fixed-base table\n"
             }
             for problem in result.problems { text += "PROBLEM \(result.scenario): \(problem)\n" }
         }

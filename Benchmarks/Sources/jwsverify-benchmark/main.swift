@@ -280,7 +280,9 @@ enum Benchmark {
                 ? nil : counting.categoryNanoseconds.mapValues { $0 / 1000 },
             certificateSignatureVerificationsDuringRun: scenario.forbidsCertificateWork ? certificateWork : nil,
             cachedChains: verifier.chainCacheStatistics.count,
-            leafKeysWithFixedBaseTable: verifier.cachedLeafKeysWithFixedBaseTable, problems: problems)
+            leafKeysWithFixedBaseTable: verifier.cachedLeafKeysWithFixedBaseTable,
+            cachedIntermediates: verifier.intermediateCacheStatistics.count,
+            intermediateKeysWithFixedBaseTable: verifier.cachedIntermediateKeysWithFixedBaseTable, problems: problems)
     }
 
     static func median(_ values: [Double]) -> Double {

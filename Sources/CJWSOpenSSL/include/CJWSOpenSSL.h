@@ -86,6 +86,10 @@ int cjws_ec_key_prepare(cjws_ec_key *key);
 /* 1 when the key verifies with its table. */
 int cjws_ec_key_has_table(cjws_ec_key *key);
 
+/* How many table verifications so far had to take BN_mod_inverse because the file's own inversion
+ * failed its check (tests: expected 0). */
+uint64_t cjws_ec_inverse_fallbacks(void);
+
 /* ---- X.509 ----------------------------------------------------------------------------------- */
 
 /* Parses exactly one DER certificate: NULL on failure or when bytes follow it. */

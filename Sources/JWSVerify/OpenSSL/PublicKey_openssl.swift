@@ -139,6 +139,10 @@ final class PublicKey: @unchecked Sendable {
         return cjws_ec_key_prepare(verifier) == 1
     }
 
+    /// Table verifications (all keys, whole process) whose s^-1 mod n came from `BN_mod_inverse`
+    /// because `ec_key.c`'s own inversion failed its check; tests expect 0.
+    static var inverseFallbacks: UInt64 { cjws_ec_inverse_fallbacks() }
+
     /// Whether verifications with this key use its fixed-base table.
     var hasFixedBaseTable: Bool {
         guard let verifier else { return false }
