@@ -233,4 +233,32 @@ struct LeafCheckTests {
             verifier.verifyAndDecodeTransaction(try IntermediateCacheTests.token(expired)).error?.code
                 == .certificateExpired)
     }
+
+    /// Input: 8 threads verifying 48 new leaves (and 16 forged ones) under one cached intermediate,
+    /// so that its key crosses `PublicKey.issuerTableThreshold` while other threads check leaves
+    /// with it. Expected: every verdict right, the intermediate's table at the end. Run under
+    /// ThreadSanitizer by `.ci/run` (the table is published with C11 atomics: built once, read by all).
+    @Test("threads checking new leaves while the intermediate gets its table")
+    func concurrentNewLeaves() throws {
+        let (pki, verifier) = try IntermediateCacheTests.setUp()
+        #expect(verifier.verifyAndDecodeTransaction(try IntermediateCacheTests.token(pki)).isVerified)
+        let impostor = try pki.makeIntermediate(seed: 4322)
+        let tokens: [(token: String, valid: Bool)] = try (0..<64).map { index in
+            let forged = index % 4 == 3
+            let leaf = try pki.makeLeaf(issuer: forged ? impostor : nil, seed: UInt64(1_000 + index))
+            return (try IntermediateCacheTests.token(pki.replacing(leaf: leaf)), !forged)
+        }
+        let wrong = ReadWriteLocked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in stride(from: thread, to: tokens.count, by: 8) {
+                let result = verifier.verifyAndDecodeTransaction(tokens[index].token)
+                let expected: VerificationError.Code? = tokens[index].valid ? nil : .untrustedChain
+                if result.error?.code != expected {
+                    wrong.write { $0.append("token \(index): \(String(describing: result.error?.code))") }
+                }
+            }
+        }
+        #expect(wrong.read { $0 } == [])
+        #expect(verifier.cachedIntermediateKeysWithFixedBaseTable == 1)
+    }
 }
