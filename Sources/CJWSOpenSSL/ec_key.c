@@ -147,8 +147,9 @@ done:
  * inverse satisfies, and uses BN_mod_inverse whenever the check or anything else fails. */
 
 #define INVERSE_LIMBS 6 /* up to 384 bits */
+#define LIMBS_INLINE static inline __attribute__((always_inline))
 
-static void limbs_from_bn(uint64_t *limbs, const BIGNUM *value, int count) {
+LIMBS_INLINE void limbs_from_bn(uint64_t *limbs, const BIGNUM *value, int count) {
     unsigned char bytes[INVERSE_LIMBS * 8];
     BN_bn2lebinpad(value, bytes, count * 8);
     for (int index = 0; index < count; index++) {
@@ -160,7 +161,7 @@ static void limbs_from_bn(uint64_t *limbs, const BIGNUM *value, int count) {
     }
 }
 
-static int limbs_is_one(const uint64_t *a, int count) {
+LIMBS_INLINE int limbs_is_one(const uint64_t *a, int count) {
     if (a[0] != 1) {
         return 0;
     }
@@ -173,7 +174,7 @@ static int limbs_is_one(const uint64_t *a, int count) {
 }
 
 /* a >= b */
-static int limbs_greater_or_equal(const uint64_t *a, const uint64_t *b, int count) {
+LIMBS_INLINE int limbs_greater_or_equal(const uint64_t *a, const uint64_t *b, int count) {
     for (int index = count - 1; index >= 0; index--) {
         if (a[index] != b[index]) {
             return a[index] > b[index];
@@ -183,7 +184,7 @@ static int limbs_greater_or_equal(const uint64_t *a, const uint64_t *b, int coun
 }
 
 /* a = a + b, returns the carry */
-static uint64_t limbs_add(uint64_t *a, const uint64_t *b, int count) {
+LIMBS_INLINE uint64_t limbs_add(uint64_t *a, const uint64_t *b, int count) {
     uint64_t carry = 0;
     for (int index = 0; index < count; index++) {
         unsigned __int128 sum = (unsigned __int128)a[index] + b[index] + carry;
@@ -194,7 +195,7 @@ static uint64_t limbs_add(uint64_t *a, const uint64_t *b, int count) {
 }
 
 /* a = a - b, returns the borrow */
-static uint64_t limbs_subtract(uint64_t *a, const uint64_t *b, int count) {
+LIMBS_INLINE uint64_t limbs_subtract(uint64_t *a, const uint64_t *b, int count) {
     uint64_t borrow = 0;
     for (int index = 0; index < count; index++) {
         unsigned __int128 difference = (unsigned __int128)a[index] - b[index] - borrow;
@@ -205,7 +206,7 @@ static uint64_t limbs_subtract(uint64_t *a, const uint64_t *b, int count) {
 }
 
 /* a = a >> shift, 0 < shift < 64 */
-static void limbs_shift_right(uint64_t *a, int shift, int count) {
+LIMBS_INLINE void limbs_shift_right(uint64_t *a, int shift, int count) {
     for (int index = 0; index < count - 1; index++) {
         a[index] = (a[index] >> shift) | (a[index + 1] << (64 - shift));
     }
@@ -214,7 +215,7 @@ static void limbs_shift_right(uint64_t *a, int shift, int count) {
 
 /* x = x / 2^shift mod n for x < n, n odd, 0 < shift < 64, with n_inverse = n^-1 mod 2^64: adds the
  * multiple m·n (m < 2^shift) that makes x divisible by 2^shift, as Montgomery reduction does. */
-static void limbs_divide_mod(uint64_t *x, int shift, const uint64_t *n, uint64_t n_inverse, int count) {
+LIMBS_INLINE void limbs_divide_mod(uint64_t *x, int shift, const uint64_t *n, uint64_t n_inverse, int count) {
     uint64_t mask = (UINT64_C(1) << shift) - 1;
     uint64_t m = (0 - x[0] * n_inverse) & mask;
     uint64_t sum[INVERSE_LIMBS + 1];
@@ -234,7 +235,7 @@ static void limbs_divide_mod(uint64_t *x, int shift, const uint64_t *n, uint64_t
 }
 
 /* Makes the even, non-zero a odd by dividing it by 2^k, and x by the same 2^k modulo n. */
-static void limbs_make_odd(uint64_t *a, uint64_t *x, const uint64_t *n, uint64_t n_inverse, int count) {
+LIMBS_INLINE void limbs_make_odd(uint64_t *a, uint64_t *x, const uint64_t *n, uint64_t n_inverse, int count) {
     while ((a[0] & 1) == 0) {
         int shift = a[0] == 0 ? 63 : __builtin_ctzll(a[0]);
         limbs_shift_right(a, shift, count);
@@ -242,7 +243,7 @@ static void limbs_make_odd(uint64_t *a, uint64_t *x, const uint64_t *n, uint64_t
     }
 }
 
-static int limbs_is_zero(const uint64_t *a, int count) {
+LIMBS_INLINE int limbs_is_zero(const uint64_t *a, int count) {
     for (int index = 0; index < count; index++) {
         if (a[index] != 0) {
             return 0;
@@ -251,9 +252,10 @@ static int limbs_is_zero(const uint64_t *a, int count) {
     return 1;
 }
 
-/* Binary inversion of a in [1, n-1] modulo the odd n; 1 on success (result in `inverse`).
+/* Binary inversion of a in [1, n-1] modulo the odd n; 1 on success (result in `inverse`). Inlined
+ * into a 4-limb and a 6-limb copy (P-256, P-384) so that every limb loop has a constant count.
  * Invariants: x1·a ≡ u and x2·a ≡ v (mod n), u and v odd after each step; gcd(u, v) = gcd(a, n). */
-static int limbs_inverse(uint64_t *inverse, const uint64_t *a, const uint64_t *n, int count, int bits) {
+LIMBS_INLINE int limbs_inverse(uint64_t *inverse, const uint64_t *a, const uint64_t *n, int count, int bits) {
     uint64_t u[INVERSE_LIMBS], v[INVERSE_LIMBS], x1[INVERSE_LIMBS] = {1}, x2[INVERSE_LIMBS] = {0};
     memcpy(u, a, sizeof(uint64_t) * (size_t)count);
     memcpy(v, n, sizeof(uint64_t) * (size_t)count);
@@ -296,6 +298,14 @@ static int limbs_inverse(uint64_t *inverse, const uint64_t *a, const uint64_t *n
     return 0;
 }
 
+static int limbs_inverse_4(uint64_t *inverse, const uint64_t *a, const uint64_t *n, int bits) {
+    return limbs_inverse(inverse, a, n, 4, bits);
+}
+
+static int limbs_inverse_6(uint64_t *inverse, const uint64_t *a, const uint64_t *n, int bits) {
+    return limbs_inverse(inverse, a, n, 6, bits);
+}
+
 static atomic_uint_fast64_t inverse_fallbacks = 0;
 
 uint64_t cjws_ec_inverse_fallbacks(void) { return atomic_load_explicit(&inverse_fallbacks, memory_order_relaxed); }
@@ -303,12 +313,13 @@ uint64_t cjws_ec_inverse_fallbacks(void) { return atomic_load_explicit(&inverse_
 /* w = s^-1 mod order, for s in [1, order-1]; 1 on success. */
 static int inverse_mod_order(BIGNUM *w, const BIGNUM *s, const BIGNUM *order, BN_CTX *context) {
     int bits = BN_num_bits(order);
-    int count = (bits + 63) / 64;
-    if (count <= INVERSE_LIMBS && BN_is_odd(order)) {
+    /* 256 bits in 4 limbs, 384 in 6; a 4-limb order also fits the 6-limb copy (its top limbs zero). */
+    int count = bits <= 256 ? 4 : 6;
+    if (bits <= 64 * INVERSE_LIMBS && BN_is_odd(order)) {
         uint64_t a[INVERSE_LIMBS], n[INVERSE_LIMBS], result[INVERSE_LIMBS];
         limbs_from_bn(a, s, count);
         limbs_from_bn(n, order, count);
-        if (limbs_inverse(result, a, n, count, bits)) {
+        if (count == 4 ? limbs_inverse_4(result, a, n, bits) : limbs_inverse_6(result, a, n, bits)) {
             unsigned char bytes[INVERSE_LIMBS * 8];
             for (int index = 0; index < count; index++) {
                 for (int byte = 0; byte < 8; byte++) {
