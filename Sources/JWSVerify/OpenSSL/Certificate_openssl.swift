@@ -139,22 +139,21 @@ final class Certificate: @unchecked Sendable {
 
 /// SHA-256 through OpenSSL.
 enum SHA256 {
-    static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        bytes.withUnsafeBytes { input in
-            _ = digest.withUnsafeMutableBufferPointer { cjws_sha256(input.baseAddress, input.count, $0.baseAddress) }
-        }
-        return digest
-    }
+    static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] { openSSLDigest(bytes, length: 32, cjws_sha256) }
 }
 
 /// SHA-384 through OpenSSL (the digest of Apple's certificate signatures).
 enum SHA384 {
-    static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 48)
-        bytes.withUnsafeBytes { input in
-            _ = digest.withUnsafeMutableBufferPointer { cjws_sha384(input.baseAddress, input.count, $0.baseAddress) }
-        }
-        return digest
+    static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] { openSSLDigest(bytes, length: 48, cjws_sha384) }
+}
+
+/// `length` bytes of digest from one of the module's `cjws_sha*` functions.
+private func openSSLDigest<C: ContiguousBytes>(
+    _ bytes: C, length: Int, _ function: (UnsafeRawPointer?, Int, UnsafeMutablePointer<UInt8>?) -> Int32
+) -> [UInt8] {
+    var digest = [UInt8](repeating: 0, count: length)
+    bytes.withUnsafeBytes { input in
+        _ = digest.withUnsafeMutableBufferPointer { function(input.baseAddress, input.count, $0.baseAddress) }
     }
+    return digest
 }

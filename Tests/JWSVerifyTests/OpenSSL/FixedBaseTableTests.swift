@@ -5,7 +5,7 @@ import Testing
 
 @testable import JWSVerify
 
-/// The fixed-base table a hot ES256 key gets (`es256_key.c`) against OpenSSL's own verification: the
+/// The fixed-base table a hot ES256 key gets (`ec_key.c`) against OpenSSL's own verification: the
 /// same verdict for every signature, whichever path decides it.
 @Suite("ES256 fixed-base table")
 struct FixedBaseTableTests {

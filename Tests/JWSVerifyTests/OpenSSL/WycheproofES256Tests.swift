@@ -7,35 +7,9 @@ import Testing
 /// ES256 format) through `PublicKey.isValidES256Signature`, the function the verifier calls.
 @Suite("Wycheproof ECDSA P-256 SHA-256 (P1363)")
 struct WycheproofES256Tests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let id: Int
-        let comment: String
-        let publicKeyDER: [UInt8]
-        let message: [UInt8]
-        let signature: [UInt8]
-        let valid: Bool
-        var testDescription: String { "tcId \(id) \(comment)" }
-    }
+    typealias Case = WycheproofECDSACase
 
-    static let cases: [Case] = {
-        guard let data = try? TestVectorFiles.data("wycheproof/ecdsa_secp256r1_sha256_p1363_test.json"),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let groups = root["testGroups"] as? [[String: Any]]
-        else { return [] }
-        var cases: [Case] = []
-        for group in groups {
-            let key = hexBytes(group["publicKeyDer"] as? String ?? "")
-            for test in group["tests"] as? [[String: Any]] ?? [] {
-                cases.append(
-                    Case(
-                        id: test["tcId"] as? Int ?? -1, comment: test["comment"] as? String ?? "",
-                        publicKeyDER: key, message: hexBytes(test["msg"] as? String ?? ""),
-                        signature: hexBytes(test["sig"] as? String ?? ""),
-                        valid: (test["result"] as? String) == "valid"))
-            }
-        }
-        return cases
-    }()
+    static let cases = WycheproofECDSACase.load("wycheproof/ecdsa_secp256r1_sha256_p1363_test.json")
 
     /// The file holds 262 cases; all of them must be loaded, none silently dropped.
     @Test("all 262 cases are loaded")
@@ -57,7 +31,7 @@ struct WycheproofES256Tests {
 
     /// Input: one Wycheproof case, verified by a key that has its fixed-base table (the path a hot key
     /// takes after `PublicKey.fixedBaseThreshold` verifications: u1·G + u2·Q from two tables, in
-    /// `es256_key.c`). Expected: the same result as the case says (its arithmetic edge cases: r or s
+    /// `ec_key.c`). Expected: the same result as the case says (its arithmetic edge cases: r or s
     /// 0, n or above, u1·G + u2·Q at infinity, x(R) ≥ n, …).
     @Test("each case gives its expected result with the key's fixed-base table", arguments: cases)
     func verifiesCaseWithTable(_ testCase: Case) throws {
@@ -82,4 +56,38 @@ func hexBytes(_ hex: String) -> [UInt8] {
         bytes.append(value)
     }
     return bytes
+}
+
+/// One case of a Wycheproof ECDSA verification file (`ecdsa_verify_schema_v1` or its P1363 variant):
+/// the group's public key, the message, the signature and whether it must verify.
+struct WycheproofECDSACase: Sendable, CustomTestStringConvertible {
+    let id: Int
+    let comment: String
+    let publicKeyDER: [UInt8]
+    let message: [UInt8]
+    let signature: [UInt8]
+    let valid: Bool
+    var testDescription: String { "tcId \(id) \(comment)" }
+
+    /// Every case of the file at `relativePath` under TestVectors; empty when it cannot be read (the
+    /// suites' count tests then fail).
+    static func load(_ relativePath: String) -> [WycheproofECDSACase] {
+        guard let data = try? TestVectorFiles.data(relativePath),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let groups = root["testGroups"] as? [[String: Any]]
+        else { return [] }
+        var cases: [WycheproofECDSACase] = []
+        for group in groups {
+            let key = hexBytes(group["publicKeyDer"] as? String ?? "")
+            for test in group["tests"] as? [[String: Any]] ?? [] {
+                cases.append(
+                    WycheproofECDSACase(
+                        id: test["tcId"] as? Int ?? -1, comment: test["comment"] as? String ?? "",
+                        publicKeyDER: key, message: hexBytes(test["msg"] as? String ?? ""),
+                        signature: hexBytes(test["sig"] as? String ?? ""),
+                        valid: (test["result"] as? String) == "valid"))
+            }
+        }
+        return cases
+    }
 }

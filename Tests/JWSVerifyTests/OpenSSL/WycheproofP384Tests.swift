@@ -9,35 +9,9 @@ import Testing
 /// with the key's fixed-base table (`ec_key.c`, the path a hot intermediate takes).
 @Suite("Wycheproof ECDSA P-384 SHA-384 (DER)")
 struct WycheproofP384Tests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let id: Int
-        let comment: String
-        let publicKeyDER: [UInt8]
-        let message: [UInt8]
-        let signature: [UInt8]
-        let valid: Bool
-        var testDescription: String { "tcId \(id) \(comment)" }
-    }
+    typealias Case = WycheproofECDSACase
 
-    static let cases: [Case] = {
-        guard let data = try? TestVectorFiles.data("wycheproof/ecdsa_secp384r1_sha384_test.json"),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let groups = root["testGroups"] as? [[String: Any]]
-        else { return [] }
-        var cases: [Case] = []
-        for group in groups {
-            let key = hexBytes(group["publicKeyDer"] as? String ?? "")
-            for test in group["tests"] as? [[String: Any]] ?? [] {
-                cases.append(
-                    Case(
-                        id: test["tcId"] as? Int ?? -1, comment: test["comment"] as? String ?? "",
-                        publicKeyDER: key, message: hexBytes(test["msg"] as? String ?? ""),
-                        signature: hexBytes(test["sig"] as? String ?? ""),
-                        valid: (test["result"] as? String) == "valid"))
-            }
-        }
-        return cases
-    }()
+    static let cases = WycheproofECDSACase.load("wycheproof/ecdsa_secp384r1_sha384_test.json")
 
     /// The file holds 504 cases; all of them must be loaded, none silently dropped.
     @Test("all 504 cases are loaded")
