@@ -149,9 +149,12 @@ done:
 #define INVERSE_LIMBS 6 /* up to 384 bits */
 #define LIMBS_INLINE static inline __attribute__((always_inline))
 
-LIMBS_INLINE void limbs_from_bn(uint64_t *limbs, const BIGNUM *value, int count) {
+/* 1 when `value` fits in `count` limbs (then written to `limbs`). */
+LIMBS_INLINE int limbs_from_bn(uint64_t *limbs, const BIGNUM *value, int count) {
     unsigned char bytes[INVERSE_LIMBS * 8];
-    BN_bn2lebinpad(value, bytes, count * 8);
+    if (BN_bn2lebinpad(value, bytes, count * 8) != count * 8) {
+        return 0;
+    }
     for (int index = 0; index < count; index++) {
         uint64_t limb = 0;
         for (int byte = 7; byte >= 0; byte--) {
@@ -159,6 +162,7 @@ LIMBS_INLINE void limbs_from_bn(uint64_t *limbs, const BIGNUM *value, int count)
         }
         limbs[index] = limb;
     }
+    return 1;
 }
 
 LIMBS_INLINE int limbs_is_one(const uint64_t *a, int count) {
@@ -317,9 +321,8 @@ static int inverse_mod_order(BIGNUM *w, const BIGNUM *s, const BIGNUM *order, BN
     int count = bits <= 256 ? 4 : 6;
     if (bits <= 64 * INVERSE_LIMBS && BN_is_odd(order)) {
         uint64_t a[INVERSE_LIMBS], n[INVERSE_LIMBS], result[INVERSE_LIMBS];
-        limbs_from_bn(a, s, count);
-        limbs_from_bn(n, order, count);
-        if (count == 4 ? limbs_inverse_4(result, a, n, bits) : limbs_inverse_6(result, a, n, bits)) {
+        int ready = limbs_from_bn(a, s, count) && limbs_from_bn(n, order, count);
+        if (ready && (count == 4 ? limbs_inverse_4(result, a, n, bits) : limbs_inverse_6(result, a, n, bits))) {
             unsigned char bytes[INVERSE_LIMBS * 8];
             for (int index = 0; index < count; index++) {
                 for (int byte = 0; byte < 8; byte++) {

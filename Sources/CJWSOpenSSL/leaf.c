@@ -233,7 +233,8 @@ int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_l
         goto done;
     }
     /* The issuer's key type must be EC: X509_check_issued compared it with the signature's. */
-    if (EVP_PKEY_get_base_id(X509_get0_pubkey(issuer)) != EVP_PKEY_EC) {
+    const EVP_PKEY *issuer_pkey = X509_get0_pubkey(issuer); /* get0: owned by the certificate */
+    if (issuer_pkey == NULL || EVP_PKEY_get_base_id(issuer_pkey) != EVP_PKEY_EC) {
         goto done;
     }
     /* From here on the signature has been (or may have been) checked: -1 unless it verifies. */

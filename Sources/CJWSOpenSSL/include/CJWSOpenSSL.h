@@ -194,8 +194,8 @@ X509 *cjws_x509_from_der_p256_leaf(const void *der, size_t length, EVP_PKEY **ke
 
 /* 1 when `leaf` certainly passes X509_verify_cert as [leaf, issuer] with `issuer` as the trust anchor
  * (partial chain, cjws_verify_chain's configuration) at `at_time`. Otherwise the caller runs
- * cjws_verify_chain, which decides and names the error: 0 when no signature was checked before the
- * leaf was set aside, -1 when its signature was checked (and did not verify). `leaf_der` must be the bytes the
+ * cjws_verify_chain, which decides and names the error: 0 when the leaf was set aside before its
+ * signature, -1 when it got as far as its signature (which did not verify or could not be checked). `leaf_der` must be the bytes the
  * leaf was parsed from (its signature is checked over them). `issuer` must already have verified up
  * to a configured root and be valid at `at_time`; `issuer_key` is its key (so that a hot intermediate
  * verifies with its table). See leaf.c for each check. */
