@@ -32,6 +32,7 @@ extern "C" {
 /* Message digests. */
 #define CJWST_DIGEST_SHA256 256
 #define CJWST_DIGEST_SHA384 384
+#define CJWST_DIGEST_SHA512 512 /* crafted certificates only */
 
 /* Private key PEM encodings. */
 #define CJWST_PEM_PKCS8 1 /* "-----BEGIN PRIVATE KEY-----" */
@@ -159,6 +160,99 @@ int cjwst_sign_raw(const cjwst_key *key, int digest, const void *message, size_t
 /* Same as cjwst_sign_raw but returns the DER ECDSA-Sig-Value (for negative tests). */
 int cjwst_sign_der(const cjwst_key *key, int digest, const void *message, size_t message_len,
                    unsigned char **out_signature, size_t *out_len);
+
+/* ---------------------------------------------------------------------------------------------
+ * Crafted certificates (tests and fuzzing): every field given as bytes and written verbatim
+ * ------------------------------------------------------------------------------------------- */
+
+/* Encodings of a certificate time (RFC 5280 4.1.2.5). */
+#define CJWST_TIME_UTC 1         /* UTCTime YYMMDDHHMMSSZ; years 1950...2049 only */
+#define CJWST_TIME_GENERALIZED 2 /* GeneralizedTime YYYYMMDDHHMMSSZ; years 0...9999 */
+
+/* Encodings of a key's SubjectPublicKeyInfo (cjwst_key_public_spki_der_ex). */
+#define CJWST_POINT_UNCOMPRESSED 0
+#define CJWST_POINT_COMPRESSED 1
+
+/* One extension, written in the order given (duplicates and unknown OIDs are kept). */
+typedef struct cjwst_extension {
+    /* Dotted OID ("2.5.29.19"); any arcs, known to OpenSSL or not. */
+    const char *oid;
+    /* Nonzero writes critical BOOLEAN TRUE; 0 leaves the field out (DER default FALSE). */
+    int critical;
+    /* The extnValue OCTET STRING's contents (normally the extension's DER), verbatim. */
+    const void *value;
+    size_t value_len;
+} cjwst_extension;
+
+/* A certificate whose every field the caller chose (see cjwst_cert_create_crafted). */
+typedef struct cjwst_crafted_cert {
+    /* DER Name (SEQUENCE OF RelativeDistinguishedName), written verbatim. */
+    const void *subject_der;
+    size_t subject_len;
+    const void *issuer_der;
+    size_t issuer_len;
+    /* The serialNumber INTEGER's content octets, verbatim (two's complement), 1...64 bytes. */
+    const void *serial;
+    size_t serial_len;
+    /* Validity in Unix seconds, each with its encoding (CJWST_TIME_*). */
+    int64_t not_before;
+    int not_before_encoding;
+    int64_t not_after;
+    int not_after_encoding;
+    /* CJWST_DIGEST_SHA256, _SHA384 or _SHA512: ecdsa-with-SHA256/384/512 in both
+       AlgorithmIdentifiers, and the digest of the issuer key's signature. */
+    int signature_digest;
+    /* The SubjectPublicKeyInfo DER written verbatim, or NULL to use `subject_key`'s. */
+    const void *spki_der;
+    size_t spki_len;
+    /* The extensions, in order; none (count 0) leaves out the [3] field. */
+    const cjwst_extension *extensions;
+    size_t extension_count;
+} cjwst_crafted_cert;
+
+/* Creates an X.509 v3 certificate from `params`, DER-encoded here (no OpenSSL re-encoding, so
+   every field is exactly as given) and signed by `issuer_key` (required; pass the subject's own
+   key for a self-signed certificate). `subject_key` supplies the SubjectPublicKeyInfo when
+   `params->spki_der` is NULL, and is otherwise unused (may be NULL). Output: DER. */
+int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, const cjwst_key *subject_key,
+                              const cjwst_key *issuer_key, unsigned char **out_der,
+                              size_t *out_len);
+
+/* The public key as DER SubjectPublicKeyInfo with a chosen point form (CJWST_POINT_*) and, when
+   `explicit_parameters` is nonzero, the curve as explicit ECParameters instead of its OID. */
+int cjwst_key_public_spki_der_ex(const cjwst_key *key, int point_form, int explicit_parameters,
+                                 unsigned char **out_der, size_t *out_len);
+
+/* A forged ES256 signature (raw 64-byte r||s) of `message` that verifies against the P-256 point at
+   infinity as public key, made without any private key: r = x(kG) mod n, s = e * k^-1 mod n (e =
+   SHA-256 of `message`), so that u1 = k and u2 * O = O. `k` (big-endian, 1...32 bytes, reduced
+   modulo n, not 0) makes it deterministic; NULL draws a random k. */
+int cjwst_forge_es256_infinity(const void *message, size_t message_len, const void *k,
+                               size_t k_len, unsigned char **out_signature, size_t *out_len);
+
+/* OpenSSL's X509_verify_cert on leaf <- intermediate <- root: a store that trusts only `root`,
+   `intermediate` the only untrusted certificate, default flags and purpose, at `at_time`. A
+   callback records the first error about validity dates and the first other error and lets
+   verification continue, exactly as JWSVerify's cold chain check does. */
+typedef struct cjwst_chain_verdict {
+    /* X509_verify_cert's return value (1 only when no error was recorded). */
+    int verified;
+    /* First X509_V_ERR_* that is not about dates (0 for none), and its depth. */
+    int trust_error;
+    int trust_error_depth;
+    /* First date error (CERT_NOT_YET_VALID, CERT_HAS_EXPIRED, ERROR_IN_CERT_NOT_*), and its depth. */
+    int time_error;
+    int time_error_depth;
+    /* Certificates in the chain OpenSSL built. */
+    int chain_length;
+} cjwst_chain_verdict;
+
+int cjwst_verify_chain(const void *leaf_der, size_t leaf_len, const void *intermediate_der,
+                       size_t intermediate_len, const void *root_der, size_t root_len,
+                       int64_t at_time, cjwst_chain_verdict *out_verdict);
+
+/* X509_verify_cert_error_string for an X509_V_ERR_* code (a static string). */
+const char *cjwst_verify_error_string(int code);
 
 #ifdef __cplusplus
 }
