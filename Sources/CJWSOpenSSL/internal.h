@@ -3,7 +3,13 @@
 
 /* Shared between the module's C files; not part of the module's interface to Swift. */
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <openssl/evp.h>
+#include <openssl/x509.h>
+
+#include "CJWSOpenSSL.h"
 
 /* Which cached verification context a caller wants: the ES256 leaf key of a token, or the issuer key
  * that checks a certificate's signature. */
@@ -16,5 +22,12 @@ typedef enum cjws_verify_slot {
 /* This thread's verification context for `key` in slot `which`, initialized for EVP_PKEY_verify and
  * owned by the thread (shims.c). NULL on an allocation or fetch failure. */
 EVP_PKEY_CTX *cjws_verify_context(cjws_verify_slot which, EVP_PKEY *key);
+
+/* leaf.c, without the self-test gate (the self-test itself calls them): the keyless parse of a P-256
+ * leaf and the check of a leaf under a known intermediate. Same contracts as
+ * cjws_x509_from_der_p256_leaf and cjws_leaf_accepted_under. */
+X509 *cjws_keyless_p256_leaf(const void *der, size_t length, EVP_PKEY **key);
+int cjws_leaf_check(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
+                    cjws_ec_key *issuer_key, int64_t at_time);
 
 #endif

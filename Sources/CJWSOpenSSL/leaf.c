@@ -1,4 +1,4 @@
-/* Leaves under an intermediate that already verified up to a configured root.
+/* New leaves under an intermediate that already verified up to a configured root.
  *
  * Why this file exists. In OpenSSL 3.0, d2i_X509 decodes the certificate's subject key through the
  * provider decoder framework (OSSL_DECODER_CTX_new_for_pkey), which costs 140-350 µs a certificate
@@ -6,34 +6,43 @@
  * certificate's decoded key (X509_self_signed and X509_get_pubkey_parameters ask for it), so a leaf
  * parsed without one cannot go through it.
  *
- * What it does instead, for a leaf whose intermediate is known:
- *   - cjws_x509_from_der_p256_leaf parses the leaf in a library context whose only provider is
- *     OpenSSL's "null" provider. The key decoding is opportunistic in OpenSSL (a failure leaves the
- *     certificate without a cached key and is not an error), so it finds no decoder and stops there;
- *     the rest of the parse is the same ASN.1 decoder as d2i_X509. The P-256 key is then built from
- *     the SubjectPublicKeyInfo fields with EVP_PKEY_fromdata in the default context, which checks that
- *     the point is on the curve, as the decoder would.
- *   - cjws_leaf_accepted_under accepts the leaf only when every check that X509_verify_cert would run
- *     on the two-certificate chain [leaf, trusted intermediate] (partial-chain mode, no strict mode, no
- *     purpose, policy, CRL, host or security-level checks: the configuration of cjws_verify_chain)
- *     certainly passes, each done by the OpenSSL function X509_verify_cert itself uses:
- *       X509_check_issued   names chain, authority key identifier matches, issuer may sign
- *                           certificates (key usage) and its key type matches the signature;
- *       extension flags     no unhandled critical extension, no invalid extension, not a proxy
- *                           certificate, not self-issued (X509_verify_cert treats those apart);
- *       name constraints    the intermediate has none (else X509_verify_cert would apply them);
- *       X509_cmp_time       notBefore <= t < notAfter, as check_cert_time compares;
- *       signature           the outer and inner algorithms are equal, ecdsa-with-SHA256/384/512
- *                           without parameters, no unused bits, and EVP_PKEY_verify with the
- *                           intermediate's key over the hash of the TBSCertificate bytes as received
- *                           (the first element of the certificate's DER, located with
- *                           ASN1_get_object): what X509_verify does over OpenSSL's saved encoding.
- *                           The key is a cjws_ec_key (ec_key.c): OpenSSL's EVP_PKEY_verify until the
- *                           intermediate has verified enough leaves, then its fixed-base table.
- *     Anything else, or any doubt, returns 0 and the caller runs the full X509_verify_cert path,
- *     which then also decides what the error is. This function only ever says "certainly valid".
- *   Tests compare it with X509_verify_cert on valid and altered leaves (LeafCheckTests), and the
- *   verifier fuzz target compares a caching verifier with one that has no caches. */
+ * The rule it keeps: ONE VERDICT. This file may only answer "X509_verify_cert on the full chain
+ * [leaf, intermediate, root] would certainly accept this leaf, at this time". Every other leaf (any
+ * doubt) goes to the full path, which decides and names the error. It answers from allow-lists, not
+ * from a copy of X509_verify_cert's checks:
+ *
+ *   - The intermediate and the root may carry only extensions that cannot constrain a leaf
+ *     (cjws_ca_cannot_constrain_leaves: basicConstraints, keyUsage, key identifiers, authority
+ *     information access, CRL distribution points, certificate policies, Apple's intermediate marker;
+ *     no nameConstraints, policyConstraints, policyMappings, inhibitAnyPolicy, RFC 3779 resources,
+ *     proxy or unknown extensions). The caller checks both once, when it caches the intermediate.
+ *   - The leaf may carry only the extensions Apple's leaves carry (basicConstraints with CA false and
+ *     no path length, keyUsage, key identifiers, authority information access, CRL distribution points,
+ *     certificate policies, Apple's leaf marker 1.2.840.113635.100.6.11.1, non-critical), each valid to
+ *     OpenSSL (no EXFLAG_INVALID: that includes a duplicate of any extension OpenSSL decodes), X.509 v3,
+ *     not self-issued, not a CA, not a proxy.
+ *   - Under those, what X509_verify_cert (cjws_verify_chain's configuration: no strict mode, purpose,
+ *     policy, CRL, host, DANE or security-level checks) still asks of the leaf is done here by the
+ *     functions it uses itself: X509_check_issued (names, authority key identifier, the issuer may sign
+ *     certificates, the signature's key type), X509_cmp_time (notBefore <= t < notAfter), and the
+ *     signature (below). Name constraints and RFC 3779 checks are empty for such a leaf under such
+ *     CAs; the chain above the leaf verified when the intermediate was cached, and the caller only
+ *     asks inside the interval where intermediate and root are both valid.
+ *   - The leaf's key is EC P-256, named curve, uncompressed point on the curve (so never the point at
+ *     infinity): the keys the default decoder also decodes, so check_curve and
+ *     X509_get_pubkey_parameters pass on the full path too.
+ *
+ * Parsing: cjws_x509_from_der_p256_leaf parses the leaf in a library context whose only provider is
+ * OpenSSL's "null" provider. The key decoding is opportunistic in OpenSSL (a failure leaves the
+ * certificate without a cached key and is not an error), so it finds no decoder and stops there; the
+ * rest of the parse is the same ASN.1 decoder as d2i_X509. That is not documented behaviour, so
+ * selftest.c checks it once per process (same extension flags, same key, the check accepting a known
+ * leaf and refusing it altered); when it does not hold, both entry points here refuse every leaf and
+ * the full path runs.
+ *
+ * Tests: LeafCheckTests compare this check with X509_verify_cert on the full chain; OneVerdictTests
+ * and the `chains` fuzz target compare warm verifiers, cold verifiers and OpenSSL on crafted
+ * certificates; x509-limbo's chain cases run through both paths. */
 
 #include "CJWSOpenSSL.h"
 #include "internal.h"
@@ -103,11 +112,11 @@ static EVP_PKEY *p256_key_from_fields(X509 *certificate) {
     return cjws_pkey_p256_from_point(point, (size_t)point_length);
 }
 
-X509 *cjws_x509_from_der_p256_leaf(const void *der, size_t length, EVP_PKEY **key) {
+X509 *cjws_keyless_p256_leaf(const void *der, size_t length, EVP_PKEY **key) {
     ERR_clear_error();
     *key = NULL;
     pthread_once(&keyless_once, make_keyless_context);
-    if (keyless_context == NULL || length == 0 || length > LONG_MAX) {
+    if (keyless_context == NULL || der == NULL || length == 0 || length > LONG_MAX) {
         return NULL;
     }
     const unsigned char *cursor = der;
@@ -132,6 +141,85 @@ X509 *cjws_x509_from_der_p256_leaf(const void *der, size_t length, EVP_PKEY **ke
     ERR_clear_error();
     *key = built;
     return certificate;
+}
+
+X509 *cjws_x509_from_der_p256_leaf(const void *der, size_t length, EVP_PKEY **key) {
+    *key = NULL;
+    if ((cjws_self_test() & CJWS_SELF_TEST_NEW_LEAF) == 0) {
+        ERR_clear_error();
+        return NULL;
+    }
+    return cjws_keyless_p256_leaf(der, length, key);
+}
+
+/* ---- the allow-lists ---------------------------------------------------------------------------- */
+
+/* Apple's marker extensions: on the leaf that signs App Store data, and on its intermediate. */
+static const char apple_leaf_marker[] = "1.2.840.113635.100.6.11.1";
+static const char apple_intermediate_marker[] = "1.2.840.113635.100.6.2.1";
+
+/* 1 when the extension's OID is exactly `dotted`. */
+static int extension_is(X509_EXTENSION *extension, const char *dotted) {
+    char text[80];
+    int length = OBJ_obj2txt(text, (int)sizeof text, X509_EXTENSION_get_object(extension), 1);
+    return length > 0 && (size_t)length < sizeof text && strcmp(text, dotted) == 0;
+}
+
+/* The extensions OpenSSL knows that neither constrain nor are examined below a CA in
+ * cjws_verify_chain's configuration (no policy checking, no purpose, no CRLs), or that it checks
+ * through X509_check_issued (key identifiers, keyUsage). */
+static int nid_is_inert(int nid) {
+    switch (nid) {
+    case NID_basic_constraints:
+    case NID_key_usage:
+    case NID_subject_key_identifier:
+    case NID_authority_key_identifier:
+    case NID_info_access:
+    case NID_crl_distribution_points:
+    case NID_certificate_policies:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* 1 when every extension of `certificate` is inert or the given Apple marker, and a marker (unknown to
+ * OpenSSL) is not critical. */
+static int extensions_allowed(X509 *certificate, const char *marker) {
+    int count = X509_get_ext_count(certificate);
+    for (int index = 0; index < count; index++) {
+        X509_EXTENSION *extension = X509_get_ext(certificate, index);
+        if (extension == NULL) {
+            return 0;
+        }
+        int nid = OBJ_obj2nid(X509_EXTENSION_get_object(extension));
+        if (nid != NID_undef && nid_is_inert(nid)) {
+            continue;
+        }
+        if (nid == NID_undef && !X509_EXTENSION_get_critical(extension) && extension_is(extension, marker)) {
+            continue;
+        }
+        return 0;
+    }
+    return 1;
+}
+
+int cjws_ca_cannot_constrain_leaves(X509 *ca) {
+    ERR_clear_error();
+    int answer = 0;
+    if (ca == NULL) {
+        goto done;
+    }
+    uint32_t flags = X509_get_extension_flags(ca);
+    uint32_t refused = EXFLAG_INVALID | EXFLAG_CRITICAL | EXFLAG_PROXY | EXFLAG_NO_FINGERPRINT;
+    if ((flags & EXFLAG_SET) == 0 || (flags & refused) != 0) {
+        goto done;
+    }
+    answer = extensions_allowed(ca, apple_intermediate_marker);
+
+done:
+    ERR_clear_error();
+    return answer;
 }
 
 /* ---- the check ---------------------------------------------------------------------------------- */
@@ -207,27 +295,33 @@ static int signature_verifies(X509 *leaf, const unsigned char *der, size_t der_l
                                      (size_t)signature->length) == 1;
 }
 
-int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
-                             cjws_ec_key *issuer_key, int64_t at_time) {
+int cjws_leaf_check(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
+                    cjws_ec_key *issuer_key, int64_t at_time) {
     ERR_clear_error();
     int accepted = 0;
     if (leaf == NULL || issuer == NULL || issuer_key == NULL) {
         goto done;
     }
-    /* Computing the flags caches the extensions; EXFLAG_SET says that it ran. */
+    /* Computing the flags caches the extensions; EXFLAG_SET says that it ran. EXFLAG_INVALID covers
+     * every extension OpenSSL decodes that does not decode, and a duplicate of one. */
     uint32_t flags = X509_get_extension_flags(leaf);
-    uint32_t refused = EXFLAG_INVALID | EXFLAG_CRITICAL | EXFLAG_PROXY | EXFLAG_SI | EXFLAG_SS |
-                       EXFLAG_INVALID_POLICY | EXFLAG_NO_FINGERPRINT;
+    uint32_t refused = EXFLAG_INVALID | EXFLAG_CRITICAL | EXFLAG_PROXY | EXFLAG_SI | EXFLAG_SS | EXFLAG_CA |
+                       EXFLAG_V1 | EXFLAG_INVALID_POLICY | EXFLAG_NO_FINGERPRINT;
     if ((flags & EXFLAG_SET) == 0 || (flags & refused) != 0) {
         goto done;
     }
-    if ((X509_get_extension_flags(issuer) & (EXFLAG_SET | EXFLAG_INVALID)) != EXFLAG_SET ||
-        X509_get_ext_by_NID(issuer, NID_name_constraints, -1) >= 0) {
+    if (X509_get_version(leaf) != X509_VERSION_3 || X509_get_pathlen(leaf) != -1 ||
+        !extensions_allowed(leaf, apple_leaf_marker)) {
+        goto done;
+    }
+    if ((X509_get_extension_flags(issuer) & (EXFLAG_SET | EXFLAG_INVALID)) != EXFLAG_SET) {
         goto done;
     }
     if (X509_check_issued(issuer, leaf) != X509_V_OK) {
         goto done;
     }
+    /* X509_cmp_time is the comparison X509_verify_cert makes (check_cert_time): valid when
+     * notBefore <= t (-1) and t < notAfter (1); 0 is a malformed time. */
     time_t when = (time_t)at_time;
     if (X509_cmp_time(X509_get0_notBefore(leaf), &when) != -1 || X509_cmp_time(X509_get0_notAfter(leaf), &when) != 1) {
         goto done;
@@ -243,4 +337,13 @@ int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_l
 done:
     ERR_clear_error();
     return accepted;
+}
+
+int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
+                             cjws_ec_key *issuer_key, int64_t at_time) {
+    if ((cjws_self_test() & CJWS_SELF_TEST_NEW_LEAF) == 0) {
+        ERR_clear_error();
+        return 0;
+    }
+    return cjws_leaf_check(leaf, leaf_der, leaf_der_length, issuer, issuer_key, at_time);
 }

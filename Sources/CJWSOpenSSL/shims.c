@@ -115,6 +115,24 @@ EVP_PKEY *cjws_pkey_p256_from_point(const void *point, size_t length) {
 
 void cjws_pkey_free(EVP_PKEY *key) { EVP_PKEY_free(key); }
 
+int cjws_pkey_is_valid_p256(EVP_PKEY *key) {
+    ERR_clear_error();
+    if (key == NULL || cjws_pkey_ec_curve_nid(key) != NID_X9_62_prime256v1) {
+        return 0;
+    }
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
+    if (context == NULL) {
+        ERR_clear_error();
+        return 0;
+    }
+    /* The quick check: not the point at infinity, coordinates below p, on the curve. The full check
+     * would add n·Q = O, which every such point of P-256 satisfies (cofactor 1). */
+    int valid = EVP_PKEY_public_check_quick(context) == 1;
+    EVP_PKEY_CTX_free(context);
+    ERR_clear_error();
+    return valid;
+}
+
 int cjws_nid_p256(void) { return NID_X9_62_prime256v1; }
 int cjws_nid_p384(void) { return NID_secp384r1; }
 
@@ -336,6 +354,12 @@ int cjws_x509_validity(X509 *certificate, int64_t *not_before, int64_t *not_afte
            cjws_asn1_time_to_seconds(X509_get0_notAfter(certificate), not_after);
 }
 
+int cjws_x509_names_equal(X509 *first, int first_issuer, X509 *second, int second_issuer) {
+    const X509_NAME *a = first_issuer ? X509_get_issuer_name(first) : X509_get_subject_name(first);
+    const X509_NAME *b = second_issuer ? X509_get_issuer_name(second) : X509_get_subject_name(second);
+    return a != NULL && b != NULL && X509_NAME_cmp(a, b) == 0;
+}
+
 int cjws_nid_common_name(void) { return NID_commonName; }
 int cjws_nid_organization(void) { return NID_organizationName; }
 
@@ -420,10 +444,6 @@ int cjws_store_add_root(X509_STORE *store, X509 *root) {
         return 1;
     }
     return 0;
-}
-
-int cjws_store_allow_partial_chain(X509_STORE *store) {
-    return X509_STORE_set_flags(store, X509_V_FLAG_PARTIAL_CHAIN) == 1;
 }
 
 static int is_time_error(int error) {

@@ -5,9 +5,13 @@
  * CJWSOpenSSL: the narrow, byte-oriented face of OpenSSL 3 that JWSVerify's verification path uses.
  *
  * Bytes come in as `const void *` + `size_t` (Swift passes any contiguous buffer without a cast).
- * Every function clears OpenSSL's error queue before it starts; on failure the caller may read
- * the queue with cjws_error_text(). Objects returned here are owned by the caller and freed with
- * the matching cjws_*_free function. Nothing here keeps global mutable state.
+ * Functions that call into OpenSSL clear its error queue of this thread before they start; on failure
+ * the caller may read the queue with cjws_error_text(). Objects returned here are owned by the caller
+ * and freed with the matching cjws_*_free function.
+ *
+ * Process-wide state: the self-test result (selftest.c), the key-less parsing context (leaf.c), the
+ * inversion fallback counter (ec_key.c), each set once or only counted; per-thread verification
+ * contexts (shims.c). Everything else is owned by the objects handed out.
  */
 
 #include <stddef.h>
@@ -39,6 +43,12 @@ EVP_PKEY *cjws_pkey_from_spki(const void *der, size_t length);
 EVP_PKEY *cjws_pkey_p256_from_point(const void *point, size_t length);
 
 void cjws_pkey_free(EVP_PKEY *key);
+
+/* 1 when `key` is an EC P-256 public key whose point is a point of the group other than the point at
+ * infinity: coordinates in range and on the curve (EVP_PKEY_public_check_quick; with cofactor 1 that
+ * is the whole public-key validation of SEC 1 §3.2.2). 0 otherwise. A token's leaf key must pass it
+ * (check 9): with the point at infinity as key, an ES256 "signature" verifies without a private key. */
+int cjws_pkey_is_valid_p256(EVP_PKEY *key);
 
 /* The key's curve, as a NID (NID_X9_62_prime256v1, NID_secp384r1...), or 0 when it is not an EC key. */
 int cjws_pkey_ec_curve_nid(const EVP_PKEY *key);
@@ -123,6 +133,10 @@ int cjws_x509_validity(X509 *certificate, int64_t *not_before, int64_t *not_afte
  * NUL-terminated. Returns the length written or -1 when there is none. */
 int cjws_x509_name_entry(X509 *certificate, int issuer, int nid, char *buffer, size_t capacity);
 
+/* 1 when the subject (or, with `*_issuer` non-zero, issuer) name of `first` equals that of `second`
+ * as X509_NAME_cmp compares them (the comparison OpenSSL's chain building makes). */
+int cjws_x509_names_equal(X509 *first, int first_issuer, X509 *second, int second_issuer);
+
 /* NIDs for name entries. */
 int cjws_nid_common_name(void);
 int cjws_nid_organization(void);
@@ -147,10 +161,6 @@ void cjws_store_free(X509_STORE *store);
 
 /* Adds a trusted root. Returns 1 on success. The store takes its own reference. */
 int cjws_store_add_root(X509_STORE *store, X509 *root);
-
-/* Lets chains end at any certificate of the store (X509_V_FLAG_PARTIAL_CHAIN). Used only for a store
- * that holds one intermediate which already verified up to a configured root. Returns 1 on success. */
-int cjws_store_allow_partial_chain(X509_STORE *store);
 
 /* Outcome of cjws_verify_chain. */
 typedef struct cjws_chain_result {
@@ -182,25 +192,56 @@ typedef struct cjws_chain_result {
 int cjws_verify_chain(X509_STORE *store, X509 *leaf, X509 *intermediate, int64_t at_time,
                       cjws_chain_result *result);
 
-/* ---- leaves under a known intermediate (leaf.c) ---------------------------------------------- */
+/* ---- leaves under a known intermediate (leaf.c) ----------------------------------------------
+ *
+ * A fast path that may only answer "certainly what X509_verify_cert on the full chain would answer"
+ * (see leaf.c for the allow-lists it answers from). Anything else goes to cjws_verify_chain. */
 
 /* Parses exactly one DER certificate without decoding its subject key (OpenSSL 3.0 decodes it through
  * the provider decoders, 140-350 µs), then builds that key when it is an EC P-256 key (id-ecPublicKey,
- * namedCurve prime256v1, uncompressed point) and stores it in *key (the caller owns the reference).
- * NULL, with *key NULL, when the bytes are not one certificate or the key is anything else: callers
- * then parse with cjws_x509_from_der. The certificate can go to cjws_leaf_accepted_under and to the
- * certificate accessors, not to cjws_verify_chain (it has no decoded key). */
+ * namedCurve prime256v1, uncompressed point on the curve) and stores it in *key (the caller owns the
+ * reference). NULL, with *key NULL, when the bytes are not one certificate, the key is anything else,
+ * or the self-test found that this parse does not behave as expected: callers then parse with
+ * cjws_x509_from_der. The certificate can go to cjws_leaf_accepted_under and to the certificate
+ * accessors, not to cjws_verify_chain (it has no decoded key). */
 X509 *cjws_x509_from_der_p256_leaf(const void *der, size_t length, EVP_PKEY **key);
 
-/* 1 when `leaf` certainly passes X509_verify_cert as [leaf, issuer] with `issuer` as the trust anchor
- * (partial chain, cjws_verify_chain's configuration) at `at_time`. Otherwise the caller runs
- * cjws_verify_chain, which decides and names the error: 0 when the leaf was set aside before its
- * signature, -1 when it got as far as its signature (which did not verify or could not be checked). `leaf_der` must be the bytes the
- * leaf was parsed from (its signature is checked over them). `issuer` must already have verified up
- * to a configured root and be valid at `at_time`; `issuer_key` is its key (so that a hot intermediate
- * verifies with its table). See leaf.c for each check. */
+/* 1 when every extension of the CA certificate `ca` is one that cannot constrain a certificate below
+ * it in cjws_verify_chain's configuration: basicConstraints, keyUsage, subject and authority key
+ * identifiers, authority information access, CRL distribution points, certificate policies, and
+ * Apple's intermediate marker 1.2.840.113635.100.6.2.1 (not critical); none invalid. 0 otherwise
+ * (nameConstraints, policy constraints or mappings, inhibitAnyPolicy, RFC 3779 resources, proxy,
+ * unknown or unhandled critical extensions). Only under an intermediate and a root that both answer 1
+ * may a leaf be checked with cjws_leaf_accepted_under. */
+int cjws_ca_cannot_constrain_leaves(X509 *ca);
+
+/* 1 when X509_verify_cert on [leaf, issuer, root] (cjws_verify_chain's configuration) would certainly
+ * accept `leaf` at `at_time`. The caller guarantees the rest of that chain: `issuer` verified up to the
+ * configured root `root` through cjws_verify_chain, the store offers no other candidate issuer for
+ * either, `issuer` and `root` are valid at `at_time` and both pass cjws_ca_cannot_constrain_leaves.
+ * Otherwise the caller runs cjws_verify_chain, which decides and names the error: 0 when the leaf
+ * was set aside before its signature, -1 when it got as far as its signature (which did not verify
+ * or could not be checked). `leaf_der` must be the bytes the leaf was parsed from (its signature is
+ * checked over them); `issuer_key` is the issuer's key (so that a hot intermediate verifies with its
+ * table). Always 0 when the self-test failed. */
 int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
                              cjws_ec_key *issuer_key, int64_t at_time);
+
+/* ---- self-test of the behaviours the fast paths rely on (selftest.c) --------------------------
+ *
+ * Run once per process, on first use (process-wide state: the result, behind pthread_once). Each bit
+ * says one behaviour holds; a fast path whose bit is clear switches itself off. */
+
+/* X509_cmp_time treats a certificate as valid at t when notBefore <= t < notAfter (to the second), and
+ * cjws_asn1_time_to_seconds reads UTCTime and GeneralizedTime as X509_cmp_time compares them: the
+ * rule every cache applies to its validity interval. */
+#define CJWS_SELF_TEST_TIME_RULE 0x1
+/* cjws_x509_from_der_p256_leaf parses a known leaf with the same extension flags, names and key as
+ * d2i_X509, and cjws_leaf_accepted_under accepts it and refuses it altered. */
+#define CJWS_SELF_TEST_NEW_LEAF 0x2
+
+/* The bits of the behaviours that hold. */
+int cjws_self_test(void);
 
 /* OpenSSL's text for an X509_V_ERR_* code. */
 const char *cjws_verify_error_string(int code);

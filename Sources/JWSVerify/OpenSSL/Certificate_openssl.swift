@@ -64,7 +64,8 @@ final class Certificate: @unchecked Sendable {
     }
 
     /// Checks this leaf on its own under `intermediate`, one that already verified up to a configured
-    /// root and is valid at `time`, whose key is `intermediateKey` (see `leaf.c`). Anything but
+    /// root, is valid at `time` with that root, and whose own and root's extensions cannot constrain
+    /// it (``cannotConstrainLeaves``); `intermediateKey` is its key (see `leaf.c`). Anything but
     /// `.accepted` means "not certainly": the full chain verification then decides.
     func check(under intermediate: Certificate, key intermediateKey: PublicKey, at time: Int64) -> QuickCheck {
         guard let verifier = intermediateKey.verifier else { return .setAsideUnsigned }
@@ -105,17 +106,28 @@ final class Certificate: @unchecked Sendable {
     /// The subject public key.
     var publicKey: PublicKey? { separateKey ?? PublicKey(certificateTakingReference: pointer) }
 
+    /// Whether every extension of this CA certificate is one that cannot constrain a certificate
+    /// below it in the chain verification's configuration (see `cjws_ca_cannot_constrain_leaves`): the
+    /// condition, for intermediate and root, under which new leaves may take the leaf check.
+    var cannotConstrainLeaves: Bool { cjws_ca_cannot_constrain_leaves(pointer) == 1 }
+
+    /// Whether this certificate's subject name is `other`'s issuer name (or, with `subjectOf`, its
+    /// subject name), as OpenSSL's chain building compares names.
+    func subjectIsName(of other: Certificate, issuer: Bool) -> Bool {
+        cjws_x509_names_equal(pointer, 0, other.pointer, issuer ? 1 : 0) == 1
+    }
+
     /// Whether an extension with this dotted OID is present (its value is not examined).
     func hasExtension(_ dottedOID: String) -> Bool {
         cjws_x509_has_extension(pointer, dottedOID) == 1
     }
 
-    /// notBefore and notAfter, in seconds since 1970.
-    var validity: (notBefore: Int64, notAfter: Int64)? {
+    /// notBefore and notAfter, in seconds since 1970: the interval in which the certificate is valid.
+    var validity: ValidityInterval? {
         var notBefore: Int64 = 0
         var notAfter: Int64 = 0
         guard cjws_x509_validity(pointer, &notBefore, &notAfter) == 1 else { return nil }
-        return (notBefore, notAfter)
+        return ValidityInterval(notBefore: notBefore, notAfter: notAfter)
     }
 
     var subjectCommonName: String? { nameEntry(issuer: false, nid: cjws_nid_common_name()) }

@@ -90,6 +90,11 @@ final class PublicKey: @unchecked Sendable {
         }
     }
 
+    /// Whether this is an EC P-256 key whose point is a point of the group other than the point at
+    /// infinity (coordinates in range, on the curve): the validation check 9 requires of a leaf key.
+    /// With the point at infinity as key, an ES256 "signature" verifies without any private key.
+    var isValidP256Point: Bool { cjws_pkey_is_valid_p256(key) == 1 }
+
     /// Checks an ES256 signature: raw 64-byte R‖S over SHA-256 of `message`.
     ///
     /// - Returns: true only for a valid signature; a signature of another length, with R or S out of

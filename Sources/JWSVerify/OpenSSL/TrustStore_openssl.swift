@@ -23,33 +23,13 @@ final class TrustStore: @unchecked Sendable {
         var passesThroughIntermediate: Bool
         /// SHA-256 of the root that ended the chain.
         var rootFingerprint: [UInt8]
-        /// Every certificate of the chain is valid inside this interval (seconds since 1970).
-        var validFrom: Int64
-        var validUntil: Int64
-
-        /// The verdict for a chain that passed every check, made without running OpenSSL's chain
-        /// verification: a leaf accepted on its own under a known intermediate (`leaf.c`).
-        static func accepted(
-            chainLength: Int, rootFingerprint: [UInt8], validFrom: Int64, validUntil: Int64
-        )
-            -> ChainVerdict
-        {
-            ChainVerdict(
-                trustFailure: nil, timeFailure: nil, chainLength: chainLength, passesThroughIntermediate: true,
-                rootFingerprint: rootFingerprint, validFrom: validFrom, validUntil: validUntil)
-        }
+        /// Every certificate of the chain is valid in this interval.
+        var validity: ValidityInterval
     }
 
-    /// - Parameters:
-    ///   - roots: The trust anchors.
-    ///   - partialChain: Let chains end at an anchor that is not self-signed. Only for a store whose
-    ///     one anchor is an intermediate that already verified up to a configured root.
-    init?(roots: [Certificate], partialChain: Bool = false) {
+    /// - Parameter roots: The trust anchors.
+    init?(roots: [Certificate]) {
         guard let store = cjws_store_new() else { return nil }
-        if partialChain && cjws_store_allow_partial_chain(store) != 1 {
-            cjws_store_free(store)
-            return nil
-        }
         self.store = store
         self.roots = roots
         self.rootFingerprints = roots.map(\.sha256Fingerprint)
@@ -66,6 +46,26 @@ final class TrustStore: @unchecked Sendable {
     /// Whether `der` is byte-identical to one of the roots.
     func containsRoot(der: [UInt8]) -> Bool {
         roots.contains { $0.der == der }
+    }
+
+    /// Whether `intermediate` has exactly one candidate issuer among the roots (one root whose subject
+    /// is its issuer name) and no root could stand in for it (none has its subject name): then OpenSSL
+    /// builds the same chain [leaf, intermediate, that root] at every validation time, and a verdict
+    /// on that chain may be remembered. With several candidates OpenSSL prefers one valid at the
+    /// validation time, so the chain it builds could change with the time.
+    func hasOneChain(through intermediate: Certificate) -> Bool {
+        var issuers = 0
+        for root in uniqueRoots {
+            if root.subjectIsName(of: intermediate, issuer: false) { return false }
+            if root.subjectIsName(of: intermediate, issuer: true) { issuers += 1 }
+        }
+        return issuers == 1
+    }
+
+    /// The roots without repeats (the store keeps one copy of a root given twice).
+    private var uniqueRoots: [Certificate] {
+        var seen: Set<[UInt8]> = []
+        return roots.filter { seen.insert($0.sha256Fingerprint).inserted }
     }
 
     /// The configured root with this SHA-256 fingerprint.
@@ -95,7 +95,6 @@ final class TrustStore: @unchecked Sendable {
                     ? (result.time_error, result.time_error_depth, reason(result.time_error)) : nil,
                 chainLength: Int(result.chain_length), passesThroughIntermediate: result.intermediate_in_chain == 1,
                 rootFingerprint: fingerprint,
-                validFrom: result.chain_not_before,
-                validUntil: result.chain_not_after))
+                validity: ValidityInterval(notBefore: result.chain_not_before, notAfter: result.chain_not_after)))
     }
 }

@@ -5,9 +5,11 @@ import Synchronization
 /// that a later token with the same header costs one ES256 verification: no header decoding, no
 /// certificate parse, no P-384 verification.
 ///
-/// An entry records the interval in which every certificate of the chain is valid; at a validation
-/// time outside it the entry is not used, and the full check then reports the expiry. Bounded: when
-/// full, the oldest entry goes. Safe under concurrent use: look-ups take a shared read lock, so
+/// A memo of the full path, never a second opinion: an entry is inserted only after the token that
+/// brought its chain verified with that chain's leaf key (check 10), only for a chain the trust store
+/// builds the same way at every time (``ValidatedChain/isRememberable``), and it is used only inside
+/// the ``ValidityInterval`` in which every certificate of the chain is valid; at any other validation
+/// time the full check runs and reports the expiry. Bounded: when full, the oldest entry goes. Safe under concurrent use: look-ups take a shared read lock, so
 /// threads verifying tokens of known chains never wait for each other (a `Mutex` on Linux hands a
 /// contended lock over through the kernel, which serialized the warm path of two threads).
 final class ChainCache: Sendable {
@@ -63,7 +65,7 @@ final class ChainCache: Sendable {
     /// Whether the entry's chain may stand for a full check at `time` (seconds since 1970): every
     /// certificate is valid then. Counts a hit or a miss.
     func isUsable(_ entry: Entry, at time: Int64) -> Bool {
-        let usable = entry.chain.validFrom <= time && time <= entry.chain.validUntil
+        let usable = entry.chain.validity.contains(time)
         if usable {
             hits.add(1, ordering: .relaxed)
         } else {
@@ -155,11 +157,16 @@ extension ChainCache {
 /// A chain that passed checks 5 to 9 of the contract.
 struct ValidatedChain: Sendable {
     let leafKey: PublicKey
-    /// Every certificate of the chain is valid in [validFrom, validUntil] (seconds since 1970).
-    let validFrom: Int64
-    let validUntil: Int64
+    /// Every certificate of the chain is valid in this interval.
+    let validity: ValidityInterval
     /// Leaf, intermediate and the trusted root that matched, described for display.
     let certificates: [CertificateInfo]
     /// Leaf, intermediate and the trusted root that matched (for OCSP); empty for an Xcode certificate.
     let chain: [Certificate]
+    /// Whether the full path would build this same chain at every validation time, so that its
+    /// verdict may be remembered (the chain cache) once the token's signature verified.
+    let isRememberable: Bool
+    /// The intermediate's entry to remember once the token's signature verified, when the
+    /// intermediate was not known yet and may be remembered.
+    let intermediateEntry: IntermediateCache.Entry?
 }

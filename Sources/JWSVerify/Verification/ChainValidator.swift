@@ -7,16 +7,21 @@ struct ChainValidator: Sendable {
     let intermediates: IntermediateCache
 
     /// Validates `x5c` (exactly three entries, already counted) at `time` (seconds since 1970).
+    ///
+    /// Nothing is cached here: the chain says what may be remembered (``ValidatedChain/isRememberable``,
+    /// ``ValidatedChain/intermediateEntry``) and the caller remembers it once the token's signature
+    /// verified with the chain's leaf key.
     func validate(_ x5c: [String], at time: Int64) -> Result<ValidatedChain, VerificationError> {
         // 5. Every entry is one DER certificate. x5c[2] is never used for trust; when it is byte-identical
         // to a configured root it is not parsed again.
         let known = intermediates.lookup(x5c[1], at: time)
         guard let leafDER = Base64.decodeStandard(x5c[0]) else { return .failure(Self.notBase64(0)) }
-        // Under a known intermediate the leaf is first parsed without decoding its key and checked on its
-        // own (leaf.c). A leaf that check cannot accept is parsed again the usual way and goes through
-        // OpenSSL's whole chain verification below, which then decides and names the error.
-        var quick: (leaf: Certificate, validity: (notBefore: Int64, notAfter: Int64))?
-        if let known, let candidate = Self.parseP256Leaf(leafDER) {
+        // Under a known intermediate whose chain cannot constrain its leaves, the leaf is first parsed
+        // without decoding its key and checked on its own (leaf.c), which only ever answers "the full
+        // path certainly accepts it". Any other leaf is parsed the usual way and goes through OpenSSL's
+        // verification of the full chain below, which decides and names the error.
+        var quick: (leaf: Certificate, validity: ValidityInterval)?
+        if let known, known.checksNewLeaves, let candidate = Self.parseP256Leaf(leafDER) {
             switch candidate.check(under: known.intermediate, key: known.intermediateKey, at: time) {
             case .accepted:
                 OperationCounters.countCertificateSignatures(1)
@@ -45,42 +50,23 @@ struct ChainValidator: Sendable {
             return .failure(Self.notCertificate(2))
         }
 
-        // 6–7. Trust and dates: the leaf against the known intermediate alone, or the whole chain.
-        let verdict: TrustStore.ChainVerdict
+        // 6–7. Trust and dates: the leaf accepted by the leaf check under the known intermediate, or
+        // the whole chain against the configured roots.
+        let rootFingerprint: [UInt8]
+        let validity: ValidityInterval
         if let quick, let known {
-            verdict = .accepted(
-                chainLength: 2, rootFingerprint: known.root.sha256Fingerprint, validFrom: quick.validity.notBefore,
-                validUntil: quick.validity.notAfter)
+            rootFingerprint = known.root.sha256Fingerprint
+            validity = quick.validity.intersection(known.validity)
         } else {
-            let store = known?.anchorStore ?? trustStore
-            switch store.verify(leaf: leaf, intermediate: intermediate, at: time) {
+            let verdict: TrustStore.ChainVerdict
+            switch trustStore.verify(leaf: leaf, intermediate: intermediate, at: time) {
             case .success(let value): verdict = value
             case .failure(let error): return .failure(error)
             }
-            OperationCounters.countCertificateSignatures(known == nil ? 2 : 1)
-        }
-        if let failure = verdict.trustFailure {
-            return .failure(
-                VerificationError(
-                    .untrustedChain, check: .chain,
-                    "the chain does not lead from x5c[0] through x5c[1] to a trusted root: \(failure.reason)"
-                        + " (certificate at depth \(failure.depth))",
-                    underlying: failure.reason))
-        }
-        guard verdict.passesThroughIntermediate, verdict.chainLength == (known == nil ? 3 : 2) else {
-            return .failure(
-                VerificationError(
-                    .untrustedChain, check: .chain,
-                    "the chain to the trusted root does not pass through x5c[1]: the leaf must be issued by the"
-                        + " intermediate and the intermediate by a trusted root"))
-        }
-        if let failure = verdict.timeFailure {
-            let role = ["leaf", "intermediate", "root"][min(Int(failure.depth), 2)]
-            return .failure(
-                VerificationError(
-                    .certificateExpired, check: .chain,
-                    "the \(role) certificate is not valid at \(Self.iso8601(time)): \(failure.reason)",
-                    underlying: failure.reason))
+            OperationCounters.countCertificateSignatures(2)
+            if let error = Self.chainError(verdict, at: time) { return .failure(error) }
+            rootFingerprint = verdict.rootFingerprint
+            validity = verdict.validity
         }
 
         // 8. Apple's marker extensions (the intermediate's was checked when it was cached).
@@ -97,32 +83,34 @@ struct ChainValidator: Sendable {
                     "the leaf certificate lacks Apple's marker extension \(AppleOID.leafMarker)"))
         }
 
-        // 9. The leaf key.
+        // 9. The leaf key: EC P-256, and a valid point of the group (never the point at infinity).
         guard let key = leaf.publicKey, key.curve == .p256 else {
             return .failure(
                 VerificationError(
                     .unsupportedKey, check: .chain,
                     "the leaf key is \(CertificateInfo(leaf).keyType); ES256 needs an EC P-256 key"))
         }
+        guard key.isValidP256Point else {
+            return .failure(
+                VerificationError(
+                    .unsupportedKey, check: .chain,
+                    "the leaf key is not a valid EC P-256 public key (the point at infinity, or not a point of"
+                        + " the curve); with such a key a signature proves nothing"))
+        }
 
-        let root: Certificate? = known?.root ?? trustStore.root(withFingerprint: verdict.rootFingerprint)
+        let root: Certificate? = known?.root ?? trustStore.root(withFingerprint: rootFingerprint)
         guard let root else { return .failure(Self.internalError) }
-        var validFrom = verdict.validFrom
-        var validUntil = verdict.validUntil
-        if let known {
-            validFrom = max(validFrom, known.validFrom)
-            validUntil = min(validUntil, known.validUntil)
-        } else if intermediates.capacity > 0, let intermediateKey = intermediate.publicKey,
-            let anchorStore = TrustStore(roots: [intermediate], partialChain: true),
+        let isRememberable = known != nil || trustStore.hasOneChain(through: intermediate)
+        var intermediateEntry: IntermediateCache.Entry?
+        if known == nil, isRememberable, intermediates.capacity > 0, let intermediateKey = intermediate.publicKey,
             let intermediateValidity = intermediate.validity, let rootValidity = root.validity
         {
-            intermediates.insert(
-                IntermediateCache.Entry(
-                    intermediate: intermediate, intermediateKey: intermediateKey, root: root, anchorStore: anchorStore,
-                    validFrom: max(intermediateValidity.notBefore, rootValidity.notBefore),
-                    validUntil: min(intermediateValidity.notAfter, rootValidity.notAfter),
-                    intermediateInfo: CertificateInfo(intermediate), rootInfo: CertificateInfo(root)),
-                for: x5c[1])
+            intermediateEntry = IntermediateCache.Entry(
+                intermediate: intermediate, intermediateKey: intermediateKey, root: root,
+                validity: intermediateValidity.intersection(rootValidity),
+                checksNewLeaves: FastPaths.newLeafCheckHolds && intermediate.cannotConstrainLeaves
+                    && root.cannotConstrainLeaves,
+                intermediateInfo: CertificateInfo(intermediate), rootInfo: CertificateInfo(root))
         }
         let chain = [leaf, intermediate, root]
         let certificates =
@@ -133,7 +121,40 @@ struct ChainValidator: Sendable {
             }
         return .success(
             ValidatedChain(
-                leafKey: key, validFrom: validFrom, validUntil: validUntil, certificates: certificates, chain: chain))
+                leafKey: key, validity: validity, certificates: certificates, chain: chain,
+                isRememberable: isRememberable && FastPaths.validityRuleHolds, intermediateEntry: intermediateEntry))
+    }
+
+    /// Remembers the intermediate of a chain whose token verified (see ``validate(_:at:)``).
+    func remember(_ chain: ValidatedChain, for x5c: [String]) {
+        guard FastPaths.validityRuleHolds, let entry = chain.intermediateEntry, x5c.count == 3 else { return }
+        intermediates.insert(entry, for: x5c[1])
+    }
+
+    /// Checks 6 and 7 from OpenSSL's verdict on the full chain: a trust failure first, then a chain that
+    /// does not run leaf ← x5c[1] ← root, then a validity failure.
+    private static func chainError(_ verdict: TrustStore.ChainVerdict, at time: Int64) -> VerificationError? {
+        if let failure = verdict.trustFailure {
+            return VerificationError(
+                .untrustedChain, check: .chain,
+                "the chain does not lead from x5c[0] through x5c[1] to a trusted root: \(failure.reason)"
+                    + " (certificate at depth \(failure.depth))",
+                underlying: failure.reason)
+        }
+        guard verdict.passesThroughIntermediate, verdict.chainLength == 3 else {
+            return VerificationError(
+                .untrustedChain, check: .chain,
+                "the chain to the trusted root does not pass through x5c[1]: the leaf must be issued by the"
+                    + " intermediate and the intermediate by a trusted root")
+        }
+        if let failure = verdict.timeFailure {
+            let role = ["leaf", "intermediate", "root"][min(Int(failure.depth), 2)]
+            return VerificationError(
+                .certificateExpired, check: .chain,
+                "the \(role) certificate is not valid at \(iso8601(time)): \(failure.reason)",
+                underlying: failure.reason)
+        }
+        return nil
     }
 
     private func parse(_ entry: String, index: Int) -> Result<Certificate, VerificationError> {

@@ -1,13 +1,17 @@
 import Synchronization
 
 /// Intermediates that verified up to a configured root, keyed by their `x5c` text, so that a token
-/// with a new leaf under a known intermediate costs one certificate signature check (leaf ←
-/// intermediate) instead of two, and no second parse of the intermediate.
+/// with a new leaf under a known intermediate skips the intermediate's parse and, when the leaf
+/// check may answer (`leaf.c`), costs one certificate signature check (leaf ← intermediate) instead
+/// of two.
 ///
-/// Each entry holds a trust store whose only anchor is that intermediate (OpenSSL's partial-chain
-/// mode), the root it chained to, and the interval in which intermediate and root are both valid;
-/// a lookup outside that interval misses. Bounded (oldest entry evicted), safe under concurrent use:
-/// lookups share a read lock (`ReadWriteLocked`), as the chain cache's do.
+/// A memo of the full path, never a second opinion: an entry is made only from a chain that
+/// `X509_verify_cert` accepted whole and whose token's signature then verified, only when the trust
+/// store offers that intermediate exactly one chain (``TrustStore/hasOneChain(through:)``), and it is
+/// used only inside the ``ValidityInterval`` in which intermediate and root are both valid. A leaf the
+/// check cannot accept goes through `X509_verify_cert` on the full chain with the configured roots.
+/// Bounded (oldest entry evicted), safe under concurrent use: lookups share a read lock
+/// (`ReadWriteLocked`), as the chain cache's do.
 final class IntermediateCache: Sendable {
     struct Entry: Sendable {
         let intermediate: Certificate
@@ -15,9 +19,12 @@ final class IntermediateCache: Sendable {
         /// does so with its fixed-base table (`ec_key.c`).
         let intermediateKey: PublicKey
         let root: Certificate
-        let anchorStore: TrustStore
-        let validFrom: Int64
-        let validUntil: Int64
+        /// Intermediate and root are both valid in this interval.
+        let validity: ValidityInterval
+        /// Whether new leaves under this intermediate may take the leaf check: neither intermediate
+        /// nor root carries an extension that could constrain a leaf (``Certificate/cannotConstrainLeaves``)
+        /// and the self-test found the check's OpenSSL behaviour as expected.
+        let checksNewLeaves: Bool
         /// The descriptions of intermediate and root, made once (each new leaf's chain reports them).
         let intermediateInfo: CertificateInfo
         let rootInfo: CertificateInfo
@@ -39,7 +46,7 @@ final class IntermediateCache: Sendable {
     func lookup(_ key: String, at time: Int64) -> Entry? {
         guard capacity > 0 else { return nil }
         let found = state.read { state -> Entry? in
-            guard let entry = state.entries[key], entry.validFrom <= time, time <= entry.validUntil else { return nil }
+            guard let entry = state.entries[key], entry.validity.contains(time) else { return nil }
             return entry
         }
         if found != nil { hits.add(1, ordering: .relaxed) }

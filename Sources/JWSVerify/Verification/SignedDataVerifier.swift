@@ -349,15 +349,16 @@ public struct SignedDataVerifier: Sendable {
         let timestamp = payload.map(\.validationTimestamp) ?? Self.probeTimestamp(payloadObject, kind: P.kind)
         let validationTime = validationSeconds(for: timestamp)
         let chain: ValidatedChain
+        let fromCache: Bool
         if let cached, chainCache.isUsable(cached, at: validationTime) {
             chain = cached.chain
+            fromCache = true
         } else {
             switch validateChain(header.x5c ?? [], at: validationTime) {
-            case .success(let value):
-                chain = value
-                chainCache.insert(ChainCache.Entry(header: header, chain: value), for: cacheKey)
+            case .success(let value): chain = value
             case .failure(let error): return fail(error)
             }
+            fromCache = false
         }
 
         // 10. Signature, over the token's own bytes.
@@ -373,6 +374,12 @@ public struct SignedDataVerifier: Sendable {
             return fail(
                 VerificationError(
                     .invalidSignature, check: .signature, "the ES256 signature does not verify with the leaf key"))
+        }
+        // Only now, with the token signed by the chain's leaf key, may the chain be remembered: tokens
+        // that copy a real chain but are not signed by its key never change what the caches hold.
+        if !fromCache, chain.isRememberable {
+            chainCache.insert(ChainCache.Entry(header: header, chain: chain), for: cacheKey)
+            chainValidator?.remember(chain, for: header.x5c ?? [])
         }
 
         // 11. Revocation (online checks only).
@@ -467,15 +474,15 @@ public struct SignedDataVerifier: Sendable {
                     "x5c[0] is not the pinned StoreKit Testing certificate (SHA-256 \(SHA256.hash(der).hexString),"
                         + " pinned \(pinned.sha256Fingerprint.hexString))"))
         }
-        guard let key = pinned.publicKey, key.curve == .p256 else {
+        guard let key = pinned.publicKey, key.curve == .p256, key.isValidP256Point else {
             return .failure(
                 VerificationError(
                     .unsupportedKey, check: .chain, "the StoreKit Testing certificate's key is not EC P-256"))
         }
         return .success(
             ValidatedChain(
-                leafKey: key, validFrom: .min, validUntil: .max, certificates: [CertificateInfo(pinned)], chain: []
-            ))
+                leafKey: key, validity: .always, certificates: [CertificateInfo(pinned)], chain: [],
+                isRememberable: true, intermediateEntry: nil))
     }
 
     private func validationSeconds(for timestamp: Timestamp?) -> Int64 {
