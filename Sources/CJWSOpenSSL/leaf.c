@@ -13,8 +13,8 @@
  *
  *   - The intermediate and the root may carry only extensions that cannot constrain a leaf
  *     (cjws_ca_cannot_constrain_leaves: basicConstraints, keyUsage, key identifiers, authority
- *     information access, CRL distribution points, certificate policies, Apple's intermediate marker;
- *     no nameConstraints, policyConstraints, policyMappings, inhibitAnyPolicy, RFC 3779 resources,
+ *     information access, CRL distribution points, certificate policies, subjectAltName, extended key
+ *     usage, Apple's intermediate marker; no nameConstraints, policyConstraints, policyMappings, inhibitAnyPolicy, RFC 3779 resources,
  *     proxy or unknown extensions). The caller checks both once, when it caches the intermediate.
  *   - The leaf may carry only the extensions Apple's leaves carry (basicConstraints with CA false and
  *     no path length, keyUsage, key identifiers, authority information access, CRL distribution points,
@@ -183,9 +183,16 @@ static int nid_is_inert(int nid) {
     }
 }
 
-/* 1 when every extension of `certificate` is inert or the given Apple marker, and a marker (unknown to
- * OpenSSL) is not critical. */
-static int extensions_allowed(X509 *certificate, const char *marker) {
+/* Besides those, a CA may name itself (subjectAltName: only checked against name constraints above it,
+ * which the CA allow-list excludes) and list extended key usages (examined only for a purpose, and
+ * cjws_verify_chain sets none): neither reaches a certificate below it. */
+static int nid_is_inert_on_ca(int nid) {
+    return nid_is_inert(nid) || nid == NID_subject_alt_name || nid == NID_ext_key_usage;
+}
+
+/* 1 when every extension of `certificate` is allowed by `inert` or is the given Apple marker, and a
+ * marker (unknown to OpenSSL) is not critical. */
+static int extensions_allowed(X509 *certificate, int (*inert)(int), const char *marker) {
     int count = X509_get_ext_count(certificate);
     for (int index = 0; index < count; index++) {
         X509_EXTENSION *extension = X509_get_ext(certificate, index);
@@ -193,7 +200,7 @@ static int extensions_allowed(X509 *certificate, const char *marker) {
             return 0;
         }
         int nid = OBJ_obj2nid(X509_EXTENSION_get_object(extension));
-        if (nid != NID_undef && nid_is_inert(nid)) {
+        if (nid != NID_undef && inert(nid)) {
             continue;
         }
         if (nid == NID_undef && !X509_EXTENSION_get_critical(extension) && extension_is(extension, marker)) {
@@ -215,7 +222,7 @@ int cjws_ca_cannot_constrain_leaves(X509 *ca) {
     if ((flags & EXFLAG_SET) == 0 || (flags & refused) != 0) {
         goto done;
     }
-    answer = extensions_allowed(ca, apple_intermediate_marker);
+    answer = extensions_allowed(ca, nid_is_inert_on_ca, apple_intermediate_marker);
 
 done:
     ERR_clear_error();
@@ -311,7 +318,7 @@ int cjws_leaf_check(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X5
         goto done;
     }
     if (X509_get_version(leaf) != X509_VERSION_3 || X509_get_pathlen(leaf) != -1 ||
-        !extensions_allowed(leaf, apple_leaf_marker)) {
+        !extensions_allowed(leaf, nid_is_inert, apple_leaf_marker)) {
         goto done;
     }
     if ((X509_get_extension_flags(issuer) & (EXFLAG_SET | EXFLAG_INVALID)) != EXFLAG_SET) {

@@ -208,8 +208,9 @@ X509 *cjws_x509_from_der_p256_leaf(const void *der, size_t length, EVP_PKEY **ke
 
 /* 1 when every extension of the CA certificate `ca` is one that cannot constrain a certificate below
  * it in cjws_verify_chain's configuration: basicConstraints, keyUsage, subject and authority key
- * identifiers, authority information access, CRL distribution points, certificate policies, and
- * Apple's intermediate marker 1.2.840.113635.100.6.2.1 (not critical); none invalid. 0 otherwise
+ * identifiers, authority information access, CRL distribution points, certificate policies,
+ * subjectAltName, extended key usage, and Apple's intermediate marker 1.2.840.113635.100.6.2.1 (not
+ * critical); none invalid. 0 otherwise
  * (nameConstraints, policy constraints or mappings, inhibitAnyPolicy, RFC 3779 resources, proxy,
  * unknown or unhandled critical extensions). Only under an intermediate and a root that both answer 1
  * may a leaf be checked with cjws_leaf_accepted_under. */

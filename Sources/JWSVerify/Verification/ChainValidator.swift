@@ -101,17 +101,9 @@ struct ChainValidator: Sendable {
         let root: Certificate? = known?.root ?? trustStore.root(withFingerprint: rootFingerprint)
         guard let root else { return .failure(Self.internalError) }
         let isRememberable = known != nil || trustStore.hasOneChain(through: intermediate)
-        var intermediateEntry: IntermediateCache.Entry?
-        if known == nil, isRememberable, intermediates.capacity > 0, let intermediateKey = intermediate.publicKey,
-            let intermediateValidity = intermediate.validity, let rootValidity = root.validity
-        {
-            intermediateEntry = IntermediateCache.Entry(
-                intermediate: intermediate, intermediateKey: intermediateKey, root: root,
-                validity: intermediateValidity.intersection(rootValidity),
-                checksNewLeaves: FastPaths.newLeafCheckHolds && intermediate.cannotConstrainLeaves
-                    && root.cannotConstrainLeaves,
-                intermediateInfo: CertificateInfo(intermediate), rootInfo: CertificateInfo(root))
-        }
+        let intermediateEntry =
+            known == nil && isRememberable && intermediates.capacity > 0
+            ? Self.intermediateEntry(intermediate, under: root) : nil
         let chain = [leaf, intermediate, root]
         let certificates =
             if let known {
@@ -123,6 +115,21 @@ struct ChainValidator: Sendable {
             ValidatedChain(
                 leafKey: key, validity: validity, certificates: certificates, chain: chain,
                 isRememberable: isRememberable && FastPaths.validityRuleHolds, intermediateEntry: intermediateEntry))
+    }
+
+    /// The intermediate-cache entry for `intermediate`, which verified up to the configured `root`
+    /// through a chain the store builds one way: new leaves under it may take the leaf check only when
+    /// neither certificate can constrain a leaf and the self-test passed.
+    static func intermediateEntry(_ intermediate: Certificate, under root: Certificate) -> IntermediateCache.Entry? {
+        guard let intermediateKey = intermediate.publicKey, let intermediateValidity = intermediate.validity,
+            let rootValidity = root.validity
+        else { return nil }
+        return IntermediateCache.Entry(
+            intermediate: intermediate, intermediateKey: intermediateKey, root: root,
+            validity: intermediateValidity.intersection(rootValidity),
+            checksNewLeaves: FastPaths.newLeafCheckHolds && intermediate.cannotConstrainLeaves
+                && root.cannotConstrainLeaves,
+            intermediateInfo: CertificateInfo(intermediate), rootInfo: CertificateInfo(root))
     }
 
     /// Remembers the intermediate of a chain whose token verified (see ``validate(_:at:)``).
