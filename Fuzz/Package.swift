@@ -40,6 +40,8 @@ let package = Package(
         .executableTarget(name: "verifier", dependencies: ["FuzzHarness", "LibFuzzerMutation"]),
         .executableTarget(name: "models", dependencies: ["FuzzHarness"]),
         .executableTarget(name: "inspect", dependencies: ["FuzzHarness", "LibFuzzerMutation"]),
+        // Crafted chains: warm verifier, cold verifier and X509_verify_cert agree (ChainsDifferential).
+        .executableTarget(name: "chains", dependencies: ["FuzzHarness"]),
         // 100,000 verifications of good and bad tokens under LeakSanitizer (built without -sanitize=fuzzer).
         .executableTarget(name: "leak-check", dependencies: ["FuzzHarness"]),
     ],

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 vectors=../TestVectors
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(jws-parser verifier models inspect)
+[ ${#targets[@]} -gt 0 ] || targets=(jws-parser verifier models inspect chains)
 
 tokens=("$vectors"/generated/*.jws "$vectors"/apple-library/mock_signed_data/* "$vectors"/apple-library/xcode/xcode-signed-*)
 
@@ -58,6 +58,18 @@ for target in "${targets[@]}"; do
     models)
       cp "$payloads"/*.json "$dir/"
       cp "$vectors"/apple-library/models/*.json "$dir/" ;;
+    chains)
+      # The input is a stream of generator choices (ChainsDifferential): all zeros is the baseline
+      # chain; 16 fixed pseudo-random inputs of 96 bytes start the search elsewhere.
+      head -c 96 /dev/zero > "$dir/baseline"
+      python3 - "$dir" <<'PY'
+import random, sys
+generator = random.Random(15)
+for index in range(16):
+    with open(f"{sys.argv[1]}/seed-{index:02d}", "wb") as f:
+        f.write(bytes(generator.randrange(256) for _ in range(96)))
+PY
+      ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
   esac
   echo "corpus/$target: $(find "$dir" -type f | wc -l) files"

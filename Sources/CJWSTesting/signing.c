@@ -1373,8 +1373,10 @@ int cjwst_verify_chain(const void *leaf_der, size_t leaf_len, const void *interm
     X509_STORE_CTX_set_app_data(context, out_verdict);
     X509_STORE_CTX_set_verify_cb(context, record_chain_error);
     result = X509_verify_cert(context);
-    CHECK(result >= 0, "X509_verify_cert");
-    if (result == 0 && out_verdict->trust_error == 0 && out_verdict->time_error == 0) {
+    /* -1: OpenSSL could not run the verification (for example a certificate key it cannot decode);
+       JWSVerify rejects such a chain as untrusted, so it is a trust failure here too. */
+    out_verdict->could_not_run = result < 0;
+    if (result <= 0 && out_verdict->trust_error == 0 && out_verdict->time_error == 0) {
         int error = X509_STORE_CTX_get_error(context);
         out_verdict->trust_error = error != X509_V_OK ? error : X509_V_ERR_UNSPECIFIED;
         out_verdict->trust_error_depth = X509_STORE_CTX_get_error_depth(context);

@@ -114,7 +114,7 @@ enum OpenSSLCrafting {
                     code: Int(verdict.time_error), depth: Int(verdict.time_error_depth),
                     reason: reason(verdict.time_error))
                 : nil,
-            chainLength: Int(verdict.chain_length))
+            chainLength: Int(verdict.chain_length), couldNotRun: verdict.could_not_run != 0)
     }
 }
 

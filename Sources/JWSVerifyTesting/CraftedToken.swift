@@ -96,21 +96,31 @@ public struct OpenSSLChainVerdict: Sendable, Hashable {
     public var timeError: Failure?
     /// How many certificates the chain OpenSSL built has.
     public var chainLength: Int
+    /// `X509_verify_cert` returned -1 (an internal failure, such as a key it cannot decode); the
+    /// failure is also in ``trustError``.
+    public var couldNotRun: Bool
 
     /// A verdict.
-    public init(verified: Bool, trustError: Failure?, timeError: Failure?, chainLength: Int) {
+    public init(verified: Bool, trustError: Failure?, timeError: Failure?, chainLength: Int, couldNotRun: Bool = false)
+    {
         self.verified = verified
         self.trustError = trustError
         self.timeError = timeError
         self.chainLength = chainLength
+        self.couldNotRun = couldNotRun
     }
 
-    /// The chain check's code in JWSVerify's terms: nil when verified, ``VerificationError/Code/untrustedChain``
-    /// for any error not about dates (it wins, as in the verifier), else
+    /// Whether OpenSSL verified the full three-certificate chain: no error, and the chain it built
+    /// is leaf, intermediate, root (not, say, the leaf directly under the root).
+    public var acceptsFullChain: Bool { verified && chainLength == 3 }
+
+    /// The chain check's code in JWSVerify's terms, in the verifier's order: nil when
+    /// ``acceptsFullChain``; ``VerificationError/Code/untrustedChain`` for any error not about dates
+    /// and for a chain that is not the full three certificates (both win over dates); else
     /// ``VerificationError/Code/certificateExpired``.
     public var code: VerificationError.Code? {
-        if verified { return nil }
-        if trustError != nil || timeError == nil { return .untrustedChain }
+        if acceptsFullChain { return nil }
+        if trustError != nil || chainLength != 3 || timeError == nil { return .untrustedChain }
         return .certificateExpired
     }
 

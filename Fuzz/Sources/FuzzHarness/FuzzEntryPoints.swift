@@ -12,8 +12,22 @@ import JWSVerifyTesting
 public enum FuzzEntryPoints {
     /// The fuzz targets, by name.
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
-        "jws-parser": jwsParser, "verifier": verifier, "models": models, "inspect": inspect,
+        "jws-parser": jwsParser, "verifier": verifier, "models": models, "inspect": inspect, "chains": chains,
     ]
+
+    // MARK: - chains
+
+    /// A crafted chain and leaf generated from the bytes, verified by a warm verifier, a cold verifier
+    /// and OpenSSL's `X509_verify_cert` on the full chain (see ``ChainsDifferential``).
+    ///
+    /// Oracles: warm and cold give the same code and check; what the verifier accepts OpenSSL accepts,
+    /// with a valid P-256 leaf key; a chain OpenSSL rejects fails the chain check with OpenSSL's code.
+    public static func chains(_ bytes: [UInt8]) {
+        let violations = ChainsDifferential.violations(bytes)
+        if let first = violations.first {
+            preconditionFailure("property broken: \(first)")
+        }
+    }
 
     // MARK: - jws-parser
 

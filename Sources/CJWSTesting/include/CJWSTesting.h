@@ -235,7 +235,7 @@ int cjwst_forge_es256_infinity(const void *message, size_t message_len, const vo
    callback records the first error about validity dates and the first other error and lets
    verification continue, exactly as JWSVerify's cold chain check does. */
 typedef struct cjwst_chain_verdict {
-    /* X509_verify_cert's return value (1 only when no error was recorded). */
+    /* 1 when X509_verify_cert returned 1 and no error was recorded. */
     int verified;
     /* First X509_V_ERR_* that is not about dates (0 for none), and its depth. */
     int trust_error;
@@ -245,6 +245,9 @@ typedef struct cjwst_chain_verdict {
     int time_error_depth;
     /* Certificates in the chain OpenSSL built. */
     int chain_length;
+    /* X509_verify_cert returned -1 (an internal failure such as an undecodable key); the failure
+       is then also recorded as `trust_error`. */
+    int could_not_run;
 } cjwst_chain_verdict;
 
 int cjwst_verify_chain(const void *leaf_der, size_t leaf_len, const void *intermediate_der,
