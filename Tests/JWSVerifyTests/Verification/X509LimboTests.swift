@@ -43,7 +43,8 @@ struct X509LimboTests {
     /// The cases the App Store contract answers otherwise, whatever OpenSSL does: the chain must be
     /// exactly leaf ← x5c[1] ← a configured root (checks 4 and 6), and there is no depth setting.
     static let contractDecidesOtherwise: [String: String] = [
-        "pathlen::max-chain-depth-0-exhausted": "no maximum chain depth to configure: the chain has its one intermediate",
+        "pathlen::max-chain-depth-0-exhausted":
+            "no maximum chain depth to configure: the chain has its one intermediate",
         "pathological::multiple-chains-expired-intermediate":
             "the only valid chain skips the expired x5c[1]; the contract requires the chain through x5c[1]",
         "rfc5280::root-and-intermediate-swapped":
@@ -133,7 +134,8 @@ struct X509LimboTests {
         if let reason = Self.openSSLDecidesOtherwise[testCase.id] ?? Self.contractDecidesOtherwise[testCase.id] {
             #expect(!agrees, "\(testCase.id) is listed (\(reason)) but agrees with the suite")
         } else {
-            #expect(agrees, "\(testCase.id): expected \(testCase.expectSuccess ? "SUCCESS" : "FAILURE"), got \(verdict)")
+            #expect(
+                agrees, "\(testCase.id): expected \(testCase.expectSuccess ? "SUCCESS" : "FAILURE"), got \(verdict)")
         }
     }
 

@@ -1,0 +1,323 @@
+import Foundation
+import JWSVerifyTesting
+import Testing
+
+@testable import JWSVerify
+
+/// The allow-lists of the leaf check (`leaf.c`), one branch per case: a leaf under a known
+/// intermediate is accepted on its own only when it carries exactly the kinds of extension Apple's
+/// leaves carry, and only under an intermediate and root that cannot constrain it. Each case states
+/// what the check must answer and is compared with `X509_verify_cert` on the full chain: a case
+/// OpenSSL refuses fails if its branch is removed (the check would accept it), a case OpenSSL accepts
+/// but the check sets aside fails if its branch is removed (the expected answer changes).
+@Suite("Leaf check allow-lists")
+struct LeafAllowListTests {
+    static let time: Int64 = 1_780_000_000  // 2026-05-28
+    static let from: Int64 = 1_735_689_600  // 2025-01-01
+    static let until: Int64 = 2_051_222_400  // 2035-01-01
+
+    struct Setup: Sendable {
+        let rootKey: TestPrivateKey
+        let intermediateKey: TestPrivateKey
+        let leafKey: TestPrivateKey
+        let rootName: CraftedName
+        let intermediateName: CraftedName
+        let leafName: CraftedName
+        let root: Certificate
+        let intermediate: Certificate
+        let intermediateKeyForChecks: PublicKey
+        let store: TrustStore
+    }
+
+    static let setup: Setup = {
+        do {
+            let rootKey = try TestPrivateKey.generate(curve: .p384, seed: 41, label: "allow-list-root")
+            let intermediateKey = try TestPrivateKey.generate(curve: .p384, seed: 41, label: "allow-list-intermediate")
+            let leafKey = try TestPrivateKey.generate(curve: .p256, seed: 41, label: "allow-list-leaf")
+            let rootName = try CraftedName([.commonName("Allow-list Root NOT APPLE"), .organization("JWSVerify Tests")])
+            let intermediateName = try CraftedName([
+                .commonName("Allow-list Intermediate NOT APPLE"), .organization("JWSVerify Tests"),
+            ])
+            let leafName = try CraftedName([.commonName("Allow-list Leaf NOT APPLE"), .organization("JWSVerify Tests")])
+            let rootDER = try CraftedCertificate.rootProfile(
+                name: rootName, key: rootKey, notBefore: from, notAfter: until
+            )
+            .sign(with: rootKey)
+            let intermediateDER = try CraftedCertificate.intermediateProfile(
+                name: intermediateName, issuer: rootName, key: intermediateKey, issuerKey: rootKey, notBefore: from,
+                notAfter: until
+            ).sign(with: rootKey)
+            guard let root = Certificate(der: Array(rootDER)),
+                let intermediate = Certificate(der: Array(intermediateDER)),
+                let key = intermediate.publicKey, let store = TrustStore(roots: [root])
+            else { fatalError("setup: the crafted hierarchy does not parse") }
+            return Setup(
+                rootKey: rootKey, intermediateKey: intermediateKey, leafKey: leafKey, rootName: rootName,
+                intermediateName: intermediateName, leafName: leafName, root: root, intermediate: intermediate,
+                intermediateKeyForChecks: key, store: store)
+        } catch {
+            fatalError("setup: \(error)")
+        }
+    }()
+
+    /// A leaf of Apple's profile under the test intermediate, changed by `change`, signed by the
+    /// intermediate.
+    static func leaf(_ change: (inout CraftedCertificate) throws -> Void = { _ in }) throws -> [UInt8] {
+        var certificate = try CraftedCertificate.leafProfile(
+            name: setup.leafName, issuer: setup.intermediateName, publicKey: .key(setup.leafKey),
+            issuerKey: setup.intermediateKey, notBefore: from, notAfter: until)
+        try change(&certificate)
+        return Array(try certificate.sign(with: setup.intermediateKey))
+    }
+
+    static func openSSLAccepts(_ der: [UInt8], at time: Int64 = time) -> Bool {
+        guard let leaf = Certificate(der: der),
+            case .success(let verdict) = setup.store.verify(leaf: leaf, intermediate: setup.intermediate, at: time)
+        else { return false }
+        return verdict.trustFailure == nil && verdict.timeFailure == nil && verdict.chainLength == 3
+            && verdict.passesThroughIntermediate
+    }
+
+    static func check(_ der: [UInt8], at time: Int64 = time) -> Certificate.QuickCheck? {
+        Certificate(p256LeafDER: der)?.check(under: setup.intermediate, key: setup.intermediateKeyForChecks, at: time)
+    }
+
+    struct LeafCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let der: [UInt8]
+        /// What the check must answer; nil when the key-less parse itself must refuse the leaf.
+        let expected: Certificate.QuickCheck?
+        /// X509_verify_cert's verdict on the full chain.
+        let openSSL: Bool
+        var testDescription: String { name }
+    }
+
+    static func extra(_ extensions: TestExtension...) -> (inout CraftedCertificate) throws -> Void {
+        { $0.extensions += extensions }
+    }
+
+    static let unknownOID = "1.3.6.1.4.1.55555.1"
+
+    static let leafCases: [LeafCase] = {
+        do {
+            let otherKey = try TestPrivateKey.generate(curve: .p384, seed: 42, label: "allow-list-impostor")
+            let cases: [(String, [UInt8], Certificate.QuickCheck?, Bool)] = [
+                ("Apple's profile", try leaf(), .accepted, true),
+                ("ecdsa-with-SHA256", try leaf { $0.signatureDigest = .sha256 }, .accepted, true),
+                (
+                    "certificate policies and CRL distribution points",
+                    try leaf(
+                        extra(
+                            try .certificatePolicies(["1.2.840.113635.100.5.6.1"]),
+                            TestExtension(
+                                oid: "2.5.29.31", critical: false,
+                                value: Data([
+                                    0x30, 0x19, 0x30, 0x17, 0xA0, 0x15, 0xA0, 0x13, 0x86, 0x11, 0x68, 0x74, 0x74,
+                                    0x70, 0x3A, 0x2F, 0x2F, 0x63, 0x72, 0x6C, 0x2E, 0x69, 0x6E, 0x76, 0x61, 0x6C,
+                                    0x69, 0x64,
+                                ])))), .accepted, true
+                ),
+                // Refused by X509_verify_cert: the check must not accept them.
+                (
+                    "an unknown critical extension",
+                    try leaf(extra(TestExtension(oid: unknownOID, critical: true, value: Data([0x05, 0x00])))),
+                    .setAsideUnsigned, false
+                ),
+                (
+                    "Apple's marker, critical", try leaf(extra(.appleLeafMarker(critical: true))), .setAsideUnsigned,
+                    false
+                ),
+                (
+                    "RFC 3779 addresses its issuer lacks",
+                    try leaf(extra(.ipAddressBlocks([.ipv4([.init([10], length: 8)])]))), .setAsideUnsigned, false
+                ),
+                (
+                    "RFC 3779 AS numbers its issuer lacks",
+                    try leaf(extra(.autonomousSystemNumbers([64_512...64_520]))), .setAsideUnsigned, false
+                ),
+                (
+                    "a duplicate keyUsage (invalid to OpenSSL)",
+                    try leaf(extra(.keyUsage([.digitalSignature]))), .setAsideUnsigned, false
+                ),
+                (
+                    "a keyUsage that does not decode",
+                    try leaf(
+                        extra(TestExtension(oid: TestExtension.keyUsageOID, critical: true, value: Data([0x05, 0x00])))),
+                    .setAsideUnsigned, false
+                ),
+                (
+                    "a proxy certificate",
+                    try leaf(
+                        extra(
+                            TestExtension(
+                                oid: "1.3.6.1.5.5.7.1.14", critical: true,
+                                value: Data([
+                                    0x30, 0x0E, 0x30, 0x0C, 0x06, 0x08, 0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x15, 0x01,
+                                    0x04, 0x00,
+                                ])))),
+                    .setAsideUnsigned, false
+                ),
+                (
+                    "issued under another name", try leaf { $0.issuer = setup.rootName }, .setAsideUnsigned, false
+                ),
+                (
+                    "an authority key identifier of another key",
+                    try leaf {
+                        $0.extensions = $0.extensions.map {
+                            $0.oid == TestExtension.authorityKeyIdentifierOID
+                                ? .authorityKeyIdentifier(Data(repeating: 7, count: 20)) : $0
+                        }
+                    }, .setAsideUnsigned, false
+                ),
+                ("not yet valid", try leaf { $0.notBefore = time + 1 }, .setAsideUnsigned, false),
+                ("expired exactly now", try leaf { $0.notAfter = time }, .setAsideUnsigned, false),
+                (
+                    "signed by another key",
+                    Array(
+                        try CraftedCertificate.leafProfile(
+                            name: setup.leafName, issuer: setup.intermediateName, publicKey: .key(setup.leafKey),
+                            issuerKey: setup.intermediateKey, notBefore: from, notAfter: until
+                        ).sign(with: otherKey)), .setAsideAfterSignature, false
+                ),
+                // Accepted by X509_verify_cert, but not a kind of leaf Apple issues: set aside, and the
+                // full path decides.
+                (
+                    "a CA leaf",
+                    try leaf {
+                        $0.extensions[0] = .basicConstraints(ca: true)
+                        $0.extensions[1] = .keyUsage([.digitalSignature, .keyCertSign])
+                    }, .setAsideUnsigned, true
+                ),
+                (
+                    "a path length on a leaf",
+                    try leaf { $0.extensions[0] = .basicConstraints(ca: false, pathLength: 3) }, .setAsideUnsigned, true
+                ),
+                (
+                    "a subjectAltName", try leaf(extra(.subjectAltName([.dnsName("example.com")]))), .setAsideUnsigned,
+                    true
+                ),
+                (
+                    "an extended key usage", try leaf(extra(try .extendedKeyUsage(["1.3.6.1.5.5.7.3.3"]))),
+                    .setAsideUnsigned, true
+                ),
+                (
+                    "an unknown non-critical extension",
+                    try leaf(extra(TestExtension(oid: unknownOID, critical: false, value: Data([0x05, 0x00])))),
+                    .setAsideUnsigned, true
+                ),
+                (
+                    "self-issued (the intermediate's name)", try leaf { $0.subject = setup.intermediateName },
+                    .setAsideUnsigned, true
+                ),
+                // No extension at all is a subset of Apple's kinds (check 8 then refuses it for the marker).
+                ("a certificate without extensions", try leaf { $0.extensions = [] }, .accepted, true),
+                // Keys the key-less parse does not build: the usual parse and the full path decide.
+                (
+                    "a compressed P-256 point",
+                    try leaf { $0.publicKey = .key(setup.leafKey, form: .compressed) }, nil, true
+                ),
+                ("a P-384 key", try leaf { $0.publicKey = .key(setup.intermediateKey) }, nil, true),
+                ("the point at infinity", try leaf { $0.publicKey = .p256PointAtInfinity }, nil, true),
+            ]
+            return cases.map { LeafCase(name: $0.0, der: $0.1, expected: $0.2, openSSL: $0.3) }
+        } catch {
+            fatalError("leaf cases: \(error)")
+        }
+    }()
+
+    /// Input: each leaf case. Expected: the check's answer as stated, never accepting what
+    /// X509_verify_cert on the full chain refuses, and OpenSSL's verdict as stated.
+    @Test("each leaf gets the stated answer", arguments: leafCases)
+    func leafAnswers(_ leafCase: LeafCase) {
+        let answer = Self.check(leafCase.der)
+        #expect(answer == leafCase.expected, "\(leafCase.name): the check answered \(String(describing: answer))")
+        #expect(Self.openSSLAccepts(leafCase.der) == leafCase.openSSL, "\(leafCase.name): OpenSSL")
+        #expect(
+            answer != .accepted || Self.openSSLAccepts(leafCase.der), "\(leafCase.name): accepted by the check only")
+    }
+
+    struct AuthorityCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let extra: [TestExtension]
+        let cannotConstrain: Bool
+        var testDescription: String { name }
+    }
+
+    static let authorityCases: [AuthorityCase] = {
+        do {
+            let constraints = TestExtension.nameConstraints(
+                permitted: [.directoryName(try CraftedName([.organization("Good Org")]))], excluded: [])
+            return [
+                AuthorityCase(name: "the profile", extra: [], cannotConstrain: true),
+                AuthorityCase(
+                    name: "certificate policies", extra: [try .certificatePolicies(["2.5.29.32.0"])],
+                    cannotConstrain: true),
+                AuthorityCase(
+                    name: "a subjectAltName", extra: [.subjectAltName([.dnsName("ca.example")])], cannotConstrain: true),
+                AuthorityCase(name: "name constraints", extra: [constraints], cannotConstrain: false),
+                AuthorityCase(
+                    name: "policy constraints",
+                    extra: [.policyConstraints(requireExplicitPolicy: 0, inhibitPolicyMapping: nil)],
+                    cannotConstrain: false),
+                AuthorityCase(name: "inhibitAnyPolicy", extra: [.inhibitAnyPolicy(0)], cannotConstrain: false),
+                AuthorityCase(
+                    name: "policy mappings",
+                    extra: [
+                        TestExtension(
+                            oid: "2.5.29.33", critical: true,
+                            value: Data([0x30, 0x0A, 0x30, 0x08, 0x06, 0x02, 0x2A, 0x03, 0x06, 0x02, 0x2A, 0x04]))
+                    ],
+                    cannotConstrain: false),
+                AuthorityCase(
+                    name: "RFC 3779 addresses", extra: [.ipAddressBlocks([.ipv4([.init([10], length: 8)])])],
+                    cannotConstrain: false),
+                AuthorityCase(
+                    name: "RFC 3779 AS numbers", extra: [.autonomousSystemNumbers([1...10])], cannotConstrain: false),
+                AuthorityCase(
+                    name: "an unknown non-critical extension",
+                    extra: [TestExtension(oid: unknownOID, critical: false, value: Data([0x05, 0x00]))],
+                    cannotConstrain: false),
+                AuthorityCase(
+                    name: "Apple's marker, critical", extra: [.appleIntermediateMarker(critical: true)],
+                    cannotConstrain: false),
+                AuthorityCase(
+                    name: "a keyUsage that does not decode",
+                    extra: [TestExtension(oid: TestExtension.keyUsageOID, critical: true, value: Data([0x05, 0x00]))],
+                    cannotConstrain: false),
+            ]
+        } catch {
+            fatalError("authority cases: \(error)")
+        }
+    }()
+
+    /// Input: an intermediate and a root of the test profiles with one more extension. Expected: only
+    /// extensions that cannot reach a leaf leave them able to take the leaf check.
+    @Test("intermediates and roots that could constrain a leaf are refused", arguments: authorityCases)
+    func authorities(_ authorityCase: AuthorityCase) throws {
+        let setup = Self.setup
+        let intermediate = try CraftedCertificate.intermediateProfile(
+            name: setup.intermediateName, issuer: setup.rootName, key: setup.intermediateKey, issuerKey: setup.rootKey,
+            notBefore: Self.from, notAfter: Self.until, extra: authorityCase.extra
+        ).sign(with: setup.rootKey)
+        let root = try CraftedCertificate.rootProfile(
+            name: setup.rootName, key: setup.rootKey, notBefore: Self.from, notAfter: Self.until,
+            extra: authorityCase.extra
+        ).sign(with: setup.rootKey)
+        let parsedIntermediate = try #require(Certificate(der: Array(intermediate)))
+        let parsedRoot = try #require(Certificate(der: Array(root)))
+        #expect(parsedIntermediate.cannotConstrainLeaves == authorityCase.cannotConstrain, "intermediate")
+        #expect(parsedRoot.cannotConstrainLeaves == authorityCase.cannotConstrain, "root")
+        let entry = try #require(ChainValidator.intermediateEntry(parsedIntermediate, under: Self.setup.root))
+        #expect(entry.checksNewLeaves == authorityCase.cannotConstrain)
+        let rootEntry = try #require(ChainValidator.intermediateEntry(Self.setup.intermediate, under: parsedRoot))
+        #expect(rootEntry.checksNewLeaves == authorityCase.cannotConstrain)
+    }
+
+    /// Input: the start-up self-test of the C module on this machine's OpenSSL. Expected: both
+    /// behaviours hold (else the caches and the leaf check would be off and every path the full one).
+    @Test("the self-test finds OpenSSL's behaviour as the fast paths expect")
+    func selfTest() {
+        #expect(FastPaths.validityRuleHolds)
+        #expect(FastPaths.newLeafCheckHolds)
+    }
+}
