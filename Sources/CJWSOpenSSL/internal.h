@@ -28,6 +28,6 @@ EVP_PKEY_CTX *cjws_verify_context(cjws_verify_slot which, EVP_PKEY *key);
  * cjws_x509_from_der_p256_leaf and cjws_leaf_accepted_under. */
 X509 *cjws_keyless_p256_leaf(const void *der, size_t length, EVP_PKEY **key);
 int cjws_leaf_check(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
-                    cjws_ec_key *issuer_key, int64_t at_time);
+                    cjws_ec_key *issuer_key, int64_t at_time, int *reason);
 
 #endif

@@ -18,7 +18,8 @@
  *     proxy or unknown extensions). The caller checks both once, when it caches the intermediate.
  *   - The leaf may carry only the extensions Apple's leaves carry (basicConstraints with CA false and
  *     no path length, keyUsage, key identifiers, authority information access, CRL distribution points,
- *     certificate policies, Apple's leaf marker 1.2.840.113635.100.6.11.1, non-critical), each valid to
+ *     certificate policies, Apple's leaf marker 1.2.840.113635.100.6.11.1), none an unhandled critical
+ *     extension (so the marker is never critical), each valid to
  *     OpenSSL (no EXFLAG_INVALID: that includes a duplicate of any extension OpenSSL decodes), X.509 v3,
  *     not self-issued, not a CA, not a proxy.
  *   - Under those, what X509_verify_cert (cjws_verify_chain's configuration: no strict mode, purpose,
@@ -190,8 +191,9 @@ static int nid_is_inert_on_ca(int nid) {
     return nid_is_inert(nid) || nid == NID_subject_alt_name || nid == NID_ext_key_usage;
 }
 
-/* 1 when every extension of `certificate` is allowed by `inert` or is the given Apple marker, and a
- * marker (unknown to OpenSSL) is not critical. */
+/* 1 when every extension of `certificate` is allowed by `inert` or is the given Apple marker. Whether
+ * one is critical is not looked at here: OpenSSL's flags say whether a critical one is unhandled
+ * (EXFLAG_CRITICAL, which an unknown marker sets), and both callers refuse that flag first. */
 static int extensions_allowed(X509 *certificate, int (*inert)(int), const char *marker) {
     int count = X509_get_ext_count(certificate);
     for (int index = 0; index < count; index++) {
@@ -203,7 +205,7 @@ static int extensions_allowed(X509 *certificate, int (*inert)(int), const char *
         if (nid != NID_undef && inert(nid)) {
             continue;
         }
-        if (nid == NID_undef && !X509_EXTENSION_get_critical(extension) && extension_is(extension, marker)) {
+        if (nid == NID_undef && extension_is(extension, marker)) {
             continue;
         }
         return 0;
@@ -303,54 +305,76 @@ static int signature_verifies(X509 *leaf, const unsigned char *der, size_t der_l
 }
 
 int cjws_leaf_check(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
-                    cjws_ec_key *issuer_key, int64_t at_time) {
+                    cjws_ec_key *issuer_key, int64_t at_time, int *reason) {
     ERR_clear_error();
+    int set_aside = CJWS_LEAF_UNAVAILABLE;
     int accepted = 0;
     if (leaf == NULL || issuer == NULL || issuer_key == NULL) {
         goto done;
     }
     /* Computing the flags caches the extensions; EXFLAG_SET says that it ran. EXFLAG_INVALID covers
      * every extension OpenSSL decodes that does not decode, and a duplicate of one. */
+    set_aside = CJWS_LEAF_FLAGS;
     uint32_t flags = X509_get_extension_flags(leaf);
     uint32_t refused = EXFLAG_INVALID | EXFLAG_CRITICAL | EXFLAG_PROXY | EXFLAG_SI | EXFLAG_SS | EXFLAG_CA |
                        EXFLAG_V1 | EXFLAG_INVALID_POLICY | EXFLAG_NO_FINGERPRINT;
     if ((flags & EXFLAG_SET) == 0 || (flags & refused) != 0) {
         goto done;
     }
-    if (X509_get_version(leaf) != X509_VERSION_3 || X509_get_pathlen(leaf) != -1 ||
-        !extensions_allowed(leaf, nid_is_inert, apple_leaf_marker)) {
+    set_aside = CJWS_LEAF_PROFILE;
+    if (X509_get_version(leaf) != X509_VERSION_3 || X509_get_pathlen(leaf) != -1) {
         goto done;
     }
+    set_aside = CJWS_LEAF_EXTENSIONS;
+    if (!extensions_allowed(leaf, nid_is_inert, apple_leaf_marker)) {
+        goto done;
+    }
+    set_aside = CJWS_LEAF_ISSUER;
     if ((X509_get_extension_flags(issuer) & (EXFLAG_SET | EXFLAG_INVALID)) != EXFLAG_SET) {
         goto done;
     }
+    set_aside = CJWS_LEAF_NOT_ISSUED;
     if (X509_check_issued(issuer, leaf) != X509_V_OK) {
         goto done;
     }
     /* X509_cmp_time is the comparison X509_verify_cert makes (check_cert_time): valid when
      * notBefore <= t (-1) and t < notAfter (1); 0 is a malformed time. */
+    set_aside = CJWS_LEAF_TIME;
     time_t when = (time_t)at_time;
     if (X509_cmp_time(X509_get0_notBefore(leaf), &when) != -1 || X509_cmp_time(X509_get0_notAfter(leaf), &when) != 1) {
         goto done;
     }
     /* The issuer's key type must be EC: X509_check_issued compared it with the signature's. */
+    set_aside = CJWS_LEAF_ISSUER_KEY;
     const EVP_PKEY *issuer_pkey = X509_get0_pubkey(issuer); /* get0: owned by the certificate */
     if (issuer_pkey == NULL || EVP_PKEY_get_base_id(issuer_pkey) != EVP_PKEY_EC) {
         goto done;
     }
     /* From here on the signature has been (or may have been) checked: -1 unless it verifies. */
-    accepted = signature_verifies(leaf, leaf_der, leaf_der_length, issuer_key) ? 1 : -1;
+    set_aside = CJWS_LEAF_SIGNATURE;
+    if (signature_verifies(leaf, leaf_der, leaf_der_length, issuer_key)) {
+        set_aside = CJWS_LEAF_ACCEPTED;
+        accepted = 1;
+    } else {
+        accepted = -1;
+    }
 
 done:
+    if (reason != NULL) {
+        *reason = set_aside;
+    }
     ERR_clear_error();
     return accepted;
 }
 
 int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
-                             cjws_ec_key *issuer_key, int64_t at_time) {
+                             cjws_ec_key *issuer_key, int64_t at_time, int *reason) {
     if ((cjws_self_test() & CJWS_SELF_TEST_NEW_LEAF) == 0) {
         ERR_clear_error();
+        if (reason != NULL) {
+            *reason = CJWS_LEAF_UNAVAILABLE;
+        }
         return 0;
     }
-    return cjws_leaf_check(leaf, leaf_der, leaf_der_length, issuer, issuer_key, at_time);
+    return cjws_leaf_check(leaf, leaf_der, leaf_der_length, issuer, issuer_key, at_time, reason);
 }

@@ -186,7 +186,7 @@ static int check_at(const unsigned char *der, size_t length, X509 *issuer, cjws_
     if (leaf == NULL) {
         return -2;
     }
-    int verdict = cjws_leaf_check(leaf, der, length, issuer, issuer_key, at);
+    int verdict = cjws_leaf_check(leaf, der, length, issuer, issuer_key, at, NULL);
     X509_free(leaf);
     EVP_PKEY_free(key);
     return verdict;

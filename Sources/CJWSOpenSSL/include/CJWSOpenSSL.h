@@ -224,9 +224,33 @@ int cjws_ca_cannot_constrain_leaves(X509 *ca);
  * was set aside before its signature, -1 when it got as far as its signature (which did not verify
  * or could not be checked). `leaf_der` must be the bytes the leaf was parsed from (its signature is
  * checked over them); `issuer_key` is the issuer's key (so that a hot intermediate verifies with its
- * table). Always 0 when the self-test failed. */
+ * table). Always 0 when the self-test failed. `reason`, when not NULL, receives why the leaf was set
+ * aside (CJWS_LEAF_*, the first rule it did not meet, in the order checked) or CJWS_LEAF_ACCEPTED. */
 int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
-                             cjws_ec_key *issuer_key, int64_t at_time);
+                             cjws_ec_key *issuer_key, int64_t at_time, int *reason);
+
+/* The rules of cjws_leaf_accepted_under, in the order it checks them. */
+#define CJWS_LEAF_ACCEPTED 0
+/* OpenSSL's extension flags: invalid or duplicate extension, unhandled critical extension, proxy,
+ * self-issued, CA, version 1, unusable policies, no fingerprint. */
+#define CJWS_LEAF_FLAGS 1
+/* Not X.509 v3, or basicConstraints with a path length. */
+#define CJWS_LEAF_PROFILE 2
+/* An extension of a kind Apple's leaves do not carry. */
+#define CJWS_LEAF_EXTENSIONS 3
+/* The issuer's own extensions are invalid. */
+#define CJWS_LEAF_ISSUER 4
+/* X509_check_issued: names, authority key identifier, the issuer's keyUsage, the signature's key type. */
+#define CJWS_LEAF_NOT_ISSUED 5
+/* Not valid at the time (X509_cmp_time), or a malformed time. */
+#define CJWS_LEAF_TIME 6
+/* The issuer's key is not an EC key. */
+#define CJWS_LEAF_ISSUER_KEY 7
+/* The signature does not verify with the issuer's key, or its algorithm is not ECDSA with SHA-2
+ * without parameters (the only rule checked after the signature could be). */
+#define CJWS_LEAF_SIGNATURE 8
+/* The self-test failed or an argument is missing. */
+#define CJWS_LEAF_UNAVAILABLE 9
 
 /* ---- self-test of the behaviours the fast paths rely on (selftest.c) --------------------------
  *

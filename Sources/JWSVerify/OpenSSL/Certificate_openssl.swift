@@ -55,12 +55,50 @@ final class Certificate: @unchecked Sendable {
 
     /// What ``check(under:key:at:)`` found.
     enum QuickCheck: Equatable {
-        /// The leaf certainly passes OpenSSL's chain verification under the intermediate alone.
+        /// The leaf certainly passes OpenSSL's verification of the full chain.
         case accepted
-        /// Not certainly; its signature was not checked.
-        case setAsideUnsigned
-        /// Not certainly; its signature was checked and did not verify.
-        case setAsideAfterSignature
+        /// Not certainly, for this reason (the first rule of `leaf.c` the leaf did not meet).
+        case setAside(SetAside)
+
+        /// Whether the leaf's signature was checked (accepted, or set aside for its signature).
+        var checkedSignature: Bool { self == .accepted || self == .setAside(.signature) }
+    }
+
+    /// The rules of the leaf check, in the order it checks them (`CJWS_LEAF_*`).
+    enum SetAside: Equatable {
+        /// OpenSSL's extension flags: an invalid or duplicate extension, an unhandled critical one,
+        /// proxy, self-issued, CA, version 1.
+        case flags
+        /// Not X.509 v3, or a path length.
+        case profile
+        /// An extension of a kind Apple's leaves do not carry.
+        case extensions
+        /// The intermediate's own extensions are invalid.
+        case issuer
+        /// `X509_check_issued` refuses it: names, authority key identifier, key usage, key type.
+        case notIssued
+        /// Not valid at the time.
+        case time
+        /// The intermediate's key is not EC.
+        case issuerKey
+        /// The signature does not verify with the intermediate's key.
+        case signature
+        /// The self-test switched the check off.
+        case unavailable
+
+        init(_ reason: Int32) {
+            switch reason {
+            case CJWS_LEAF_FLAGS: self = .flags
+            case CJWS_LEAF_PROFILE: self = .profile
+            case CJWS_LEAF_EXTENSIONS: self = .extensions
+            case CJWS_LEAF_ISSUER: self = .issuer
+            case CJWS_LEAF_NOT_ISSUED: self = .notIssued
+            case CJWS_LEAF_TIME: self = .time
+            case CJWS_LEAF_ISSUER_KEY: self = .issuerKey
+            case CJWS_LEAF_SIGNATURE: self = .signature
+            default: self = .unavailable
+            }
+        }
     }
 
     /// Checks this leaf on its own under `intermediate`, one that already verified up to a configured
@@ -68,15 +106,12 @@ final class Certificate: @unchecked Sendable {
     /// it (``cannotConstrainLeaves``); `intermediateKey` is its key (see `leaf.c`). Anything but
     /// `.accepted` means "not certainly": the full chain verification then decides.
     func check(under intermediate: Certificate, key intermediateKey: PublicKey, at time: Int64) -> QuickCheck {
-        guard let verifier = intermediateKey.verifier else { return .setAsideUnsigned }
+        guard let verifier = intermediateKey.verifier else { return .setAside(.unavailable) }
+        var reason: Int32 = CJWS_LEAF_UNAVAILABLE
         let verdict = der.withUnsafeBytes {
-            cjws_leaf_accepted_under(pointer, $0.baseAddress, $0.count, intermediate.pointer, verifier, time)
+            cjws_leaf_accepted_under(pointer, $0.baseAddress, $0.count, intermediate.pointer, verifier, time, &reason)
         }
-        switch verdict {
-        case 1: return .accepted
-        case 0: return .setAsideUnsigned
-        default: return .setAsideAfterSignature
-        }
+        return verdict == 1 ? .accepted : .setAside(SetAside(reason))
     }
 
     /// Parses a certificate given as DER or as PEM (the first certificate of a PEM file).

@@ -22,13 +22,9 @@ struct ChainValidator: Sendable {
         // verification of the full chain below, which decides and names the error.
         var quick: (leaf: Certificate, validity: ValidityInterval)?
         if let known, known.checksNewLeaves, let candidate = Self.parseP256Leaf(leafDER) {
-            switch candidate.check(under: known.intermediate, key: known.intermediateKey, at: time) {
-            case .accepted:
-                OperationCounters.countCertificateSignatures(1)
-                if let validity = candidate.validity { quick = (candidate, validity) }
-            case .setAsideAfterSignature: OperationCounters.countCertificateSignatures(1)
-            case .setAsideUnsigned: break
-            }
+            let answer = candidate.check(under: known.intermediate, key: known.intermediateKey, at: time)
+            if answer.checkedSignature { OperationCounters.countCertificateSignatures(1) }
+            if answer == .accepted, let validity = candidate.validity { quick = (candidate, validity) }
         }
         let leaf: Certificate
         if let quick {

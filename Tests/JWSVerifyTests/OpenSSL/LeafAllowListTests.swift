@@ -7,9 +7,10 @@ import Testing
 /// The allow-lists of the leaf check (`leaf.c`), one branch per case: a leaf under a known
 /// intermediate is accepted on its own only when it carries exactly the kinds of extension Apple's
 /// leaves carry, and only under an intermediate and root that cannot constrain it. Each case states
-/// what the check must answer and is compared with `X509_verify_cert` on the full chain: a case
-/// OpenSSL refuses fails if its branch is removed (the check would accept it), a case OpenSSL accepts
-/// but the check sets aside fails if its branch is removed (the expected answer changes).
+/// what the check must answer (accepted, or the first rule it sets the leaf aside by) and is compared
+/// with `X509_verify_cert` on the full chain, so that removing any one rule fails a case: a leaf
+/// OpenSSL refuses would be accepted or set aside by a later rule, a leaf OpenSSL accepts would be
+/// accepted instead of set aside.
 @Suite("Leaf check allow-lists")
 struct LeafAllowListTests {
     static let time: Int64 = 1_780_000_000  // 2026-05-28
@@ -121,29 +122,29 @@ struct LeafAllowListTests {
                 (
                     "an unknown critical extension",
                     try leaf(extra(TestExtension(oid: unknownOID, critical: true, value: Data([0x05, 0x00])))),
-                    .setAsideUnsigned, false
+                    .setAside(.flags), false
                 ),
                 (
-                    "Apple's marker, critical", try leaf(extra(.appleLeafMarker(critical: true))), .setAsideUnsigned,
+                    "Apple's marker, critical", try leaf(extra(.appleLeafMarker(critical: true))), .setAside(.flags),
                     false
                 ),
                 (
                     "RFC 3779 addresses its issuer lacks",
-                    try leaf(extra(.ipAddressBlocks([.ipv4([.init([10], length: 8)])]))), .setAsideUnsigned, false
+                    try leaf(extra(.ipAddressBlocks([.ipv4([.init([10], length: 8)])]))), .setAside(.extensions), false
                 ),
                 (
                     "RFC 3779 AS numbers its issuer lacks",
-                    try leaf(extra(.autonomousSystemNumbers([64_512...64_520]))), .setAsideUnsigned, false
+                    try leaf(extra(.autonomousSystemNumbers([64_512...64_520]))), .setAside(.extensions), false
                 ),
                 (
                     "a duplicate keyUsage (invalid to OpenSSL)",
-                    try leaf(extra(.keyUsage([.digitalSignature]))), .setAsideUnsigned, false
+                    try leaf(extra(.keyUsage([.digitalSignature]))), .setAside(.flags), false
                 ),
                 (
                     "a keyUsage that does not decode",
                     try leaf(
                         extra(TestExtension(oid: TestExtension.keyUsageOID, critical: true, value: Data([0x05, 0x00])))),
-                    .setAsideUnsigned, false
+                    .setAside(.flags), false
                 ),
                 (
                     "a proxy certificate",
@@ -155,10 +156,10 @@ struct LeafAllowListTests {
                                     0x30, 0x0E, 0x30, 0x0C, 0x06, 0x08, 0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x15, 0x01,
                                     0x04, 0x00,
                                 ])))),
-                    .setAsideUnsigned, false
+                    .setAside(.flags), false
                 ),
                 (
-                    "issued under another name", try leaf { $0.issuer = setup.rootName }, .setAsideUnsigned, false
+                    "issued under another name", try leaf { $0.issuer = setup.rootName }, .setAside(.notIssued), false
                 ),
                 (
                     "an authority key identifier of another key",
@@ -167,17 +168,17 @@ struct LeafAllowListTests {
                             $0.oid == TestExtension.authorityKeyIdentifierOID
                                 ? .authorityKeyIdentifier(Data(repeating: 7, count: 20)) : $0
                         }
-                    }, .setAsideUnsigned, false
+                    }, .setAside(.notIssued), false
                 ),
-                ("not yet valid", try leaf { $0.notBefore = time + 1 }, .setAsideUnsigned, false),
-                ("expired exactly now", try leaf { $0.notAfter = time }, .setAsideUnsigned, false),
+                ("not yet valid", try leaf { $0.notBefore = time + 1 }, .setAside(.time), false),
+                ("expired exactly now", try leaf { $0.notAfter = time }, .setAside(.time), false),
                 (
                     "signed by another key",
                     Array(
                         try CraftedCertificate.leafProfile(
                             name: setup.leafName, issuer: setup.intermediateName, publicKey: .key(setup.leafKey),
                             issuerKey: setup.intermediateKey, notBefore: from, notAfter: until
-                        ).sign(with: otherKey)), .setAsideAfterSignature, false
+                        ).sign(with: otherKey)), .setAside(.signature), false
                 ),
                 // Accepted by X509_verify_cert, but not a kind of leaf Apple issues: set aside, and the
                 // full path decides.
@@ -186,28 +187,30 @@ struct LeafAllowListTests {
                     try leaf {
                         $0.extensions[0] = .basicConstraints(ca: true)
                         $0.extensions[1] = .keyUsage([.digitalSignature, .keyCertSign])
-                    }, .setAsideUnsigned, true
+                    }, .setAside(.flags), true
                 ),
                 (
                     "a path length on a leaf",
-                    try leaf { $0.extensions[0] = .basicConstraints(ca: false, pathLength: 3) }, .setAsideUnsigned, true
+                    try leaf { $0.extensions[0] = .basicConstraints(ca: false, pathLength: 3) }, .setAside(.profile),
+                    true
                 ),
                 (
-                    "a subjectAltName", try leaf(extra(.subjectAltName([.dnsName("example.com")]))), .setAsideUnsigned,
+                    "a subjectAltName", try leaf(extra(.subjectAltName([.dnsName("example.com")]))),
+                    .setAside(.extensions),
                     true
                 ),
                 (
                     "an extended key usage", try leaf(extra(try .extendedKeyUsage(["1.3.6.1.5.5.7.3.3"]))),
-                    .setAsideUnsigned, true
+                    .setAside(.extensions), true
                 ),
                 (
                     "an unknown non-critical extension",
                     try leaf(extra(TestExtension(oid: unknownOID, critical: false, value: Data([0x05, 0x00])))),
-                    .setAsideUnsigned, true
+                    .setAside(.extensions), true
                 ),
                 (
                     "self-issued (the intermediate's name)", try leaf { $0.subject = setup.intermediateName },
-                    .setAsideUnsigned, true
+                    .setAside(.flags), true
                 ),
                 // No extension at all is a subset of Apple's kinds (check 8 then refuses it for the marker).
                 ("a certificate without extensions", try leaf { $0.extensions = [] }, .accepted, true),
