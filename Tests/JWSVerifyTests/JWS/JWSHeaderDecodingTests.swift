@@ -96,7 +96,8 @@ struct JWSHeaderDecodingTests {
 
     /// Input: strings whose UTF-8 starts with the lead bytes E0 and F4, the two with narrowed second
     /// byte ranges (no overlong three-byte forms, nothing above U+10FFFF). Expected: the smallest and
-    /// largest valid sequences are accepted and decode to their scalars; one step outside is rejected.
+    /// largest valid sequences are accepted and decode to their scalars; one step outside is rejected, as is
+    /// a sequence whose third or fourth byte is not a continuation byte.
     @Test("three- and four-byte UTF-8 at the edges of the E0 and F4 ranges")
     func utf8Edges() throws {
         func parse(_ sequence: [UInt8]) throws(JSONParser.Failure) -> [String: JSONValue] {
@@ -110,6 +111,15 @@ struct JWSHeaderDecodingTests {
             [0xE0, 0x9F, 0xBF], [0xE0, 0x80, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF4, 0xBF, 0xBF, 0xBF],
         ] {
             #expect(throws: JSONParser.Failure.self, "\(invalid)") { try parse(invalid) }
+        }
+        // A later byte that is not a continuation byte (10xxxxxx), in the third and in the fourth place.
+        for invalid: [UInt8] in [[0xE2, 0x82, 0x41], [0xF0, 0x9F, 0x98, 0x41], [0xF1, 0x80, 0xC0, 0x80]] {
+            do {
+                _ = try parse(invalid)
+                Issue.record("\(invalid) was accepted")
+            } catch {
+                #expect(error.reason == "invalid UTF-8", "\(invalid)")
+            }
         }
     }
 
