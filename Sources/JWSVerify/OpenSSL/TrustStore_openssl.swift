@@ -64,8 +64,7 @@ final class TrustStore: @unchecked Sendable {
 
     /// The roots without repeats (the store keeps one copy of a root given twice).
     private var uniqueRoots: [Certificate] {
-        var seen: Set<[UInt8]> = []
-        return roots.filter { seen.insert($0.sha256Fingerprint).inserted }
+        roots.indices.filter { rootFingerprints.firstIndex(of: rootFingerprints[$0]) == $0 }.map { roots[$0] }
     }
 
     /// The configured root with this SHA-256 fingerprint.

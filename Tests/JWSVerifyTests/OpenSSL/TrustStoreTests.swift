@@ -1,0 +1,110 @@
+import Foundation
+import JWSVerifyTesting
+import Testing
+
+@testable import JWSVerify
+
+/// When the configured roots offer an intermediate more than one chain, OpenSSL picks among candidate
+/// issuers by the validation time, so a verdict on one chain may not hold at another time: such chains
+/// are verified in full every time, never remembered.
+@Suite("Trust store: one chain through an intermediate")
+struct TrustStoreTests {
+    static let from: Int64 = 1_735_689_600  // 2025-01-01
+    static let until: Int64 = 2_051_222_400  // 2035-01-01
+    static let signedDate = Date(timeIntervalSince1970: 1_780_000_000)
+
+    struct Hierarchy {
+        let rootKey: TestPrivateKey
+        let otherRootKey: TestPrivateKey
+        let intermediateKey: TestPrivateKey
+        let leafKey: TestPrivateKey
+        let rootName: CraftedName
+        let intermediateName: CraftedName
+        let root: Data
+        /// Another root with the same name and another key.
+        let sameNameRoot: Data
+        let intermediate: Data
+        let leaf: Data
+    }
+
+    static let hierarchy: Hierarchy = {
+        do {
+            let rootKey = try TestPrivateKey.generate(curve: .p384, seed: 51, label: "store-root")
+            let otherRootKey = try TestPrivateKey.generate(curve: .p384, seed: 52, label: "store-root")
+            let intermediateKey = try TestPrivateKey.generate(curve: .p384, seed: 51, label: "store-intermediate")
+            let leafKey = try TestPrivateKey.generate(curve: .p256, seed: 51, label: "store-leaf")
+            let rootName = try CraftedName([.commonName("Store Root NOT APPLE"), .organization("JWSVerify Tests")])
+            let intermediateName = try CraftedName([
+                .commonName("Store Intermediate NOT APPLE"), .organization("JWSVerify Tests"),
+            ])
+            let leafName = try CraftedName([.commonName("Store Leaf NOT APPLE"), .organization("JWSVerify Tests")])
+            let root = try CraftedCertificate.rootProfile(
+                name: rootName, key: rootKey, notBefore: from, notAfter: until
+            )
+            .sign(with: rootKey)
+            let sameNameRoot = try CraftedCertificate.rootProfile(
+                name: rootName, key: otherRootKey, notBefore: from, notAfter: until
+            ).sign(with: otherRootKey)
+            let intermediate = try CraftedCertificate.intermediateProfile(
+                name: intermediateName, issuer: rootName, key: intermediateKey, issuerKey: rootKey, notBefore: from,
+                notAfter: until
+            ).sign(with: rootKey)
+            let leaf = try CraftedCertificate.leafProfile(
+                name: leafName, issuer: intermediateName, publicKey: .key(leafKey), issuerKey: intermediateKey,
+                notBefore: from, notAfter: until
+            ).sign(with: intermediateKey)
+            return Hierarchy(
+                rootKey: rootKey, otherRootKey: otherRootKey, intermediateKey: intermediateKey, leafKey: leafKey,
+                rootName: rootName, intermediateName: intermediateName, root: root, sameNameRoot: sameNameRoot,
+                intermediate: intermediate, leaf: leaf)
+        } catch {
+            fatalError("hierarchy: \(error)")
+        }
+    }()
+
+    static func store(_ roots: [Data]) throws -> TrustStore {
+        let certificates = roots.compactMap { Certificate(der: Array($0)) }
+        try #require(certificates.count == roots.count)
+        return try #require(TrustStore(roots: certificates))
+    }
+
+    /// Input: stores of one root, the same root twice, two roots with the intermediate's issuer name,
+    /// and a root that is the intermediate itself. Expected: only the first two offer one chain.
+    @Test("one chain only with exactly one candidate issuer and no stand-in for the intermediate")
+    func oneChain() throws {
+        let hierarchy = Self.hierarchy
+        let intermediate = try #require(Certificate(der: Array(hierarchy.intermediate)))
+        #expect(try Self.store([hierarchy.root]).hasOneChain(through: intermediate))
+        #expect(try Self.store([hierarchy.root, hierarchy.root]).hasOneChain(through: intermediate))
+        #expect(!(try Self.store([hierarchy.root, hierarchy.sameNameRoot]).hasOneChain(through: intermediate)))
+        #expect(!(try Self.store([hierarchy.root, hierarchy.intermediate]).hasOneChain(through: intermediate)))
+        // One candidate by name, even if it did not issue the intermediate (the chain then fails in full).
+        #expect(try Self.store([hierarchy.sameNameRoot]).hasOneChain(through: intermediate))
+    }
+
+    /// Input: a good token verified twice by a verifier whose roots include a second root with the
+    /// intermediate's issuer name. Expected: verified both times, nothing remembered (both caches
+    /// empty), the same verdict as with the one root.
+    @Test("chains through an intermediate with several candidate issuers are never cached")
+    func severalCandidatesAreNotCached() throws {
+        let hierarchy = Self.hierarchy
+        let token = try CraftedToken.transaction(
+            x5c: [hierarchy.leaf, hierarchy.intermediate, hierarchy.root],
+            parameters: PayloadParameters(bundleId: "com.example.jwsverify", signedDate: Self.signedDate),
+            signer: .key(hierarchy.leafKey))
+        let ambiguous = try SignedDataVerifier(
+            rootCertificates: [hierarchy.sameNameRoot, hierarchy.root], bundleId: "com.example.jwsverify",
+            environment: .sandbox)
+        for _ in 0..<2 {
+            let result = ambiguous.verifyAndDecodeTransaction(token)
+            #expect(result.isVerified, "\(String(describing: result.error))")
+        }
+        #expect(ambiguous.chainCacheStatistics.count == 0)
+        #expect(ambiguous.intermediateCacheStatistics.count == 0)
+        let single = try SignedDataVerifier(
+            rootCertificates: [hierarchy.root], bundleId: "com.example.jwsverify", environment: .sandbox)
+        #expect(single.verifyAndDecodeTransaction(token).isVerified)
+        #expect(single.chainCacheStatistics.count == 1)
+        #expect(single.intermediateCacheStatistics.count == 1)
+    }
+}
