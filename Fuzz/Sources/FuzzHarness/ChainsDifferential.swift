@@ -218,7 +218,7 @@ final class Generator: @unchecked Sendable {
     func makeCase(_ input: inout ChainInput) throws -> ChainCase {
         // Root.
         let rootProfile = input.choose(Self.rootProfileCount)
-        let rootKeyIndex = input.choose(4) == 3 ? 2 : input.choose(2)
+        let rootKeyIndex = input.choose(16) == 15 ? 2 : input.choose(2)
         let rootWindow = input.oneIn(4) ? input.choose(Self.windows.count) : 0
         let rootName = try CraftedName([.commonName("Chains Root \(rootProfile) - NOT APPLE"), .organization("Chains")])
         let rootKey = issuerKeys[rootKeyIndex]
@@ -238,7 +238,7 @@ final class Generator: @unchecked Sendable {
         }
 
         // Intermediate.
-        let intermediateKeyIndex = input.choose(4) == 3 ? 2 : input.choose(2)
+        let intermediateKeyIndex = input.choose(16) == 15 ? 2 : input.choose(2)
         let intermediateOrg = input.choose(Self.organizations.count)
         let intermediateWindow = input.oneIn(4) ? input.choose(Self.windows.count) : 0
         let intermediateDigest = input.choose(3)
@@ -424,11 +424,18 @@ struct ChainCase {
         clock.set(primeTime)
         let primed = warm.verifyAndDecodeTransaction(good).isVerified
 
+        // The cold verifier and OpenSSL have no state: one answer per time.
+        var coldAnswers: [Int64: (VerificationError?, OpenSSLChainVerdict)] = [:]
         func compare(_ label: String, at time: Int64) throws {
             clock.set(time)
             let warmResult = warm.verifyAndDecodeTransaction(crafted).error
-            let coldResult = cold.verifyAndDecodeTransaction(crafted).error
-            let openSSL = try OpenSSLChainVerdict.evaluate(leaf: leaf, intermediate: intermediate, root: root, at: time)
+            let (coldResult, openSSL) =
+                try coldAnswers[time]
+                ?? (
+                    cold.verifyAndDecodeTransaction(crafted).error,
+                    OpenSSLChainVerdict.evaluate(leaf: leaf, intermediate: intermediate, root: root, at: time)
+                )
+            coldAnswers[time] = (coldResult, openSSL)
             let context =
                 "\(label) at \(time) (primed \(primed) at \(primeTime)): warm \(Self.text(warmResult)); cold"
                 + " \(Self.text(coldResult)); OpenSSL \(openSSL); case \(description)"
