@@ -44,24 +44,25 @@ static int time_agrees(const ASN1_TIME *time, time_t at) {
            X509_cmp_time(time, &before) == 1;
 }
 
-static int time_rule_holds(void) {
-    /* 1970-01-01T00:00:01, 1999-12-31T23:59:59, 2026-05-28, 2049-12-31T23:59:59 (UTCTime's last),
-     * 2050-01-01 (GeneralizedTime's first in a certificate), 9999-12-31T23:59:58 (one second before the
-     * last that X509_cmp_time can compare with). */
-    static const int64_t seconds[] = {1, 946684799, 1780000000, 2524607999, 2524608000, 253402300798};
-    for (size_t index = 0; index < sizeof seconds / sizeof seconds[0]; index++) {
+int cjws_self_test_time_rule(const int64_t *seconds, size_t count) {
+    ERR_clear_error();
+    int holds = seconds != NULL && count > 0;
+    for (size_t index = 0; holds && index < count; index++) {
         time_t at = (time_t)seconds[index];
         ASN1_TIME *natural = ASN1_TIME_set(NULL, at); /* UTCTime in 1950-2049, else GeneralizedTime */
         ASN1_GENERALIZEDTIME *general = ASN1_GENERALIZEDTIME_set(NULL, at);
-        int holds = natural != NULL && general != NULL && time_agrees(natural, at) && time_agrees(general, at);
+        holds = natural != NULL && general != NULL && time_agrees(natural, at) && time_agrees(general, at);
         ASN1_TIME_free(natural);
         ASN1_GENERALIZEDTIME_free(general);
-        if (!holds) {
-            return 0;
-        }
     }
-    return 1;
+    ERR_clear_error();
+    return holds;
 }
+
+/* 1970-01-01T00:00:01, 1999-12-31T23:59:59, 2026-05-28, 2049-12-31T23:59:59 (UTCTime's last),
+ * 2050-01-01 (GeneralizedTime's first in a certificate), 9999-12-31T23:59:58 (one second before the
+ * last that X509_cmp_time can compare with). */
+static const int64_t rule_seconds[] = {1, 946684799, 1780000000, 2524607999, 2524608000, 253402300798};
 
 /* ---- the key-less leaf parse and the leaf check ------------------------------------------------- */
 
@@ -192,15 +193,18 @@ static int check_at(const unsigned char *der, size_t length, X509 *issuer, cjws_
     return verdict;
 }
 
-static int new_leaf_holds(void) {
+int cjws_self_test_new_leaf(const void *leaf_der, size_t leaf_length, const void *issuer_der, size_t issuer_length) {
+    ERR_clear_error();
+    const unsigned char *known_leaf_bytes = leaf_der;
     int holds = 0;
     EVP_PKEY *built = NULL;
     cjws_ec_key *issuer_key = NULL;
-    X509 *issuer = parse(known_issuer, sizeof known_issuer);
-    X509 *decoded = parse(known_leaf, sizeof known_leaf);
-    X509 *keyless = cjws_keyless_p256_leaf(known_leaf, sizeof known_leaf, &built);
-    unsigned char altered[sizeof known_leaf];
-    if (issuer == NULL || decoded == NULL || keyless == NULL || built == NULL) {
+    unsigned char *altered = NULL;
+    X509 *issuer = issuer_der != NULL ? parse(issuer_der, issuer_length) : NULL;
+    X509 *decoded = leaf_der != NULL ? parse(known_leaf_bytes, leaf_length) : NULL;
+    X509 *keyless = leaf_der != NULL ? cjws_keyless_p256_leaf(known_leaf_bytes, leaf_length, &built) : NULL;
+    if (issuer == NULL || decoded == NULL || keyless == NULL || built == NULL ||
+        (altered = OPENSSL_malloc(leaf_length)) == NULL) {
         goto done;
     }
     /* The same certificate, apart from the key OpenSSL did not decode. */
@@ -222,21 +226,23 @@ static int new_leaf_holds(void) {
         goto done;
     }
     /* The signature's last byte is inside S (a DER INTEGER at the end of the certificate). */
-    memcpy(altered, known_leaf, sizeof known_leaf);
-    altered[sizeof altered - 1] ^= 0x01;
-    holds = check_at(known_leaf, sizeof known_leaf, issuer, issuer_key, not_before) == 1 &&
-            check_at(known_leaf, sizeof known_leaf, issuer, issuer_key, not_after - 1) == 1 &&
-            check_at(known_leaf, sizeof known_leaf, issuer, issuer_key, not_after) == 0 &&
-            check_at(known_leaf, sizeof known_leaf, issuer, issuer_key, not_before - 1) == 0 &&
-            check_at(altered, sizeof altered, issuer, issuer_key, not_before) == -1 &&
-            check_at(known_leaf, sizeof known_leaf, decoded, issuer_key, not_before) == 0;
+    memcpy(altered, known_leaf_bytes, leaf_length);
+    altered[leaf_length - 1] ^= 0x01;
+    holds = check_at(known_leaf_bytes, leaf_length, issuer, issuer_key, not_before) == 1 &&
+            check_at(known_leaf_bytes, leaf_length, issuer, issuer_key, not_after - 1) == 1 &&
+            check_at(known_leaf_bytes, leaf_length, issuer, issuer_key, not_after) == 0 &&
+            check_at(known_leaf_bytes, leaf_length, issuer, issuer_key, not_before - 1) == 0 &&
+            check_at(altered, leaf_length, issuer, issuer_key, not_before) == -1 &&
+            check_at(known_leaf_bytes, leaf_length, decoded, issuer_key, not_before) == 0;
 
 done:
+    OPENSSL_free(altered);
     cjws_ec_key_free(issuer_key);
     EVP_PKEY_free(built);
     X509_free(keyless);
     X509_free(decoded);
     X509_free(issuer);
+    ERR_clear_error();
     return holds;
 }
 
@@ -247,10 +253,10 @@ static int self_test_result = 0; /* written once, inside pthread_once */
 
 static void run_self_test(void) {
     int result = 0;
-    if (time_rule_holds()) {
+    if (cjws_self_test_time_rule(rule_seconds, sizeof rule_seconds / sizeof rule_seconds[0])) {
         result |= CJWS_SELF_TEST_TIME_RULE;
     }
-    if (new_leaf_holds()) {
+    if (cjws_self_test_new_leaf(known_leaf, sizeof known_leaf, known_issuer, sizeof known_issuer)) {
         result |= CJWS_SELF_TEST_NEW_LEAF;
     }
     ERR_clear_error();

@@ -268,6 +268,11 @@ int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_l
 /* The bits of the behaviours that hold. */
 int cjws_self_test(void);
 
+/* The self-test's two checks on given inputs (cjws_self_test runs them on its own; tests run them on
+ * inputs that must fail, to see that a behaviour that does not hold is noticed). 1 when it holds. */
+int cjws_self_test_time_rule(const int64_t *seconds, size_t count);
+int cjws_self_test_new_leaf(const void *leaf_der, size_t leaf_length, const void *issuer_der, size_t issuer_length);
+
 /* OpenSSL's text for an X509_V_ERR_* code. */
 const char *cjws_verify_error_string(int code);
 

@@ -239,6 +239,123 @@ struct LeafAllowListTests {
             answer != .accepted || Self.openSSLAccepts(leafCase.der), "\(leafCase.name): accepted by the check only")
     }
 
+    // MARK: - Signature algorithms and key encodings, by DER surgery
+
+    /// The three elements of a DER certificate (TBSCertificate, signatureAlgorithm, signatureValue),
+    /// each as its whole TLV.
+    static func elements(_ der: [UInt8]) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var offset = 1 + lengthOfLength(der, at: 1)
+        while offset < der.count {
+            let end = offset + 1 + lengthOfLength(der, at: offset + 1) + contentLength(der, at: offset + 1)
+            parts.append(Array(der[offset..<end]))
+            offset = end
+        }
+        return parts
+    }
+
+    /// How many bytes the length at `index` takes.
+    static func lengthOfLength(_ der: [UInt8], at index: Int) -> Int {
+        der[index] & 0x80 == 0 ? 1 : 1 + Int(der[index] & 0x7F)
+    }
+
+    static func contentLength(_ der: [UInt8], at index: Int) -> Int {
+        guard der[index] & 0x80 != 0 else { return Int(der[index]) }
+        return der[(index + 1)..<(index + 1 + Int(der[index] & 0x7F))].reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
+        let count = content.count
+        let length: [UInt8] =
+            count < 0x80
+            ? [UInt8(count)] : count < 0x100 ? [0x81, UInt8(count)] : [0x82, UInt8(count >> 8), UInt8(count & 0xFF)]
+        return [tag] + length + content
+    }
+
+    /// ecdsa-with-SHA384 as Apple writes it (no parameters), and variants.
+    static let ecdsaSHA384: [UInt8] = [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x03]
+    static let ecdsaSHA384WithNull: [UInt8] = [
+        0x30, 0x0C, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x03, 0x05, 0x00,
+    ]
+    static let ecdsaSHA256: [UInt8] = [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]
+    static let ecdsaSHA224: [UInt8] = [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x01]
+
+    /// Apple's leaf with its TBSCertificate's inner algorithm replaced by `inner` and signed again by
+    /// the intermediate, then `outer` as the certificate's algorithm; `unusedBits` in the signature.
+    static func resigned(inner: [UInt8], outer: [UInt8], unusedBits: UInt8 = 0) throws -> [UInt8] {
+        let tbs = elements(try leaf())[0]
+        let body = Array(tbs[(1 + lengthOfLength(tbs, at: 1))...])
+        guard
+            let at = (0...(body.count - ecdsaSHA384.count)).first(where: {
+                Array(body[$0..<($0 + ecdsaSHA384.count)]) == ecdsaSHA384
+            })
+        else { return [] }
+        let newTBS = tlv(0x30, Array(body[..<at]) + inner + Array(body[(at + ecdsaSHA384.count)...]))
+        let signature = Array(try setup.intermediateKey.signDER(Data(newTBS), digest: .sha384))
+        return tlv(0x30, newTBS + outer + tlv(0x03, [unusedBits] + signature))
+    }
+
+    struct EncodingCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let der: [UInt8]
+        /// What the check must answer; nil when the key-less parse must refuse the leaf.
+        let expected: Certificate.QuickCheck?
+        var testDescription: String { name }
+    }
+
+    static let encodingCases: [EncodingCase] = {
+        do {
+            let leafSPKI = setup.leafKey.publicKeyDER
+            var unusedBitsKey = Array(leafSPKI)
+            // The BIT STRING of a P-256 SPKI: 03 42 00 04 ...; its unused-bits octet is the third byte
+            // from the point's start.
+            if let bitString = (0..<(unusedBitsKey.count - 2)).first(where: {
+                unusedBitsKey[$0] == 0x03 && unusedBitsKey[$0 + 1] == 0x42 && unusedBitsKey[$0 + 2] == 0x00
+            }) {
+                unusedBitsKey[bitString + 2] = 0x01
+            }
+            let ed25519: [UInt8] =
+                [0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x03, 0x21, 0x00]
+                + Array(repeating: 0x11, count: 32)
+            let cases: [(String, [UInt8], Certificate.QuickCheck?)] = [
+                ("the profile, re-assembled", try resigned(inner: ecdsaSHA384, outer: ecdsaSHA384), .accepted),
+                (
+                    "outer algorithm differs from the inner", try resigned(inner: ecdsaSHA384, outer: ecdsaSHA256),
+                    .setAside(.signature)
+                ),
+                (
+                    "NULL parameters in both algorithms",
+                    try resigned(inner: ecdsaSHA384WithNull, outer: ecdsaSHA384WithNull), .setAside(.signature)
+                ),
+                ("ecdsa-with-SHA224", try resigned(inner: ecdsaSHA224, outer: ecdsaSHA224), .setAside(.signature)),
+                (
+                    "unused bits in the signature",
+                    try resigned(inner: ecdsaSHA384, outer: ecdsaSHA384, unusedBits: 1), .setAside(.signature)
+                ),
+                (
+                    "explicit curve parameters",
+                    try leaf { $0.publicKey = .key(setup.leafKey, explicitParameters: true) }, nil
+                ),
+                ("unused bits in the key", try leaf { $0.publicKey = .subjectPublicKeyInfo(Data(unusedBitsKey)) }, nil),
+                ("an Ed25519 key", try leaf { $0.publicKey = .subjectPublicKeyInfo(Data(ed25519)) }, nil),
+            ]
+            return cases.map { EncodingCase(name: $0.0, der: $0.1, expected: $0.2) }
+        } catch {
+            fatalError("encoding cases: \(error)")
+        }
+    }()
+
+    /// Input: leaves whose signature algorithm or key encoding differs from Apple's. Expected: the
+    /// stated answer (accepted only for Apple's encoding), never accepting what X509_verify_cert on
+    /// the full chain refuses.
+    @Test("signature algorithms and key encodings other than Apple's are set aside", arguments: encodingCases)
+    func encodings(_ encodingCase: EncodingCase) {
+        #expect(!encodingCase.der.isEmpty, "\(encodingCase.name): the certificate was built")
+        let answer = Self.check(encodingCase.der)
+        #expect(answer == encodingCase.expected, "\(encodingCase.name): \(String(describing: answer))")
+        #expect(answer != .accepted || Self.openSSLAccepts(encodingCase.der), "\(encodingCase.name)")
+    }
+
     struct AuthorityCase: Sendable, CustomTestStringConvertible {
         let name: String
         let extra: [TestExtension]

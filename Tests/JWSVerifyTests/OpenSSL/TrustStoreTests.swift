@@ -107,4 +107,35 @@ struct TrustStoreTests {
         #expect(single.chainCacheStatistics.count == 1)
         #expect(single.intermediateCacheStatistics.count == 1)
     }
+
+    /// Input: a leaf whose P-256 point is not on the curve (OpenSSL parses the certificate but cannot
+    /// decode its key, and X509_verify_cert then stops with an internal error), verified warm (after a
+    /// good token under the same intermediate) and cold. Expected: untrustedChain, check chain, both.
+    @Test("a leaf whose key does not decode is untrusted, warm and cold")
+    func undecodableLeafKey() throws {
+        let hierarchy = Self.hierarchy
+        let leafName = try CraftedName([.commonName("Store Leaf NOT APPLE"), .organization("JWSVerify Tests")])
+        let offCurve = try CraftedCertificate.leafProfile(
+            name: leafName, issuer: hierarchy.intermediateName, publicKey: .offCurve(hierarchy.leafKey),
+            issuerKey: hierarchy.intermediateKey, notBefore: Self.from, notAfter: Self.until
+        ).sign(with: hierarchy.intermediateKey)
+        let parameters = PayloadParameters(bundleId: "com.example.jwsverify", signedDate: Self.signedDate)
+        let good = try CraftedToken.transaction(
+            x5c: [hierarchy.leaf, hierarchy.intermediate, hierarchy.root], parameters: parameters,
+            signer: .key(hierarchy.leafKey))
+        let bad = try CraftedToken.transaction(
+            x5c: [offCurve, hierarchy.intermediate, hierarchy.root], parameters: parameters,
+            signer: .key(hierarchy.leafKey))
+        let warm = try SignedDataVerifier(
+            rootCertificates: [hierarchy.root], bundleId: "com.example.jwsverify", environment: .sandbox)
+        let cold = try SignedDataVerifier(
+            rootCertificates: [hierarchy.root], bundleId: "com.example.jwsverify", environment: .sandbox,
+            chainCacheCapacity: 0)
+        #expect(warm.verifyAndDecodeTransaction(good).isVerified)
+        for verifier in [warm, cold] {
+            let error = verifier.verifyAndDecodeTransaction(bad).error
+            #expect(error?.code == .untrustedChain)
+            #expect(error?.check == .chain)
+        }
+    }
 }
