@@ -1,0 +1,337 @@
+import Foundation
+import JWSVerifyTesting
+import Testing
+
+@testable import JWSVerify
+
+/// Attacks on the one-verdict rule (issue 15, Docs/Security.md "One verdict"): inputs for which a
+/// warm verifier (chain cache, intermediate cache, leaf check, fixed-base tables) and a cold one
+/// (`chainCacheCapacity: 0`) could disagree, or for which the leaf check could accept what
+/// `X509_verify_cert` on the full chain refuses.
+///
+/// Tests named "FINDING" demonstrate a disagreement that exists in the tree they were written
+/// against and fail until it is fixed; the others are attack ideas that turned out to be handled,
+/// kept as regression tests.
+@Suite("One verdict attacks")
+struct OneVerdictAttackTests {
+    typealias Hierarchy = OneVerdictTests.Hierarchy
+    static let inside = OneVerdictTests.inside
+    static let bundleId = OneVerdictTests.bundleId
+
+    static func verdict(_ result: VerificationResult<JWSTransactionDecodedPayload>) -> String {
+        OneVerdictTests.verdict(result)
+    }
+
+    static func fixed(_ seconds: Int64) -> ValidationTime { .fixed(Date(timeIntervalSince1970: TimeInterval(seconds))) }
+
+    /// A transaction token over the given `x5c` strings (verbatim, not re-encoded), signed by `key`.
+    static func token(x5cStrings: [String], key: TestPrivateKey, index: Int = 0) throws -> String {
+        let parameters = PayloadParameters(
+            bundleId: bundleId, signedDate: Date(timeIntervalSince1970: TimeInterval(inside)), seed: 15)
+        // x5c is only used for the header member, which the override replaces.
+        return try CraftedToken.transaction(
+            x5c: [], parameters: parameters, index: index,
+            headerMembers: ["x5c": .array(x5cStrings.map { .string($0) })], signer: .key(key))
+    }
+
+    // MARK: - Findings
+
+    /// FINDING. Input: a good token verified first (its intermediate is now in the intermediate
+    /// cache, keyed by the `x5c[1]` Swift String), then a token signed by the same leaf whose
+    /// `x5c[1]` is the intermediate's base64 with one `K` (U+004B) written as KELVIN SIGN (U+212A,
+    /// bytes E2 84 AA). Not base64: the cold verifier says invalidCertificate (chain) for x5c[1].
+    /// Swift's `String` equality and hashing are Unicode canonical equivalence, and U+212A's
+    /// canonical decomposition is U+004B, so the warm verifier's `IntermediateCache.lookup` finds
+    /// the cached intermediate under the non-base64 text, never decodes it, and VERIFIES the token.
+    @Test("FINDING: a non-base64 x5c[1] canonically equivalent to a cached one is rejected warm as cold")
+    func kelvinSignIntermediateKey() throws {
+        let hierarchy = try Hierarchy()
+        let warm = try hierarchy.warmVerifier(at: Self.inside)
+        let intermediateText = hierarchy.intermediate.base64EncodedString()
+        guard let position = intermediateText.firstIndex(of: "K") else {
+            Issue.record("the crafted intermediate's base64 has no K")
+            return
+        }
+        var kelvin = intermediateText
+        kelvin.replaceSubrange(position...position, with: "\u{212A}")
+        #expect(kelvin == intermediateText, "Swift: canonically equivalent, so equal as String")
+        #expect(Array(kelvin.utf8) != Array(intermediateText.utf8), "but other bytes")
+        #expect(Base64.decodeStandard(kelvin) == nil, "and not base64")
+
+        let x5c = [
+            hierarchy.goodLeaf.base64EncodedString(), kelvin, hierarchy.root.base64EncodedString(),
+        ]
+        let token = try Self.token(x5cStrings: x5c, key: hierarchy.keys.goodLeafKey)
+        let cold = Self.verdict(
+            try hierarchy.verifier(capacity: 0, at: Self.fixed(Self.inside)).verifyAndDecodeTransaction(token))
+        let warmVerdict = Self.verdict(warm.verifyAndDecodeTransaction(token))
+        #expect(cold == "invalidCertificate (chain)", "cold: x5c[1] is not base64")
+        #expect(warmVerdict == cold, "warm (intermediate cache hit on a canonically equal String) == cold")
+    }
+
+    /// FINDING (cold against OpenSSL). Input: the crafted root configured as DER whose outer
+    /// SEQUENCE length is written in a non-minimal long form (`30 84 00 00 LL LL`, BER that
+    /// `d2i_X509` accepts; TBSCertificate and signature unchanged, so it is the same certificate),
+    /// and the good token. OpenSSL's `X509_verify_cert` on [leaf, intermediate, that root] accepts.
+    /// The cold verifier fails every token with untrustedChain ("internal error: the chain could
+    /// not be assembled"): `cjws_verify_chain` names the root by SHA-256 of `i2d_X509` (DER),
+    /// `TrustStore.root(withFingerprint:)` looks it up by SHA-256 of the bytes as configured.
+    @Test("FINDING: a root configured in BER gives OpenSSL's verdict")
+    func berEncodedRoot() throws {
+        let hierarchy = try Hierarchy()
+        let ber = try DERSurgery.longFormOuterLength(hierarchy.root)
+        #expect(ber != hierarchy.root)
+        let openSSL = try OpenSSLChainVerdict.evaluate(
+            leaf: hierarchy.goodLeaf, intermediate: hierarchy.intermediate, root: ber, at: Self.inside)
+        #expect(openSSL.acceptsFullChain, "OpenSSL accepts the chain to the BER root: \(openSSL)")
+        for capacity in [0, 64] {
+            let verifier = try SignedDataVerifier(
+                rootCertificates: [ber], bundleId: Self.bundleId, environment: .sandbox,
+                validationTime: Self.fixed(Self.inside), chainCacheCapacity: capacity)
+            let result = verifier.verifyAndDecodeTransaction(try hierarchy.goodToken())
+            #expect(
+                Self.verdict(result) == "verified",
+                "capacity \(capacity): \(String(describing: result.error?.message))")
+        }
+    }
+
+    // MARK: - Ideas checked and found handled (regression tests)
+
+    /// Several roots that OpenSSL chooses between by time: two self-signed roots with the same name
+    /// and key (a re-issued root), one valid 2025–2030, the other 2028–2035; the intermediate valid
+    /// 2025–2035. `X509_STORE_CTX_get1_issuer` prefers a root valid at the validation time, so the
+    /// chain OpenSSL builds changes with the time. Expected: the store does not offer one chain, so
+    /// nothing is cached; at 2026, 2029, 2032, 2029 and 2026 again a warm verifier (one `.current`
+    /// verifier, clock moved) gives the cold verdict and names the same root.
+    @Test("re-issued roots chosen by time: warm gives the cold verdict and root at every time")
+    func reissuedRootsChosenByTime() throws {
+        let keys = OneVerdictTests.keys
+        let rootName = try CraftedName([.commonName("Re-issued Root - NOT APPLE"), .organization("JWSVerify Tests")])
+        let intermediateName = try CraftedName([
+            .commonName("Re-issued Intermediate - NOT APPLE"), .organization("JWSVerify Tests"),
+        ])
+        let y2025: Int64 = 1_735_689_600, y2028: Int64 = 1_830_297_600, y2030: Int64 = 1_893_456_000
+        let y2035: Int64 = 2_051_222_400
+        let early = try CraftedCertificate.rootProfile(
+            name: rootName, key: keys.rootKey, notBefore: y2025, notAfter: y2030, serialNumber: Data([0x21])
+        ).sign(with: keys.rootKey)
+        let late = try CraftedCertificate.rootProfile(
+            name: rootName, key: keys.rootKey, notBefore: y2028, notAfter: y2035, serialNumber: Data([0x22])
+        ).sign(with: keys.rootKey)
+        let intermediate = try CraftedCertificate.intermediateProfile(
+            name: intermediateName, issuer: rootName, key: keys.intermediateKey, issuerKey: keys.rootKey,
+            notBefore: y2025, notAfter: y2035
+        ).sign(with: keys.rootKey)
+        let leaf = try CraftedCertificate.leafProfile(
+            name: CraftedName([.commonName("Re-issued Leaf - NOT APPLE")]), issuer: intermediateName,
+            publicKey: .key(keys.goodLeafKey), issuerKey: keys.intermediateKey, notBefore: y2025, notAfter: y2035
+        ).sign(with: keys.intermediateKey)
+        let token = try Self.token(
+            x5cStrings: [leaf, intermediate, early].map { $0.base64EncodedString() }, key: keys.goodLeafKey)
+        let clock = OneVerdictTests.ManualClock(0)
+        let warm = try SignedDataVerifier(
+            rootCertificates: [early, late], bundleId: Self.bundleId, environment: .sandbox,
+            validationTime: .current, chainCacheCapacity: 64, clock: { clock.now })
+        let times: [Int64] = [1_773_576_000, 1_861_920_000, 1_956_528_000, 1_861_920_000, 1_773_576_000]
+        for time in times {
+            clock.set(time)
+            let cold = try SignedDataVerifier(
+                rootCertificates: [early, late], bundleId: Self.bundleId, environment: .sandbox,
+                validationTime: Self.fixed(time), chainCacheCapacity: 0
+            ).verifyAndDecodeTransaction(token)
+            let warmResult = warm.verifyAndDecodeTransaction(token)
+            #expect(Self.verdict(cold) == "verified", "cold at \(time)")
+            #expect(Self.verdict(warmResult) == Self.verdict(cold), "warm at \(time)")
+            if case .verified(let w) = warmResult, case .verified(let c) = cold {
+                #expect(w.chain.map(\.sha256Fingerprint) == c.chain.map(\.sha256Fingerprint), "same root at \(time)")
+            }
+        }
+        #expect(warm.chainCacheStatistics.count == 0, "two candidate roots: no chain is remembered")
+        #expect(warm.intermediateCacheStatistics.count == 0, "two candidate roots: no intermediate is remembered")
+    }
+
+    /// A root equal to the intermediate: the intermediate configured as a trust anchor next to the
+    /// root (trusted-first lookups find the leaf's issuer in the store). Expected: warm gives the
+    /// cold verdict for the good leaf and for a new leaf, and nothing is cached.
+    @Test("the intermediate configured as a root: warm gives the cold verdict, nothing cached")
+    func intermediateAsRoot() throws {
+        let hierarchy = try Hierarchy()
+        let newLeaf = try hierarchy.leaf()
+        let roots = [hierarchy.root, hierarchy.intermediate]
+        let warm = try SignedDataVerifier(
+            rootCertificates: roots, bundleId: Self.bundleId, environment: .sandbox,
+            validationTime: Self.fixed(Self.inside), chainCacheCapacity: 64)
+        let cold = try SignedDataVerifier(
+            rootCertificates: roots, bundleId: Self.bundleId, environment: .sandbox,
+            validationTime: Self.fixed(Self.inside), chainCacheCapacity: 0)
+        for token in [try hierarchy.goodToken(), try hierarchy.token(leaf: newLeaf), try hierarchy.goodToken()] {
+            let coldVerdict = Self.verdict(cold.verifyAndDecodeTransaction(token))
+            #expect(Self.verdict(warm.verifyAndDecodeTransaction(token)) == coldVerdict)
+        }
+        #expect(warm.chainCacheStatistics.count == 0 && warm.intermediateCacheStatistics.count == 0)
+    }
+
+    /// Duplicate roots: the same root twice (the store keeps one). Expected: the chain is cached as
+    /// with one root, and a new leaf under the cached intermediate gets the cold verdict.
+    @Test("a root given twice: cached as one, warm gives the cold verdict")
+    func duplicateRoots() throws {
+        let hierarchy = try Hierarchy()
+        let roots = [hierarchy.root, hierarchy.root]
+        let warm = try SignedDataVerifier(
+            rootCertificates: roots, bundleId: Self.bundleId, environment: .sandbox,
+            validationTime: Self.fixed(Self.inside), chainCacheCapacity: 64)
+        #expect(warm.verifyAndDecodeTransaction(try hierarchy.goodToken()).isVerified)
+        #expect(warm.intermediateCacheStatistics.count == 1)
+        let newLeaf = try hierarchy.token(leaf: try hierarchy.leaf())
+        let cold = try SignedDataVerifier(
+            rootCertificates: roots, bundleId: Self.bundleId, environment: .sandbox,
+            validationTime: Self.fixed(Self.inside), chainCacheCapacity: 0)
+        #expect(Self.verdict(warm.verifyAndDecodeTransaction(newLeaf)) == Self.verdict(cold.verifyAndDecodeTransaction(newLeaf)))
+        #expect(Self.verdict(cold.verifyAndDecodeTransaction(newLeaf)) == "verified")
+    }
+
+    /// The table path's strict-DER rule. Input: an intermediate made hot (more than
+    /// `PublicKey.issuerTableThreshold` valid new leaves, so new leaves are checked with its
+    /// fixed-base table), then new leaves whose certificate signature is mathematically valid but
+    /// not strict DER: the ECDSA-Sig-Value SEQUENCE length in long form, an INTEGER with a
+    /// superfluous leading zero, bytes after the SEQUENCE inside the BIT STRING. OpenSSL refuses
+    /// each (it re-encodes and compares). Expected: untrustedChain (chain) warm (hot table) and
+    /// cold, as OpenSSL.
+    @Test(
+        "non-strict DER certificate signatures under a hot intermediate: refused warm as cold",
+        arguments: ["long-form length", "padded integer", "trailing bytes"])
+    func nonStrictSignatureUnderHotIntermediate(_ variant: String) throws {
+        let hierarchy = try Hierarchy()
+        let warm = try hierarchy.warmVerifier(at: Self.inside)
+        for serial in 0..<(Int(PublicKey.issuerTableThreshold) + 4) {
+            let leaf = try Self.leaf(hierarchy, serial: UInt8(0x40 + serial))
+            let result = warm.verifyAndDecodeTransaction(try hierarchy.token(leaf: leaf))
+            #expect(result.isVerified, "new leaf \(serial): \(Self.verdict(result))")
+        }
+        #expect(warm.cachedIntermediateKeysWithFixedBaseTable == 1, "the intermediate key is hot")
+        let good = try Self.leaf(hierarchy, serial: 0x7F)
+        let bad = try DERSurgery.reencodeSignature(good, variant: variant)
+        #expect(bad != good)
+        let openSSL = try hierarchy.openSSL(leaf: bad, at: Self.inside)
+        #expect(openSSL.code == .untrustedChain, "OpenSSL refuses: \(openSSL)")
+        let token = try hierarchy.token(leaf: bad)
+        let cold = Self.verdict(
+            try hierarchy.verifier(capacity: 0, at: Self.fixed(Self.inside)).verifyAndDecodeTransaction(token))
+        #expect(cold == "untrustedChain (chain)")
+        #expect(Self.verdict(warm.verifyAndDecodeTransaction(token)) == cold, "warm, hot table")
+        // The same leaf correctly encoded verifies warm: the table itself is not what refuses.
+        #expect(warm.verifyAndDecodeTransaction(try hierarchy.token(leaf: good)).isVerified)
+    }
+
+    /// Names compared as OpenSSL compares them. Input: new leaves whose issuer name is the
+    /// intermediate's subject written differently: PrintableString instead of UTF8String, other
+    /// case and extra spaces (equal under `X509_NAME_cmp`'s canonical encoding), or with one
+    /// character changed (not equal). Expected: the verdict of OpenSSL on the full chain, warm and
+    /// cold: verified for the canonical variant, untrustedChain for the other.
+    @Test("issuer names equal only after canonicalization: OpenSSL's verdict warm and cold", arguments: [true, false])
+    func canonicalIssuerName(_ equal: Bool) throws {
+        let hierarchy = try Hierarchy()
+        let issuer = try CraftedName([
+            CraftedName.Attribute(
+                oid: "2.5.4.3", value: equal ? "  one VERDICT   intermediate - not apple " : "One Verdict Intermediate = NOT APPLE",
+                stringTag: 0x13),
+            CraftedName.Attribute(oid: "2.5.4.10", value: "JWSVERIFY tests", stringTag: 0x13),
+        ])
+        let leaf = try CraftedCertificate.leafProfile(
+            name: CraftedName([.commonName("Canonical Name Leaf - NOT APPLE")]), issuer: issuer,
+            publicKey: .key(hierarchy.keys.testLeafKey), issuerKey: hierarchy.keys.intermediateKey,
+            notBefore: OneVerdictTests.wideFrom, notAfter: OneVerdictTests.wideUntil, serialNumber: Data([0x31])
+        ).sign(with: hierarchy.keys.intermediateKey)
+        let openSSL = try hierarchy.openSSL(leaf: leaf, at: Self.inside)
+        #expect(openSSL.acceptsFullChain == equal, "OpenSSL: \(openSSL)")
+        let token = try hierarchy.token(leaf: leaf)
+        let warm = try hierarchy.warmVerifier(at: Self.inside)
+        let cold = Self.verdict(
+            try hierarchy.verifier(capacity: 0, at: Self.fixed(Self.inside)).verifyAndDecodeTransaction(token))
+        #expect(cold == (equal ? "verified" : "untrustedChain (chain)"), "cold")
+        #expect(Self.verdict(warm.verifyAndDecodeTransaction(token)) == cold, "warm, new leaf")
+        #expect(Self.verdict(warm.verifyAndDecodeTransaction(token)) == cold, "warm, again")
+    }
+}
+
+extension OneVerdictAttackTests {
+    /// A leaf of the hierarchy's profile with serial `serial`, signed by the intermediate.
+    static func leaf(_ hierarchy: Hierarchy, serial: UInt8) throws -> Data {
+        try CraftedCertificate.leafProfile(
+            name: CraftedName([.commonName("Attack Leaf \(serial) - NOT APPLE"), .organization("JWSVerify Tests")]),
+            issuer: hierarchy.intermediateName, publicKey: .key(hierarchy.keys.testLeafKey),
+            issuerKey: hierarchy.keys.intermediateKey, notBefore: OneVerdictTests.wideFrom,
+            notAfter: OneVerdictTests.wideUntil, serialNumber: Data([serial])
+        ).sign(with: hierarchy.keys.intermediateKey)
+    }
+}
+
+/// Byte-level changes to DER certificates for the attacks: re-encodings that keep the signed
+/// bytes, and TBSCertificate changes signed again.
+enum DERSurgery {
+    struct Element {
+        let tag: UInt8
+        let contents: Data
+        let encoded: Data
+    }
+
+    /// The TLVs of `data`, one after another (definite lengths).
+    static func elements(_ data: Data) throws -> [Element] {
+        let bytes = [UInt8](data)
+        var offset = 0
+        var result: [Element] = []
+        while offset < bytes.count {
+            guard offset + 2 <= bytes.count else { throw JWSTestingError.invalidArgument("DER: truncated") }
+            let tag = bytes[offset]
+            var length = Int(bytes[offset + 1])
+            var header = 2
+            if length >= 0x80 {
+                let count = length & 0x7F
+                guard count > 0, count <= 4, offset + 2 + count <= bytes.count else {
+                    throw JWSTestingError.invalidArgument("DER: length")
+                }
+                length = bytes[(offset + 2)..<(offset + 2 + count)].reduce(0) { $0 << 8 | Int($1) }
+                header += count
+            }
+            guard offset + header + length <= bytes.count else { throw JWSTestingError.invalidArgument("DER: short") }
+            result.append(
+                Element(
+                    tag: tag, contents: Data(bytes[(offset + header)..<(offset + header + length)]),
+                    encoded: Data(bytes[offset..<(offset + header + length)])))
+            offset += header + length
+        }
+        return result
+    }
+
+    /// The certificate with its outer SEQUENCE length written as `84 00 00 LL LL` (BER).
+    static func longFormOuterLength(_ certificate: Data) throws -> Data {
+        guard let outer = try elements(certificate).first, outer.tag == 0x30 else {
+            throw JWSTestingError.invalidArgument("not a SEQUENCE")
+        }
+        let count = outer.contents.count
+        return Data([0x30, 0x84, 0x00, 0x00, UInt8(count >> 8), UInt8(count & 0xFF)]) + outer.contents
+    }
+
+    /// The certificate with its ECDSA-Sig-Value re-encoded (same r and s) as `variant` says.
+    static func reencodeSignature(_ certificate: Data, variant: String) throws -> Data {
+        guard let outer = try elements(certificate).first else { throw JWSTestingError.invalidArgument("empty") }
+        let parts = try elements(outer.contents)
+        guard parts.count == 3, parts[2].tag == 0x03, parts[2].contents.first == 0 else {
+            throw JWSTestingError.invalidArgument("not a certificate")
+        }
+        let signature = Data(parts[2].contents.dropFirst())
+        guard let sequence = try elements(signature).first else { throw JWSTestingError.invalidArgument("signature") }
+        let integers = try elements(sequence.contents)
+        let changed: Data
+        switch variant {
+        case "long-form length":
+            changed = Data([0x30, 0x81, UInt8(sequence.contents.count)]) + sequence.contents
+        case "padded integer":
+            let r = integers[0].contents
+            changed = TestDER.sequence([TestDER.tlv(0x02, Data([0x00]) + r), integers[1].encoded])
+        default:
+            changed = sequence.encoded + Data([0x00, 0x00])
+        }
+        return TestDER.sequence([parts[0].encoded, parts[1].encoded, TestDER.bitString(changed)])
+    }
+}
