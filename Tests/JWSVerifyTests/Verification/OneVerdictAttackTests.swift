@@ -255,6 +255,97 @@ struct OneVerdictAttackTests {
 }
 
 extension OneVerdictAttackTests {
+    /// Time encodings the leaf check and the caches must judge as `X509_cmp_time` does. Input: new
+    /// leaves (signed again by the intermediate) whose notAfter is GeneralizedTime with fractional
+    /// seconds, GeneralizedTime with a `+0000` offset, UTCTime without seconds (each accepted by
+    /// `ASN1_TIME_to_tm`, refused by `X509_cmp_time`), UTCTime `500101000000Z` (1950, not 2050),
+    /// and GeneralizedTime for 2034 (unusual but valid). Expected: OpenSSL's verdict on the full
+    /// chain, warm (new leaf under the cached intermediate, then again) and cold.
+    @Test(
+        "odd notAfter encodings of a new leaf: OpenSSL's verdict warm and cold",
+        arguments: [
+            "fractional", "offset", "no seconds", "utc 1950", "generalized 2034",
+        ])
+    func oddLeafTimeEncodings(_ variant: String) throws {
+        let hierarchy = try Hierarchy()
+        let (tag, text): (UInt8, String) =
+            switch variant {
+            case "fractional": (0x18, "20340101000000.5Z")
+            case "offset": (0x18, "20340101000000+0000")
+            case "no seconds": (0x17, "3401010000Z")
+            case "utc 1950": (0x17, "500101000000Z")
+            default: (0x18, "20340101000000Z")
+            }
+        let leaf = try DERSurgery.resign(try Self.leaf(hierarchy, serial: 0x51), with: hierarchy.keys.intermediateKey) {
+            children in
+            let validity = try DERSurgery.elements(try DERSurgery.elements(children[4])[0].contents)
+            children[4] = TestDER.sequence([validity[0].encoded, TestDER.tlv(tag, Data(text.utf8))])
+        }
+        let openSSL = try hierarchy.openSSL(leaf: leaf, at: Self.inside)
+        #expect(openSSL.acceptsFullChain == (variant == "generalized 2034"), "OpenSSL: \(openSSL)")
+        let token = try hierarchy.token(leaf: leaf)
+        let cold = Self.verdict(
+            try hierarchy.verifier(capacity: 0, at: Self.fixed(Self.inside)).verifyAndDecodeTransaction(token))
+        let expected = openSSL.code.map { "\($0.rawValue) (chain)" } ?? "verified"
+        #expect(cold == expected, "cold == OpenSSL")
+        let warm = try hierarchy.warmVerifier(at: Self.inside)
+        #expect(Self.verdict(warm.verifyAndDecodeTransaction(token)) == cold, "warm, new leaf")
+        #expect(Self.verdict(warm.verifyAndDecodeTransaction(token)) == cold, "warm, again")
+    }
+
+    /// Signature algorithm parameters. Input: a new leaf whose signature AlgorithmIdentifier (inner
+    /// and outer) is ecdsa-with-SHA384 with an explicit NULL parameter, signed again. OpenSSL does
+    /// not look at ECDSA parameters; the leaf check sets the leaf aside. Expected: OpenSSL's verdict
+    /// (verified), warm and cold.
+    @Test("ecdsa-with-SHA384 with NULL parameters: OpenSSL's verdict warm and cold")
+    func signatureAlgorithmWithNullParameters() throws {
+        let hierarchy = try Hierarchy()
+        let algorithm = TestDER.sequence([try TestDER.objectIdentifier("1.2.840.10045.4.3.3"), TestDER.null])
+        let leaf = try DERSurgery.resign(
+            try Self.leaf(hierarchy, serial: 0x52), with: hierarchy.keys.intermediateKey, algorithm: algorithm
+        ) { children in children[2] = algorithm }
+        let openSSL = try hierarchy.openSSL(leaf: leaf, at: Self.inside)
+        let token = try hierarchy.token(leaf: leaf)
+        let cold = Self.verdict(
+            try hierarchy.verifier(capacity: 0, at: Self.fixed(Self.inside)).verifyAndDecodeTransaction(token))
+        #expect(cold == (openSSL.code.map { "\($0.rawValue) (chain)" } ?? "verified"), "cold == OpenSSL \(openSSL)")
+        let warm = try hierarchy.warmVerifier(at: Self.inside)
+        #expect(Self.verdict(warm.verifyAndDecodeTransaction(token)) == cold, "warm, new leaf")
+    }
+
+    /// BER re-encodings of a real leaf need no key: the outer SEQUENCE length written with 4 to 120
+    /// length octets (leading zeros, which `d2i_X509` skips) gives ~120 distinct "new leaves" whose
+    /// certificate signature is the intermediate's own. Input: the good leaf's variants, each in a
+    /// token reusing the good token's signature (unsigned), then one variant in a token signed by
+    /// the leaf key. Expected: every unsigned token invalidSignature (signature) and the chain
+    /// cache as before; the signed variant verified warm (the leaf check) and cold, as OpenSSL.
+    @Test("BER variants of a real leaf: unsigned ones change no cache, a signed one gets the cold verdict")
+    func berLeafVariants() throws {
+        let hierarchy = try Hierarchy()
+        let warm = try hierarchy.warmVerifier(at: Self.inside)
+        let before = warm.chainCacheStatistics
+        let good = try JWSSegments(token: try hierarchy.goodToken())
+        var failures: [String: Int] = [:]
+        for octets in 4...120 {
+            let variant = try DERSurgery.longFormOuterLength(hierarchy.goodLeaf, lengthOctets: octets)
+            let token = try hierarchy.token(leaf: variant, signer: .bytes(good.signature))
+            failures[Self.verdict(warm.verifyAndDecodeTransaction(token)), default: 0] += 1
+        }
+        #expect(failures == ["invalidSignature (signature)": 117])
+        let after = warm.chainCacheStatistics
+        #expect(after.count == before.count && after.hits == before.hits, "chain cache \(before) → \(after)")
+
+        let variant = try DERSurgery.longFormOuterLength(hierarchy.goodLeaf, lengthOctets: 9)
+        let openSSL = try hierarchy.openSSL(leaf: variant, at: Self.inside)
+        let signed = try hierarchy.token(leaf: variant, signer: .key(hierarchy.keys.goodLeafKey))
+        let cold = Self.verdict(
+            try hierarchy.verifier(capacity: 0, at: Self.fixed(Self.inside)).verifyAndDecodeTransaction(signed))
+        #expect(cold == (openSSL.code.map { "\($0.rawValue) (chain)" } ?? "verified"), "cold == OpenSSL \(openSSL)")
+        #expect(Self.verdict(warm.verifyAndDecodeTransaction(signed)) == cold, "warm")
+    }
+}
+
+extension OneVerdictAttackTests {
     /// A leaf of the hierarchy's profile with serial `serial`, signed by the intermediate.
     static func leaf(_ hierarchy: Hierarchy, serial: UInt8) throws -> Data {
         try CraftedCertificate.leafProfile(
@@ -303,13 +394,30 @@ enum DERSurgery {
         return result
     }
 
-    /// The certificate with its outer SEQUENCE length written as `84 00 00 LL LL` (BER).
-    static func longFormOuterLength(_ certificate: Data) throws -> Data {
-        guard let outer = try elements(certificate).first, outer.tag == 0x30 else {
+    /// The certificate with its outer SEQUENCE length written in `lengthOctets` octets, leading
+    /// zeros first (BER; the default gives `84 00 00 LL LL`).
+    static func longFormOuterLength(_ certificate: Data, lengthOctets: Int = 4) throws -> Data {
+        guard let outer = try elements(certificate).first, outer.tag == 0x30, (2...126).contains(lengthOctets) else {
             throw JWSTestingError.invalidArgument("not a SEQUENCE")
         }
         let count = outer.contents.count
-        return Data([0x30, 0x84, 0x00, 0x00, UInt8(count >> 8), UInt8(count & 0xFF)]) + outer.contents
+        let length = [UInt8](repeating: 0, count: lengthOctets - 2) + [UInt8(count >> 8), UInt8(count & 0xFF)]
+        return Data([0x30, 0x80 | UInt8(lengthOctets)] + length) + outer.contents
+    }
+
+    /// The certificate with its TBSCertificate's elements changed by `change` and signed again by
+    /// `key` (ECDSA with SHA-384), with `algorithm` as the outer signature AlgorithmIdentifier
+    /// (default: unchanged).
+    static func resign(
+        _ certificate: Data, with key: TestPrivateKey, algorithm: Data? = nil, _ change: (inout [Data]) throws -> Void
+    ) throws -> Data {
+        guard let outer = try elements(certificate).first else { throw JWSTestingError.invalidArgument("empty") }
+        let parts = try elements(outer.contents)
+        var children = try elements(parts[0].contents).map(\.encoded)
+        try change(&children)
+        let tbs = TestDER.sequence(children)
+        let signature = try key.signDER(tbs, digest: .sha384)
+        return TestDER.sequence([tbs, algorithm ?? parts[1].encoded, TestDER.bitString(signature)])
     }
 
     /// The certificate with its ECDSA-Sig-Value re-encoded (same r and s) as `variant` says.
