@@ -329,10 +329,9 @@ int cjws_leaf_check(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X5
     if (!extensions_allowed(leaf, nid_is_inert, apple_leaf_marker)) {
         goto done;
     }
-    set_aside = CJWS_LEAF_ISSUER;
-    if ((X509_get_extension_flags(issuer) & (EXFLAG_SET | EXFLAG_INVALID)) != EXFLAG_SET) {
-        goto done;
-    }
+    /* X509_check_issued also refuses an issuer whose own extensions are invalid (it caches both
+     * certificates' extensions and fails when either is invalid), and a signature algorithm whose key
+     * type is not the issuer's (so below, an ECDSA algorithm means an EC issuer key). */
     set_aside = CJWS_LEAF_NOT_ISSUED;
     if (X509_check_issued(issuer, leaf) != X509_V_OK) {
         goto done;
@@ -342,12 +341,6 @@ int cjws_leaf_check(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X5
     set_aside = CJWS_LEAF_TIME;
     time_t when = (time_t)at_time;
     if (X509_cmp_time(X509_get0_notBefore(leaf), &when) != -1 || X509_cmp_time(X509_get0_notAfter(leaf), &when) != 1) {
-        goto done;
-    }
-    /* The issuer's key type must be EC: X509_check_issued compared it with the signature's. */
-    set_aside = CJWS_LEAF_ISSUER_KEY;
-    const EVP_PKEY *issuer_pkey = X509_get0_pubkey(issuer); /* get0: owned by the certificate */
-    if (issuer_pkey == NULL || EVP_PKEY_get_base_id(issuer_pkey) != EVP_PKEY_EC) {
         goto done;
     }
     /* From here on the signature has been (or may have been) checked: -1 unless it verifies. */

@@ -354,6 +354,14 @@ int cjws_x509_validity(X509 *certificate, int64_t *not_before, int64_t *not_afte
            cjws_asn1_time_to_seconds(X509_get0_notAfter(certificate), not_after);
 }
 
+int cjws_x509_sha256(X509 *certificate, unsigned char *digest) {
+    ERR_clear_error();
+    unsigned int length = 0;
+    int done = certificate != NULL && X509_digest(certificate, cjws_sha256_md(), digest, &length) == 1 && length == 32;
+    ERR_clear_error();
+    return done;
+}
+
 int cjws_x509_names_equal(X509 *first, int first_issuer, X509 *second, int second_issuer) {
     const X509_NAME *a = first_issuer ? X509_get_issuer_name(first) : X509_get_subject_name(first);
     const X509_NAME *b = second_issuer ? X509_get_issuer_name(second) : X509_get_subject_name(second);

@@ -133,6 +133,11 @@ int cjws_x509_validity(X509 *certificate, int64_t *not_before, int64_t *not_afte
  * NUL-terminated. Returns the length written or -1 when there is none. */
 int cjws_x509_name_entry(X509 *certificate, int issuer, int nid, char *buffer, size_t capacity);
 
+/* SHA-256 of the certificate's DER as OpenSSL encodes it (X509_digest: what cjws_verify_chain reports
+ * as root_sha256), into `digest` (32 bytes). A certificate parsed from BER has other bytes than these.
+ * Returns 1 on success. */
+int cjws_x509_sha256(X509 *certificate, unsigned char *digest);
+
 /* 1 when the subject (or, with `*_issuer` non-zero, issuer) name of `first` equals that of `second`
  * as X509_NAME_cmp compares them (the comparison OpenSSL's chain building makes). */
 int cjws_x509_names_equal(X509 *first, int first_issuer, X509 *second, int second_issuer);
@@ -238,19 +243,17 @@ int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_l
 #define CJWS_LEAF_PROFILE 2
 /* An extension of a kind Apple's leaves do not carry. */
 #define CJWS_LEAF_EXTENSIONS 3
-/* The issuer's own extensions are invalid. */
-#define CJWS_LEAF_ISSUER 4
-/* X509_check_issued: names, authority key identifier, the issuer's keyUsage, the signature's key type. */
-#define CJWS_LEAF_NOT_ISSUED 5
+/* X509_check_issued: names, authority key identifier, the issuer's keyUsage, the signature's key type,
+ * either certificate's extensions invalid. */
+#define CJWS_LEAF_NOT_ISSUED 4
 /* Not valid at the time (X509_cmp_time), or a malformed time. */
-#define CJWS_LEAF_TIME 6
-/* The issuer's key is not an EC key. */
-#define CJWS_LEAF_ISSUER_KEY 7
+#define CJWS_LEAF_TIME 5
 /* The signature does not verify with the issuer's key, or its algorithm is not ECDSA with SHA-2
- * without parameters (the only rule checked after the signature could be). */
-#define CJWS_LEAF_SIGNATURE 8
+ * without parameters, or the DER is not definite-length (the only rule checked after the signature
+ * could be). */
+#define CJWS_LEAF_SIGNATURE 6
 /* The self-test failed or an argument is missing. */
-#define CJWS_LEAF_UNAVAILABLE 9
+#define CJWS_LEAF_UNAVAILABLE 7
 
 /* ---- self-test of the behaviours the fast paths rely on (selftest.c) --------------------------
  *

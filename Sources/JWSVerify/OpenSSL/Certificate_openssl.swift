@@ -73,14 +73,11 @@ final class Certificate: @unchecked Sendable {
         case profile
         /// An extension of a kind Apple's leaves do not carry.
         case extensions
-        /// The intermediate's own extensions are invalid.
-        case issuer
-        /// `X509_check_issued` refuses it: names, authority key identifier, key usage, key type.
+        /// `X509_check_issued` refuses it: names, authority key identifier, key usage, key type,
+        /// invalid extensions.
         case notIssued
         /// Not valid at the time.
         case time
-        /// The intermediate's key is not EC.
-        case issuerKey
         /// The signature does not verify with the intermediate's key.
         case signature
         /// The self-test switched the check off.
@@ -91,10 +88,8 @@ final class Certificate: @unchecked Sendable {
             case CJWS_LEAF_FLAGS: self = .flags
             case CJWS_LEAF_PROFILE: self = .profile
             case CJWS_LEAF_EXTENSIONS: self = .extensions
-            case CJWS_LEAF_ISSUER: self = .issuer
             case CJWS_LEAF_NOT_ISSUED: self = .notIssued
             case CJWS_LEAF_TIME: self = .time
-            case CJWS_LEAF_ISSUER_KEY: self = .issuerKey
             case CJWS_LEAF_SIGNATURE: self = .signature
             default: self = .unavailable
             }
@@ -182,6 +177,14 @@ final class Certificate: @unchecked Sendable {
 
     /// SHA-256 of the DER bytes.
     var sha256Fingerprint: [UInt8] { SHA256.hash(der) }
+
+    /// SHA-256 of the certificate as OpenSSL encodes it (DER): the fingerprint `cjws_verify_chain`
+    /// gives the root it ended at. It differs from ``sha256Fingerprint`` for a certificate given in BER.
+    var openSSLFingerprint: [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        guard digest.withUnsafeMutableBufferPointer({ cjws_x509_sha256(pointer, $0.baseAddress) }) == 1 else { return [] }
+        return digest
+    }
 }
 
 /// SHA-256 through OpenSSL.

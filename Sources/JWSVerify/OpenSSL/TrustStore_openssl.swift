@@ -32,7 +32,7 @@ final class TrustStore: @unchecked Sendable {
         guard let store = cjws_store_new() else { return nil }
         self.store = store
         self.roots = roots
-        self.rootFingerprints = roots.map(\.sha256Fingerprint)
+        self.rootFingerprints = roots.map(\.openSSLFingerprint)
         for root in roots where cjws_store_add_root(store, root.pointer) != 1 {
             cjws_clear_errors()
             return nil
@@ -67,7 +67,8 @@ final class TrustStore: @unchecked Sendable {
         roots.indices.filter { rootFingerprints.firstIndex(of: rootFingerprints[$0]) == $0 }.map { roots[$0] }
     }
 
-    /// The configured root with this SHA-256 fingerprint.
+    /// The configured root with this fingerprint (``Certificate/openSSLFingerprint``, as
+    /// ``ChainVerdict/rootFingerprint`` gives it).
     func root(withFingerprint fingerprint: [UInt8]) -> Certificate? {
         rootFingerprints.firstIndex(of: fingerprint).map { roots[$0] }
     }

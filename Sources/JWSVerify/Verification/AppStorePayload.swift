@@ -53,7 +53,8 @@ struct ClaimExpectations: Sendable {
                 "the notification has none of data, summary, externalPurchaseToken and appData, so it names no app",
                 step: .bundleId)
         }
-        if claims.checksBundleId, let bundleId, claims.bundleId != bundleId {
+        // Byte for byte: `String` equality is Unicode canonical equivalence ("\u{212A}" == "K").
+        if claims.checksBundleId, let bundleId, !(claims.bundleId.map { $0.utf8.elementsEqual(bundleId.utf8) } ?? false) {
             return VerificationError(
                 .invalidAppIdentifier, check: .claims,
                 "bundleId is \(Self.quoted(claims.bundleId)), expected \"\(bundleId)\"", step: .bundleId)

@@ -48,10 +48,10 @@ struct ChainValidator: Sendable {
 
         // 6–7. Trust and dates: the leaf accepted by the leaf check under the known intermediate, or
         // the whole chain against the configured roots.
-        let rootFingerprint: [UInt8]
+        let rootFingerprint: [UInt8]?
         let validity: ValidityInterval
         if let quick, let known {
-            rootFingerprint = known.root.sha256Fingerprint
+            rootFingerprint = nil  // the known entry's root
             validity = quick.validity.intersection(known.validity)
         } else {
             let verdict: TrustStore.ChainVerdict
@@ -94,7 +94,7 @@ struct ChainValidator: Sendable {
                         + " the curve); with such a key a signature proves nothing"))
         }
 
-        let root: Certificate? = known?.root ?? trustStore.root(withFingerprint: rootFingerprint)
+        let root: Certificate? = known?.root ?? rootFingerprint.flatMap(trustStore.root(withFingerprint:))
         guard let root else { return .failure(Self.internalError) }
         let isRememberable = known != nil || trustStore.hasOneChain(through: intermediate)
         let intermediateEntry =

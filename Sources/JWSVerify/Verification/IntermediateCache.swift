@@ -30,9 +30,12 @@ final class IntermediateCache: Sendable {
         let rootInfo: CertificateInfo
     }
 
+    /// Entries by the exact UTF-8 bytes of their `x5c[1]` text: never by `String` equality, which is
+    /// Unicode canonical equivalence (a KELVIN SIGN U+212A equals "K"), so that text which is not the
+    /// cached base64 byte for byte never finds the entry.
     private struct State {
-        var entries: [String: Entry] = [:]
-        var order: [String] = []
+        var entries: [[UInt8]: Entry] = [:]
+        var order: [[UInt8]] = []
     }
 
     private let state = ReadWriteLocked(State())
@@ -43,8 +46,9 @@ final class IntermediateCache: Sendable {
         self.capacity = max(0, capacity)
     }
 
-    func lookup(_ key: String, at time: Int64) -> Entry? {
+    func lookup(_ text: String, at time: Int64) -> Entry? {
         guard capacity > 0 else { return nil }
+        let key = Array(text.utf8)
         let found = state.read { state -> Entry? in
             guard let entry = state.entries[key], entry.validity.contains(time) else { return nil }
             return entry
@@ -63,8 +67,9 @@ final class IntermediateCache: Sendable {
         state.read { $0.entries.values.count(where: { $0.intermediateKey.hasFixedBaseTable }) }
     }
 
-    func insert(_ entry: Entry, for key: String) {
+    func insert(_ entry: Entry, for text: String) {
         guard capacity > 0 else { return }
+        let key = Array(text.utf8)
         state.write { state in
             if state.entries.updateValue(entry, forKey: key) == nil {
                 state.order.append(key)
