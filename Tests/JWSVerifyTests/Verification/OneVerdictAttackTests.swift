@@ -9,9 +9,10 @@ import Testing
 /// (`chainCacheCapacity: 0`) could disagree, or for which the leaf check could accept what
 /// `X509_verify_cert` on the full chain refuses.
 ///
-/// Tests named "FINDING" demonstrate a disagreement that exists in the tree they were written
-/// against and fail until it is fixed; the others are attack ideas that turned out to be handled,
-/// kept as regression tests.
+/// Tests named "FINDING" demonstrated a disagreement: both failed on the sources of commit 407a07d
+/// (the KELVIN SIGN x5c[1] VERIFIED warm, invalidCertificate cold; the BER root gave untrustedChain
+/// "internal error" where OpenSSL accepts) and pass once fixed. The others are attack ideas that
+/// turned out to be handled, kept as regression tests.
 @Suite("One verdict attacks")
 struct OneVerdictAttackTests {
     typealias Hierarchy = OneVerdictTests.Hierarchy
@@ -342,6 +343,81 @@ extension OneVerdictAttackTests {
             try hierarchy.verifier(capacity: 0, at: Self.fixed(Self.inside)).verifyAndDecodeTransaction(signed))
         #expect(cold == (openSSL.code.map { "\($0.rawValue) (chain)" } ?? "verified"), "cold == OpenSSL \(openSSL)")
         #expect(Self.verdict(warm.verifyAndDecodeTransaction(signed)) == cold, "warm")
+    }
+}
+
+extension OneVerdictAttackTests {
+    /// Validity windows outside the self-test's 1970–9999 points: every certificate valid
+    /// 1940-01-01 (GeneralizedTime) to 1960-01-01 (UTCTime), validated at negative times; and
+    /// valid 9990-01-01 to 9999-12-31T23:59:59, validated up to and past year 9999 (where
+    /// `X509_cmp_time` cannot compare). Expected: at each boundary and beyond, a warm verifier
+    /// whose chain and intermediate were cached in the middle of the window gives the cold verdict
+    /// for the cached chain and for a new leaf, and the cold verdict is OpenSSL's.
+    @Test("validity windows before 1970 and at year 9999: warm gives the cold verdict", arguments: ["1940s", "9999"])
+    func farValidityWindows(_ window: String) throws {
+        let (from, until): (Int64, Int64) =
+            window == "1940s" ? (-946_771_200, -315_619_200) : (253_086_681_600, 253_402_300_799)
+        let hierarchy = try Hierarchy(rootValidity: from...until, intermediateValidity: from...until)
+        let cachedLeaf = try hierarchy.leaf(validity: from...until)
+        let newLeaf = try CraftedCertificate.leafProfile(
+            name: CraftedName([.commonName("Far Window New Leaf - NOT APPLE")]), issuer: hierarchy.intermediateName,
+            publicKey: .key(hierarchy.keys.testLeafKey), issuerKey: hierarchy.keys.intermediateKey, notBefore: from,
+            notAfter: until, serialNumber: Data([0x61])
+        ).sign(with: hierarchy.keys.intermediateKey)
+        let cachedToken = try hierarchy.token(leaf: cachedLeaf)
+        let newToken = try hierarchy.token(leaf: newLeaf)
+        let mid = from / 2 + until / 2
+        var times: [Int64] = [from - 1, from, until - 1, until, until + 1]
+        if window == "9999" { times += [253_402_300_800, 10_000_000_000_000] }
+        for time in times {
+            let clock = OneVerdictTests.ManualClock(mid)
+            let warm = try hierarchy.verifier(clock: clock)
+            #expect(warm.verifyAndDecodeTransaction(cachedToken).isVerified, "verified at mid")
+            #expect(warm.intermediateCacheStatistics.count == 1 && warm.chainCacheStatistics.count == 1)
+            clock.set(time)
+            let coldVerifier = try hierarchy.verifier(capacity: 0, at: Self.fixed(time))
+            for (name, leaf, token) in [("cached", cachedLeaf, cachedToken), ("new", newLeaf, newToken)] {
+                let cold = Self.verdict(coldVerifier.verifyAndDecodeTransaction(token))
+                let openSSL = try hierarchy.openSSL(leaf: leaf, at: time)
+                #expect(cold == (openSSL.code.map { "\($0.rawValue) (chain)" } ?? "verified"), "\(name) at \(time): cold == OpenSSL \(openSSL)")
+                #expect(cold == (from <= time && time < until ? "verified" : "certificateExpired (chain)"), "\(name) at \(time): rule")
+                #expect(Self.verdict(warm.verifyAndDecodeTransaction(token)) == cold, "\(name) at \(time): warm")
+            }
+        }
+    }
+
+    /// Concurrency and eviction: a verifier with a chain cache of 2 entries, 8 threads verifying
+    /// 64 tokens each, drawn from good tokens of three chains, new leaves under the cached
+    /// intermediate, unsigned tokens and a leaf outside its validity, so that entries are inserted,
+    /// evicted and looked up at once. Expected: every result equals the cold verdict of its token.
+    @Test("eviction races under concurrent use: every verdict is the cold one")
+    func concurrentEviction() throws {
+        let hierarchy = try Hierarchy()
+        let good = try JWSSegments(token: try hierarchy.goodToken())
+        var tokens: [String] = []
+        for serial in 0..<4 {
+            let leaf = try Self.leaf(hierarchy, serial: UInt8(0x70 + serial))
+            tokens.append(try hierarchy.token(leaf: leaf))
+            tokens.append(try hierarchy.token(leaf: leaf, signer: .bytes(good.signature)))
+        }
+        tokens.append(try hierarchy.goodToken())
+        tokens.append(try hierarchy.token(leaf: try hierarchy.leaf(validity: 1_600_000_000...1_700_000_000)))
+        let all = tokens
+        let cold = try hierarchy.verifier(capacity: 0, at: Self.fixed(Self.inside))
+        let expected = tokens.map { Self.verdict(cold.verifyAndDecodeTransaction($0)) }
+        let warm = try hierarchy.verifier(capacity: 2, at: Self.fixed(Self.inside))
+        let mismatches = ReadWriteLocked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var generator = SystemRandomNumberGenerator()
+            for round in 0..<64 {
+                let index = (thread * 7 + round * 3 + Int.random(in: 0..<all.count, using: &generator)) % all.count
+                let got = Self.verdict(warm.verifyAndDecodeTransaction(all[index]))
+                if got != expected[index] { mismatches.write { $0.append("token \(index): \(got) != \(expected[index])") } }
+            }
+        }
+        #expect(mismatches.read { $0 } == [])
+        #expect(expected.contains("verified") && expected.contains("invalidSignature (signature)")
+            && expected.contains("certificateExpired (chain)"))
     }
 }
 
