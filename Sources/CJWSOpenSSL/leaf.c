@@ -22,13 +22,25 @@
  *     extension (so the marker is never critical), each valid to
  *     OpenSSL (no EXFLAG_INVALID: that includes a duplicate of any extension OpenSSL decodes), X.509 v3,
  *     not self-issued, not a CA, not a proxy.
+ *   - The chain is the one X509_verify_cert would build. The caller asks only about a leaf under the
+ *     intermediate it cached from this exact x5c[1] (keyed by its bytes), which verified to a configured
+ *     root through cjws_verify_chain, and only when the store offers that intermediate one chain
+ *     (TrustStore.hasOneChain in Swift: exactly one root with its issuer name, none with its subject
+ *     name), so trusted-first lookups and OpenSSL's preference for an issuer valid at the time cannot
+ *     pick another certificate for the leaf's issuer or the intermediate's; X509_check_issued below makes
+ *     the leaf's issuer name the intermediate's subject.
+ *   - What the chain above the leaf passed does not depend on the leaf: the path-length rule never
+ *     counts depth 0 (check_extensions counts from the intermediate up), a non-proxy leaf leaves the
+ *     intermediate's "must be a CA" as it was, name constraints and RFC 3779 resources are checked
+ *     downwards only (from a CA onto certificates below it, and only when the leaf itself carries
+ *     resources), and the caller only asks inside the interval where intermediate and root are both
+ *     valid (ValidityInterval, the rule X509_cmp_time applies).
  *   - Under those, what X509_verify_cert (cjws_verify_chain's configuration: no strict mode, purpose,
  *     policy, CRL, host, DANE or security-level checks) still asks of the leaf is done here by the
  *     functions it uses itself: X509_check_issued (names, authority key identifier, the issuer may sign
- *     certificates, the signature's key type), X509_cmp_time (notBefore <= t < notAfter), and the
- *     signature (below). Name constraints and RFC 3779 checks are empty for such a leaf under such
- *     CAs; the chain above the leaf verified when the intermediate was cached, and the caller only
- *     asks inside the interval where intermediate and root are both valid.
+ *     certificates, the signature's key type, neither certificate's extensions invalid), X509_cmp_time
+ *     (notBefore <= t < notAfter), and the signature (below). Name constraints and RFC 3779 checks are
+ *     empty for such a leaf under such CAs.
  *   - The leaf's key is EC P-256, named curve, uncompressed point on the curve (so never the point at
  *     infinity): the keys the default decoder also decodes, so check_curve and
  *     X509_get_pubkey_parameters pass on the full path too.
@@ -36,10 +48,11 @@
  * Parsing: cjws_x509_from_der_p256_leaf parses the leaf in a library context whose only provider is
  * OpenSSL's "null" provider. The key decoding is opportunistic in OpenSSL (a failure leaves the
  * certificate without a cached key and is not an error), so it finds no decoder and stops there; the
- * rest of the parse is the same ASN.1 decoder as d2i_X509. That is not documented behaviour, so
- * selftest.c checks it once per process (same extension flags, same key, the check accepting a known
- * leaf and refusing it altered); when it does not hold, both entry points here refuse every leaf and
- * the full path runs.
+ * rest of the parse is the same ASN.1 decoder as d2i_X509. The one extension flag that depends on the
+ * key, EXFLAG_SS (self-signed), is never set on such a certificate; refusing every self-issued leaf
+ * (EXFLAG_SI) makes that harmless. That is not documented behaviour, so selftest.c checks it once per
+ * process on a known leaf (same extension flags, same key, the check accepting it and refusing it
+ * altered); when it does not hold, both entry points here refuse every leaf and the full path runs.
  *
  * Tests: LeafCheckTests compare this check with X509_verify_cert on the full chain; OneVerdictTests
  * and the `chains` fuzz target compare warm verifiers, cold verifiers and OpenSSL on crafted

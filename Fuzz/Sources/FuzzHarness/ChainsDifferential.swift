@@ -11,8 +11,9 @@ import JWSVerifyTesting
 /// and validation times at and around each certificate's boundaries.
 ///
 /// For each case: a warm verifier (it first verified a good token under the same root and
-/// intermediate), a cold verifier (`chainCacheCapacity: 0`) and OpenSSL's `X509_verify_cert` on
-/// the full three-certificate chain. Properties:
+/// intermediate, and keeps whatever earlier cases under them left in its caches), a cold verifier
+/// (`chainCacheCapacity: 0`) and OpenSSL's `X509_verify_cert` on the full three-certificate chain.
+/// Properties:
 /// - warm and cold give the same code and check: for the crafted token new under the cached
 ///   intermediate, again (chain cache), and at a second time (a chain cached at another time);
 /// - a token the verifier accepts has a chain OpenSSL accepts, and a P-256 key that is a point of
@@ -116,6 +117,30 @@ final class Generator: @unchecked Sendable {
         } catch {
             fatalError("chains: the key pool cannot be made: \(error)")
         }
+    }
+
+    /// A root's and intermediate's verifiers, shared by every case under them: a warm one (64 chains,
+    /// primed with the good token when made, then in whatever state earlier cases left it: the rule
+    /// holds for any cache state) and a cold one, with their settable clock.
+    struct Verifiers {
+        let warm: SignedDataVerifier
+        let cold: SignedDataVerifier
+        let clock: ChainClock
+        let primed: Bool
+    }
+
+    private var verifierPool: [String: Verifiers] = [:]
+
+    /// The verifiers for `hierarchy` (a descriptor of root and intermediate), made once; the pool is
+    /// emptied when it grows past 512 hierarchies.
+    func verifiers(_ hierarchy: String, make: () throws -> Verifiers) throws -> Verifiers {
+        if let pooled = lock.withLock({ verifierPool[hierarchy] }) { return pooled }
+        let made = try make()
+        lock.withLock {
+            if verifierPool.count > 512 { verifierPool.removeAll() }
+            verifierPool[hierarchy] = made
+        }
+        return made
     }
 
     /// The certificate described by `key`, built once (P-384 signing is slow); the cache is
@@ -361,7 +386,7 @@ final class Generator: @unchecked Sendable {
         return ChainCase(
             root: root, intermediate: intermediate, goodLeaf: goodLeaf, leaf: leaf, goodLeafKey: leafKeys[0],
             signer: signer, leafKeyKind: leafKeyKind, primeTime: primeTime, time: time, secondTime: secondTime,
-            description: leafDescriptor)
+            hierarchy: intermediateDescriptor, description: leafDescriptor)
     }
 }
 
@@ -392,6 +417,8 @@ struct ChainCase {
     let primeTime: Int64
     let time: Int64
     let secondTime: Int64
+    /// Root and intermediate, as the generator describes them (the key of their verifiers).
+    let hierarchy: String
     let description: String
 
     static let chainCodes: Set<VerificationError.Code> = [
@@ -410,19 +437,20 @@ struct ChainCase {
 
     func check() throws -> [String] {
         var violations: [String] = []
-        let clock = ChainClock()
-        func verifier(capacity: Int) throws -> SignedDataVerifier {
-            try SignedDataVerifier(
-                rootCertificates: [root], bundleId: Generator.bundleId, environment: .sandbox,
-                validationTime: .current, chainCacheCapacity: capacity, clock: { clock.now })
+        let verifiers = try Generator.shared.verifiers(hierarchy) {
+            let clock = ChainClock()
+            func verifier(capacity: Int) throws -> SignedDataVerifier {
+                try SignedDataVerifier(
+                    rootCertificates: [root], bundleId: Generator.bundleId, environment: .sandbox,
+                    validationTime: .current, chainCacheCapacity: capacity, clock: { clock.now })
+            }
+            let warm = try verifier(capacity: 64)
+            clock.set(primeTime)
+            let primed = warm.verifyAndDecodeTransaction(try token(leaf: goodLeaf, signer: .key(goodLeafKey))).isVerified
+            return Generator.Verifiers(warm: warm, cold: try verifier(capacity: 0), clock: clock, primed: primed)
         }
-        let warm = try verifier(capacity: 64)
-        let cold = try verifier(capacity: 0)
-        let good = try token(leaf: goodLeaf, signer: .key(goodLeafKey))
+        let (warm, cold, clock, primed) = (verifiers.warm, verifiers.cold, verifiers.clock, verifiers.primed)
         let crafted = try token(leaf: leaf, signer: signer)
-
-        clock.set(primeTime)
-        let primed = warm.verifyAndDecodeTransaction(good).isVerified
 
         // The cold verifier and OpenSSL have no state: one answer per time.
         var coldAnswers: [Int64: (VerificationError?, OpenSSLChainVerdict)] = [:]
