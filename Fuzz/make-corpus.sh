@@ -69,6 +69,36 @@ for index in range(16):
     with open(f"{sys.argv[1]}/seed-{index:02d}", "wb") as f:
         f.write(bytes(generator.randrange(256) for _ in range(96)))
 PY
+      # x509-limbo's chain cases with one intermediate, in certificate-chain form
+      # (ChainsDifferential.certificateChainMarker, CertificateChainInput): 0xC3, the validation time
+      # (8 bytes, big-endian; the middle of the leaf's validity when the case has none), then leaf,
+      # intermediate and roots as 2-byte lengths and DER.
+      python3 - "$dir" "$vectors/x509-limbo/limbo-chain-subset.json" <<'PY'
+import base64, datetime, json, re, ssl, subprocess, sys
+out, path = sys.argv[1], sys.argv[2]
+def der(pem):
+    body = re.sub(r"-----[^-]+-----|\s", "", pem)
+    return base64.b64decode(body)
+def seconds(text):
+    return int(datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() // 1)
+def middle(pem):
+    dates = subprocess.run(["openssl", "x509", "-noout", "-startdate", "-enddate"], input=pem.encode(),
+                           capture_output=True, check=True).stdout.decode().splitlines()
+    parse = lambda line: ssl.cert_time_to_seconds(line.split("=", 1)[1])
+    return (parse(dates[0]) + parse(dates[1])) // 2
+for case in json.load(open(path))["testcases"]:
+    if len(case["untrusted_intermediates"]) != 1:
+        continue
+    time = seconds(case["validation_time"]) if case["validation_time"] else middle(case["peer_certificate"])
+    blobs = [der(case["peer_certificate"]), der(case["untrusted_intermediates"][0])]
+    blobs += [der(root) for root in case["trusted_certs"]]
+    data = bytes([0xC3]) + time.to_bytes(8, "big", signed=True)
+    for blob in blobs:
+        data += len(blob).to_bytes(2, "big") + blob
+    name = re.sub(r"[^A-Za-z0-9.-]+", "-", case["id"])
+    with open(f"{out}/limbo-{name}", "wb") as f:
+        f.write(data)
+PY
       ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
   esac

@@ -26,8 +26,16 @@ import JWSVerifyTesting
 /// ``FuzzEntryPoints/chains(_:)`` stops the process on the first broken property (libFuzzer saves
 /// the input); ``violations(_:)`` returns them, for the deterministic test over fixed seeds.
 public enum ChainsDifferential {
+    /// The first byte of an input in certificate-chain form (``CertificateChainInput``): the seeds
+    /// made from x509-limbo's chain cases, and what libFuzzer makes of them.
+    public static let certificateChainMarker: UInt8 = 0xC3
+
     /// The broken properties for one input (empty when every property holds).
     public static func violations(_ bytes: [UInt8]) -> [String] {
+        if bytes.first == certificateChainMarker {
+            guard let chain = CertificateChainInput(bytes) else { return [] }
+            return compare(chain).violations
+        }
         var reader = ChainInput(bytes)
         do {
             let chain = try Generator.shared.makeCase(&reader)
@@ -446,7 +454,8 @@ struct ChainCase {
             }
             let warm = try verifier(capacity: 64)
             clock.set(primeTime)
-            let primed = warm.verifyAndDecodeTransaction(try token(leaf: goodLeaf, signer: .key(goodLeafKey))).isVerified
+            let primed = warm.verifyAndDecodeTransaction(try token(leaf: goodLeaf, signer: .key(goodLeafKey)))
+                .isVerified
             return Generator.Verifiers(warm: warm, cold: try verifier(capacity: 0), clock: clock, primed: primed)
         }
         let (warm, cold, clock, primed) = (verifiers.warm, verifiers.cold, verifiers.clock, verifiers.primed)
@@ -492,5 +501,138 @@ struct ChainCase {
         try compare("again", at: time)
         try compare("second time", at: secondTime)
         return violations
+    }
+}
+
+/// An input in certificate-chain form: the marker byte, the validation time (8 bytes, big-endian
+/// seconds since 1970), then the leaf, the intermediate and one or more trusted roots, each as a
+/// 2-byte big-endian length and that many bytes of DER. `Fuzz/make-corpus.sh` writes x509-limbo's
+/// chain cases this way; libFuzzer's mutations then change their bytes.
+public struct CertificateChainInput: Sendable {
+    /// The validation time, seconds since 1970.
+    public let time: Int64
+    /// The leaf's DER.
+    public let leaf: [UInt8]
+    /// The intermediate's DER.
+    public let intermediate: [UInt8]
+    /// The trusted roots' DER (at least one).
+    public let roots: [[UInt8]]
+
+    /// An input from its parts.
+    public init(time: Int64, leaf: [UInt8], intermediate: [UInt8], roots: [[UInt8]]) {
+        self.time = time
+        self.leaf = leaf
+        self.intermediate = intermediate
+        self.roots = roots
+    }
+
+    /// Reads the form; nil when the bytes are not in it.
+    public init?(_ bytes: [UInt8]) {
+        guard bytes.count >= 9, bytes[0] == ChainsDifferential.certificateChainMarker else { return nil }
+        time = bytes[1..<9].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        var blobs: [[UInt8]] = []
+        var offset = 9
+        while offset + 2 <= bytes.count, blobs.count < 8 {
+            let length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
+            guard offset + 2 + length <= bytes.count else { break }
+            blobs.append(Array(bytes[(offset + 2)..<(offset + 2 + length)]))
+            offset += 2 + length
+        }
+        guard blobs.count >= 3 else { return nil }
+        leaf = blobs[0]
+        intermediate = blobs[1]
+        roots = Array(blobs[2...])
+    }
+
+    /// The bytes of this input.
+    public var bytes: [UInt8] {
+        var output = [ChainsDifferential.certificateChainMarker]
+        output += (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: time) >> (56 - 8 * UInt64($0))) }
+        for blob in [leaf, intermediate] + roots {
+            output += [UInt8(blob.count >> 8), UInt8(blob.count & 0xFF)] + blob
+        }
+        return output
+    }
+}
+
+extension ChainsDifferential {
+    /// How far a certificate chain went on the fast path.
+    public enum FastPathOutcome: Equatable, Sendable {
+        /// The certificates or roots do not parse, or a warm verifier could not hold this intermediate
+        /// (the chain above the leaf fails, or the store offers more than one chain).
+        case notPrimed
+        /// Primed; the leaf check did not run (the intermediate or root may constrain leaves, or the
+        /// leaf's key is not a P-256 key built from its fields).
+        case fullPathUnderKnownIntermediate
+        /// Primed, and the leaf check answered.
+        case leafCheck(accepted: Bool)
+    }
+
+    /// What checks 5 to 7 concluded for a chain: passed, or the code. Check 8 (Apple's markers) and
+    /// 9 (the key) are passes here: certificates of other origins lack the markers.
+    static func chainVerdict(_ result: Result<ValidatedChain, VerificationError>) -> String {
+        switch result {
+        case .success: return "passed"
+        case .failure(let error) where error.code == .missingAppleExtension || error.code == .unsupportedKey:
+            return "passed"
+        case .failure(let error): return "\(error.code.rawValue)/\(error.check.rawValue)"
+        }
+    }
+
+    /// A chain of certificates through the full path (a validator with no cache) and, wherever a
+    /// warm verifier could hold its intermediate, through the fast path (the intermediate cache entry
+    /// the validator makes, and the leaf check). Properties: the full path passes checks 5 to 7 exactly
+    /// when OpenSSL's `X509_verify_cert` accepts the chain; warm and cold give the same verdict; the
+    /// leaf check accepts only leaves OpenSSL accepts.
+    ///
+    /// A warm verifier can hold the intermediate when OpenSSL built the chain through it to a root,
+    /// the store offers that one chain, and every failure OpenSSL found is the leaf's own (depth 0):
+    /// then some other leaf under it could have verified and put it in the cache.
+    public static func compare(_ input: CertificateChainInput) -> (violations: [String], outcome: FastPathOutcome) {
+        let roots = input.roots.compactMap { Certificate(der: $0) }
+        guard roots.count == input.roots.count, let store = TrustStore(roots: roots),
+            let intermediate = Certificate(der: input.intermediate)
+        else { return ([], .notPrimed) }
+        let x5c = [input.leaf, input.intermediate, input.roots[0]].map { Base64.encodeStandard($0) }
+        let cold = ChainValidator(trustStore: store, intermediates: IntermediateCache(capacity: 0))
+        let coldVerdict = chainVerdict(cold.validate(x5c, at: input.time))
+        guard let leaf = Certificate(der: input.leaf) else {
+            let violations =
+                coldVerdict == "invalidCertificate/chain" ? [] : ["a leaf that does not parse: \(coldVerdict)"]
+            return (violations, .notPrimed)
+        }
+        guard case .success(let openSSL) = store.verify(leaf: leaf, intermediate: intermediate, at: input.time) else {
+            let violations = coldVerdict == "untrustedChain/chain" ? [] : ["OpenSSL could not run, cold \(coldVerdict)"]
+            return (violations, .notPrimed)
+        }
+        var violations: [String] = []
+        let openSSLAccepts =
+            openSSL.trustFailure == nil && openSSL.timeFailure == nil && openSSL.chainLength == 3
+            && openSSL.passesThroughIntermediate
+        if (coldVerdict == "passed") != openSSLAccepts {
+            violations.append("cold \(coldVerdict), OpenSSL \(openSSLAccepts ? "accepts" : "rejects")")
+        }
+        let chainAboveLeafHolds =
+            openSSL.chainLength == 3 && openSSL.passesThroughIntermediate
+            && (openSSL.trustFailure.map { $0.depth == 0 } ?? true)
+            && (openSSL.timeFailure.map { $0.depth == 0 } ?? true)
+        guard chainAboveLeafHolds, store.hasOneChain(through: intermediate),
+            let root = store.root(withFingerprint: openSSL.rootFingerprint),
+            let entry = ChainValidator.intermediateEntry(intermediate, under: root),
+            entry.validity.contains(input.time)
+        else { return (violations, .notPrimed) }
+
+        let cache = IntermediateCache(capacity: 4)
+        cache.insert(entry, for: x5c[1])
+        let warm = ChainValidator(trustStore: store, intermediates: cache)
+        let warmVerdict = chainVerdict(warm.validate(x5c, at: input.time))
+        if warmVerdict != coldVerdict { violations.append("warm \(warmVerdict), cold \(coldVerdict)") }
+        if cache.statistics.hits != 1 { violations.append("the warm validator did not use the cached intermediate") }
+        guard entry.checksNewLeaves, let quick = Certificate(p256LeafDER: input.leaf) else {
+            return (violations, .fullPathUnderKnownIntermediate)
+        }
+        let accepted = quick.check(under: intermediate, key: entry.intermediateKey, at: input.time) == .accepted
+        if accepted && !openSSLAccepts { violations.append("the leaf check accepts a leaf OpenSSL rejects") }
+        return (violations, .leafCheck(accepted: accepted))
     }
 }

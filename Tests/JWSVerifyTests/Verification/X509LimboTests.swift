@@ -89,18 +89,9 @@ struct X509LimboTests {
         return date.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
     }
 
-    /// What the chain checks (5 to 7) concluded: passed, or the code. Check 8 (Apple's markers) fails
-    /// for every certificate of the suite, so a pass shows as `missingAppleExtension`.
-    static func chainVerdict(_ result: Result<ValidatedChain, VerificationError>) -> String {
-        switch result {
-        case .success: return "passed"
-        case .failure(let error) where error.code == .missingAppleExtension: return "passed"
-        case .failure(let error): return "\(error.code.rawValue)/\(error.check.rawValue)"
-        }
-    }
-
-    static func x5c(_ testCase: Case) -> [String] {
-        [testCase.leaf, testCase.intermediate, testCase.roots[0]].map { Base64.encodeStandard($0) }
+    static func input(_ testCase: Case) -> CertificateChainInput {
+        CertificateChainInput(
+            time: testCase.time, leaf: testCase.leaf, intermediate: testCase.intermediate, roots: testCase.roots)
     }
 
     @Test("the suite's cases that the chain validator can take are all here")
@@ -112,24 +103,17 @@ struct X509LimboTests {
 
     /// Input: each case's leaf, intermediate and roots, at the case's time. Expected: the full path's
     /// verdict is OpenSSL's on the whole chain, and it is the suite's expected result except for the
-    /// listed OpenSSL decisions (which must disagree, so that the list stays true).
+    /// listed decisions (which must disagree, so that the lists stay true).
     @Test("the full path agrees with OpenSSL and with the suite", arguments: cases)
     func fullPath(_ testCase: Case) throws {
         let roots = try testCase.roots.map { try #require(Certificate(der: $0)) }
         let store = try #require(TrustStore(roots: roots))
         let cold = ChainValidator(trustStore: store, intermediates: IntermediateCache(capacity: 0))
-        let verdict = Self.chainVerdict(cold.validate(Self.x5c(testCase), at: testCase.time))
-        let leaf = try #require(Certificate(der: testCase.leaf))
-        let intermediate = try #require(Certificate(der: testCase.intermediate))
-        guard case .success(let openSSL) = store.verify(leaf: leaf, intermediate: intermediate, at: testCase.time)
-        else {
-            Issue.record("\(testCase.id): OpenSSL could not run")
-            return
-        }
-        let openSSLAccepts =
-            openSSL.trustFailure == nil && openSSL.timeFailure == nil && openSSL.chainLength == 3
-            && openSSL.passesThroughIntermediate
-        #expect((verdict == "passed") == openSSLAccepts, "\(testCase.id): \(verdict)")
+        let x5c = [testCase.leaf, testCase.intermediate, testCase.roots[0]].map { Base64.encodeStandard($0) }
+        let verdict = ChainsDifferential.chainVerdict(cold.validate(x5c, at: testCase.time))
+        // OpenSSL's verdict on the whole chain is the full path's (one of the differential's properties).
+        let comparison = ChainsDifferential.compare(Self.input(testCase))
+        #expect(comparison.violations == [], "\(testCase.id)")
         let agrees = (verdict == "passed") == testCase.expectSuccess
         if let reason = Self.openSSLDecidesOtherwise[testCase.id] ?? Self.contractDecidesOtherwise[testCase.id] {
             #expect(!agrees, "\(testCase.id) is listed (\(reason)) but agrees with the suite")
@@ -139,73 +123,22 @@ struct X509LimboTests {
         }
     }
 
-    /// How far a case went on the fast path.
-    enum FastPathOutcome: Equatable {
-        /// A warm verifier could not hold this intermediate (the chain above the leaf fails, or the
-        /// store offers more than one chain).
-        case notPrimed
-        /// Primed; the leaf check did not run (the intermediate or root may constrain leaves, or the
-        /// leaf's key is not a P-256 key built from its fields).
-        case fullPathUnderKnownIntermediate
-        /// Primed, and the leaf check answered.
-        case leafCheck(accepted: Bool)
-    }
-
-    /// Runs one case warm and cold and checks what ``fastPath(_:)`` says; returns how far it went.
-    static func runFastPath(_ testCase: Case) throws -> FastPathOutcome {
-        let roots = try testCase.roots.map { try #require(Certificate(der: $0)) }
-        let store = try #require(TrustStore(roots: roots))
-        let leaf = try #require(Certificate(der: testCase.leaf))
-        let intermediate = try #require(Certificate(der: testCase.intermediate))
-        guard case .success(let openSSL) = store.verify(leaf: leaf, intermediate: intermediate, at: testCase.time)
-        else {
-            Issue.record("\(testCase.id): OpenSSL could not run")
-            return .notPrimed
-        }
-        let chainAboveLeafHolds =
-            openSSL.chainLength == 3 && openSSL.passesThroughIntermediate
-            && (openSSL.trustFailure.map { $0.depth == 0 } ?? true)
-            && (openSSL.timeFailure.map { $0.depth == 0 } ?? true)
-        guard chainAboveLeafHolds, store.hasOneChain(through: intermediate),
-            let root = store.root(withFingerprint: openSSL.rootFingerprint),
-            let entry = ChainValidator.intermediateEntry(intermediate, under: root),
-            entry.validity.contains(testCase.time)
-        else { return .notPrimed }
-        let openSSLAccepts = openSSL.trustFailure == nil && openSSL.timeFailure == nil
-
-        let cache = IntermediateCache(capacity: 4)
-        cache.insert(entry, for: x5c(testCase)[1])
-        let warm = ChainValidator(trustStore: store, intermediates: cache)
-        let cold = ChainValidator(trustStore: store, intermediates: IntermediateCache(capacity: 0))
-        let warmVerdict = chainVerdict(warm.validate(x5c(testCase), at: testCase.time))
-        let coldVerdict = chainVerdict(cold.validate(x5c(testCase), at: testCase.time))
-        #expect(warmVerdict == coldVerdict, "\(testCase.id)")
-        #expect(cache.statistics.hits == 1, "\(testCase.id): the warm validator used the entry")
-        guard entry.checksNewLeaves, let quick = Certificate(p256LeafDER: testCase.leaf) else {
-            return .fullPathUnderKnownIntermediate
-        }
-        let accepted = quick.check(under: intermediate, key: entry.intermediateKey, at: testCase.time) == .accepted
-        #expect(!accepted || openSSLAccepts, "\(testCase.id): accepted by the leaf check only")
-        return .leafCheck(accepted: accepted)
-    }
-
-    /// Input: each case whose intermediate a warm verifier could hold: OpenSSL built the chain through
-    /// it to a root, the store offers that one chain, and every failure it found is the leaf's own
-    /// (depth 0). The intermediate's cache entry is the one the validator makes. Expected: the warm
-    /// validator's verdict is the cold one's, and the leaf check accepts only leaves OpenSSL accepts.
+    /// Input: each case whose intermediate a warm verifier could hold (``ChainsDifferential/compare(_:)``
+    /// says when). Expected: the warm validator's verdict is the cold one's, and the leaf check accepts
+    /// only leaves OpenSSL accepts.
     @Test("the fast path agrees with the full path", arguments: cases)
-    func fastPath(_ testCase: Case) throws {
-        _ = try Self.runFastPath(testCase)
+    func fastPath(_ testCase: Case) {
+        #expect(ChainsDifferential.compare(Self.input(testCase)).violations == [], "\(testCase.id)")
     }
 
     /// Input: every case. Expected: most cases reach a warm validator, and the leaf check runs on many
     /// (so that the comparison above is not empty). Every leaf of the suite names a host
     /// (subjectAltName) and extended key usages, which Apple's leaves do not carry, so the check sets
-    /// each aside and the full path decides; leaves it accepts are in `LeafCheckTests` and
+    /// each aside and the full path decides; leaves it accepts are in `LeafAllowListTests` and
     /// `OneVerdictTests`.
     @Test("the suite exercises the leaf check")
-    func leafCheckIsExercised() throws {
-        let outcomes = try Self.cases.map(Self.runFastPath)
+    func leafCheckIsExercised() {
+        let outcomes = Self.cases.map { ChainsDifferential.compare(Self.input($0)).outcome }
         let accepted = outcomes.filter { $0 == .leafCheck(accepted: true) }.count
         let setAside = outcomes.filter { $0 == .leafCheck(accepted: false) }.count
         let primed = outcomes.filter { $0 != .notPrimed }.count
