@@ -442,6 +442,15 @@ void cjws_store_free(X509_STORE *store) { X509_STORE_free(store); }
 
 int cjws_store_add_root(X509_STORE *store, X509 *root) {
     ERR_clear_error();
+    /* OpenSSL derives a certificate's extension flags, fingerprint and key on first use and keeps the
+     * result, a failure included: an allocation that fails while they are computed marks the
+     * certificate invalid for good, and every chain to this root would then fail. Derive them now,
+     * while the verifier is being made, and refuse a root for which that fails. */
+    uint32_t flags = root != NULL ? X509_get_extension_flags(root) : 0;
+    if ((flags & EXFLAG_SET) == 0 || (flags & (EXFLAG_INVALID | EXFLAG_NO_FINGERPRINT)) != 0 ||
+        X509_get0_pubkey(root) == NULL) {
+        return 0;
+    }
     /* X509_STORE_add_cert takes its own reference; adding a duplicate is not an error. */
     if (X509_STORE_add_cert(store, root) == 1) {
         return 1;

@@ -164,7 +164,10 @@ int cjws_sha384(const void *data, size_t length, unsigned char *digest);
 X509_STORE *cjws_store_new(void);
 void cjws_store_free(X509_STORE *store);
 
-/* Adds a trusted root. Returns 1 on success. The store takes its own reference. */
+/* Adds a trusted root. Returns 1 on success. The store takes its own reference. Fails for a root whose
+ * extensions OpenSSL finds invalid, or whose key or fingerprint it cannot derive: it computes them now
+ * and keeps them (OpenSSL keeps a failed computation too, so a root first used during an allocation
+ * failure would otherwise fail every chain from then on). */
 int cjws_store_add_root(X509_STORE *store, X509 *root);
 
 /* Outcome of cjws_verify_chain. */

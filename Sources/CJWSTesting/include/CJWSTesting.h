@@ -257,6 +257,14 @@ int cjwst_verify_chain(const void *leaf_der, size_t leaf_len, const void *interm
 /* X509_verify_cert_error_string for an X509_V_ERR_* code (a static string). */
 const char *cjwst_verify_error_string(int code);
 
+/* A failing allocator for OpenSSL (allocator.c), for out-of-memory tests in a process of their own.
+   cjwst_install_failing_allocator must come before OpenSSL's first allocation in the process; it
+   returns 1 when installed. cjwst_fail_allocations_after(n) restarts the count and fails every
+   allocation after the first n (n < 0: none fails); cjwst_allocations_made() is the count since. */
+int cjwst_install_failing_allocator(void);
+void cjwst_fail_allocations_after(long count);
+long cjwst_allocations_made(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -99,8 +99,8 @@ public struct SignedDataVerifier: Sendable {
                     "environment Xcode needs the StoreKit Testing certificate: in Xcode, open the .storekit"
                         + " configuration, choose Editor > Save Public Certificate, and pass that file")
             }
-            guard let certificate = Certificate(derOrPEM: Array(xcodeCertificate)) else {
-                throw configurationError("the Xcode certificate is not a DER or PEM X.509 certificate")
+            guard let certificate = Certificate(derOrPEM: Array(xcodeCertificate)), certificate.publicKey != nil else {
+                throw configurationError("the Xcode certificate is not a DER or PEM X.509 certificate with a key")
             }
             self.xcodeCertificate = certificate
             self.chainValidator = nil
@@ -114,7 +114,9 @@ public struct SignedDataVerifier: Sendable {
             }
             guard !roots.isEmpty else { throw configurationError("no root certificate was given") }
             guard let store = TrustStore(roots: roots) else {
-                throw configurationError("OpenSSL could not build a trust store: \(drainOpenSSLErrors())")
+                throw configurationError(
+                    "OpenSSL could not build a trust store (a root whose extensions OpenSSL finds invalid, or whose"
+                        + " key it cannot read, cannot be one): \(drainOpenSSLErrors())")
             }
             self.xcodeCertificate = nil
             self.chainValidator = ChainValidator(
