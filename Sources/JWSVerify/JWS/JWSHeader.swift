@@ -74,7 +74,10 @@ public struct JWSHeader: Hashable, Sendable, Codable {
         x5c = try typed([String].self, "x5c")
         kid = try typed(String.self, "kid")
         typ = try typed(String.self, "typ")
-        crit = try container.decodeIfPresent(JSONValue.self, forKey: AnyCodingKey("crit"))
+        // Present is present, even as null (`decodeIfPresent` would read null as absent): a header with
+        // `crit` is rejected whatever its value, as the token parser sees it.
+        let critKey = AnyCodingKey("crit")
+        crit = container.contains(critKey) ? try container.decode(JSONValue.self, forKey: critKey) : nil
         additionalMembers = try container.unknownMembers(excluding: Self.namedMembers).merging(additional) { a, _ in a }
     }
 
