@@ -1,3 +1,4 @@
+import CJWSOpenSSL
 import Foundation
 import JWSVerifyTesting
 import Testing
@@ -354,6 +355,41 @@ struct LeafAllowListTests {
         let answer = Self.check(encodingCase.der)
         #expect(answer == encodingCase.expected, "\(encodingCase.name): \(String(describing: answer))")
         #expect(answer != .accepted || Self.openSSLAccepts(encodingCase.der), "\(encodingCase.name)")
+    }
+
+    /// Input: the C entry points of the leaf check with nothing, a leaf followed by one more byte, and
+    /// the leaf in BER with an indefinite-length outer SEQUENCE (which OpenSSL parses, but whose
+    /// TBSCertificate the check does not locate). Expected: no certificate, no answer but "set aside",
+    /// and the reason says why.
+    @Test("the C entry points refuse what they cannot take")
+    func entryPointEdges() throws {
+        var key: OpaquePointer?
+        #expect(cjws_x509_from_der_p256_leaf(nil, 0, &key) == nil && key == nil)
+        let der = try Self.leaf()
+        #expect(Certificate(p256LeafDER: der + [0x00]) == nil, "a byte after the certificate")
+        #expect(cjws_ca_cannot_constrain_leaves(nil) == 0)
+        var reason: Int32 = -1
+        let leaf = try #require(Certificate(p256LeafDER: der))
+        let verdict = der.withUnsafeBytes {
+            cjws_leaf_accepted_under(leaf.pointer, $0.baseAddress, $0.count, nil, nil, Self.time, &reason)
+        }
+        #expect(verdict == 0 && reason == CJWS_LEAF_UNAVAILABLE)
+        // 30 80 <TBSCertificate> <algorithm> <signature> 00 00.
+        let indefinite = [0x30, 0x80] + Self.elements(der).joined() + [0x00, 0x00]
+        let indefiniteLeaf = try #require(Certificate(p256LeafDER: indefinite))
+        #expect(
+            indefiniteLeaf.check(
+                under: Self.setup.intermediate, key: Self.setup.intermediateKeyForChecks, at: Self.time)
+                == .setAside(.signature))
+        // Indefinite length inside: the TBSCertificate's own header.
+        let parts = Self.elements(der)
+        let tbsBody = Array(parts[0][(1 + Self.lengthOfLength(parts[0], at: 1))...])
+        let innerIndefinite = Self.tlv(0x30, [0x30, 0x80] + tbsBody + [0x00, 0x00] + parts[1] + parts[2])
+        let innerIndefiniteLeaf = try #require(Certificate(p256LeafDER: innerIndefinite))
+        #expect(
+            innerIndefiniteLeaf.check(
+                under: Self.setup.intermediate, key: Self.setup.intermediateKeyForChecks, at: Self.time)
+                == .setAside(.signature))
     }
 
     struct AuthorityCase: Sendable, CustomTestStringConvertible {
