@@ -19,8 +19,11 @@ typedef enum cjws_verify_slot {
     CJWS_VERIFY_SLOT_COUNT = 2
 } cjws_verify_slot;
 
+/* SHA-256, fetched once per process (errors.c). */
+const EVP_MD *cjws_sha256_md(void);
+
 /* This thread's verification context for `key` in slot `which`, initialized for EVP_PKEY_verify and
- * owned by the thread (shims.c). NULL on an allocation or fetch failure. */
+ * owned by the thread (keys.c). NULL on an allocation or fetch failure. */
 EVP_PKEY_CTX *cjws_verify_context(cjws_verify_slot which, EVP_PKEY *key);
 
 /* leaf.c, without the self-test gate (the self-test itself calls them): the keyless parse of a P-256

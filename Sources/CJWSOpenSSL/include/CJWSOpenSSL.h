@@ -5,14 +5,19 @@
  * CJWSOpenSSL: the narrow, byte-oriented face of OpenSSL 3 that JWSVerify's verification path uses.
  *
  * Bytes come in as `const void *` + `size_t` (Swift passes any contiguous buffer without a cast).
- * Functions that call into OpenSSL clear its error queue of this thread before they start; on failure
- * the caller may read the queue with cjws_error_text(). Objects returned here are owned by the caller
- * and freed with the matching cjws_*_free function.
+ * Every function that calls into OpenSSL and can fail empties this thread's error queue first (the
+ * free functions and the error readers excepted), so that what the queue holds after a failure, for
+ * cjws_error_text(), is that failure's.
+ * Objects returned here are owned by the caller and freed with the matching cjws_*_free function.
  *
- * Process-wide state: the self-test result (selftest.c), the key-less parsing context (leaf.c), the
- * inversion fallback counter (ec_key.c), each set once or only counted; per-thread verification
- * contexts (shims.c). Everything else is owned by the objects handed out.
- */
+ * One C file per section below: errors.c (errors, digests), keys.c (keys and ES256), ec_key.c (EC
+ * verification keys and their tables), x509.c, chain.c (trust store and chain), leaf.c, selftest.c,
+ * ocsp.c (CJWSOpenSSL_ocsp.h).
+ *
+ * Process-wide state, each set once behind pthread_once or only counted: the fetched SHA-256
+ * (errors.c), the self-test's result (selftest.c), the key-less parsing context (leaf.c), the
+ * inversion fallback counter (ec_key.c), and the thread-local key of the per-thread verification
+ * contexts (keys.c). Everything else is owned by the objects handed out. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -25,7 +30,7 @@
 extern "C" {
 #endif
 
-/* ---- errors ---------------------------------------------------------------------------------- */
+/* ---- errors and digests (errors.c) ----------------------------------------------------------- */
 
 /* Drains OpenSSL's error queue of this thread into `buffer` (NUL-terminated, "; "-separated,
  * truncated to `capacity`). Returns the number of bytes written, excluding the NUL. */
@@ -34,7 +39,13 @@ size_t cjws_error_text(char *buffer, size_t capacity);
 /* Empties OpenSSL's error queue of this thread. */
 void cjws_clear_errors(void);
 
-/* ---- keys and ES256 -------------------------------------------------------------------------- */
+/* SHA-256 of `length` bytes into `digest` (32 bytes). Returns 1 on success. */
+int cjws_sha256(const void *data, size_t length, unsigned char *digest);
+
+/* SHA-384 of `length` bytes into `digest` (48 bytes). Returns 1 on success. */
+int cjws_sha384(const void *data, size_t length, unsigned char *digest);
+
+/* ---- keys and ES256 (keys.c) ----------------------------------------------------------------- */
 
 /* Parses a DER SubjectPublicKeyInfo. Returns NULL on failure or trailing bytes. Free with cjws_pkey_free. */
 EVP_PKEY *cjws_pkey_from_spki(const void *der, size_t length);
@@ -100,7 +111,7 @@ int cjws_ec_key_has_table(cjws_ec_key *key);
  * failed its check (tests: expected 0). */
 uint64_t cjws_ec_inverse_fallbacks(void);
 
-/* ---- X.509 ----------------------------------------------------------------------------------- */
+/* ---- X.509 (x509.c) -------------------------------------------------------------------------- */
 
 /* Parses exactly one DER certificate: NULL on failure or when bytes follow it. */
 X509 *cjws_x509_from_der(const void *der, size_t length);
@@ -152,13 +163,8 @@ int cjws_x509_serial_hex(X509 *certificate, char *buffer, size_t capacity);
 /* The signature algorithm's short name (e.g. "ecdsa-with-SHA384") into `buffer`. */
 int cjws_x509_signature_algorithm(X509 *certificate, char *buffer, size_t capacity);
 
-/* SHA-256 of `length` bytes into `digest` (32 bytes). Returns 1 on success. */
-int cjws_sha256(const void *data, size_t length, unsigned char *digest);
 
-/* SHA-384 of `length` bytes into `digest` (48 bytes). Returns 1 on success. */
-int cjws_sha384(const void *data, size_t length, unsigned char *digest);
-
-/* ---- trust store and chain ------------------------------------------------------------------- */
+/* ---- trust store and chain (chain.c) --------------------------------------------------------- */
 
 /* A new, empty trust store. Free with cjws_store_free. */
 X509_STORE *cjws_store_new(void);

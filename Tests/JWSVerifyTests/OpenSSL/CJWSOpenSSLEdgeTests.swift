@@ -5,7 +5,7 @@ import Testing
 
 @testable import JWSVerify
 
-/// The key, signature and certificate accessors of the C module (`shims.c`, `ec_key.c`) called
+/// The key, signature and certificate accessors of the C module (`keys.c`, `x509.c`, `ec_key.c`) called
 /// directly with the inputs the Swift layer never passes: NULL, wrong lengths, no room, keys of
 /// another type, and digests longer than the curve order.
 @Suite("C module edges")

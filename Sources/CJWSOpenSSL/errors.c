@@ -1,0 +1,81 @@
+/* Errors, digests and the algorithms fetched once per process (the CJWSOpenSSL.h sections "errors" and
+ * "digests"). */
+
+#include "CJWSOpenSSL.h"
+#include "internal.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/obj_mac.h>
+#include <openssl/objects.h>
+#include <openssl/param_build.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+size_t cjws_error_text(char *buffer, size_t capacity) {
+    size_t used = 0;
+    if (capacity == 0) {
+        ERR_clear_error();
+        return 0;
+    }
+    buffer[0] = '\0';
+    unsigned long code;
+    while ((code = ERR_get_error()) != 0) {
+        char line[256];
+        ERR_error_string_n(code, line, sizeof line);
+        size_t need = strlen(line) + (used > 0 ? 2 : 0);
+        if (used + need + 1 > capacity) {
+            continue; /* keep draining, drop what does not fit */
+        }
+        if (used > 0) {
+            memcpy(buffer + used, "; ", 2);
+            used += 2;
+        }
+        memcpy(buffer + used, line, strlen(line));
+        used += strlen(line);
+        buffer[used] = '\0';
+    }
+    return used;
+}
+
+void cjws_clear_errors(void) { ERR_clear_error(); }
+
+void cjws_free(void *pointer) { OPENSSL_free(pointer); }
+
+/* ---- fetched algorithms, once per process ---------------------------------------------------- */
+
+static pthread_once_t fetch_once = PTHREAD_ONCE_INIT;
+static EVP_MD *sha256_md = NULL; /* owned for the life of the process */
+
+static void fetch_algorithms(void) {
+    /* An explicit fetch avoids the implicit provider lookup on every digest. */
+    sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+}
+
+const EVP_MD *cjws_sha256_md(void) {
+    pthread_once(&fetch_once, fetch_algorithms);
+    return sha256_md != NULL ? sha256_md : EVP_sha256();
+}
+
+int cjws_sha256(const void *data, size_t length, unsigned char *digest) {
+    ERR_clear_error();
+    unsigned int out_length = 0;
+    return EVP_Digest(data, length, digest, &out_length, cjws_sha256_md(), NULL) == 1 && out_length == 32;
+}
+
+int cjws_sha384(const void *data, size_t length, unsigned char *digest) {
+    ERR_clear_error();
+    unsigned int out_length = 0;
+    return EVP_Digest(data, length, digest, &out_length, EVP_sha384(), NULL) == 1 && out_length == 48;
+}
