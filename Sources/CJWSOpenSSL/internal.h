@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <openssl/bn.h>
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
@@ -18,6 +19,10 @@ typedef enum cjws_verify_slot {
     CJWS_VERIFY_SLOT_ISSUER = 1,
     CJWS_VERIFY_SLOT_COUNT = 2
 } cjws_verify_slot;
+
+/* w = s^-1 mod order, for s in [1, order-1], order odd (inverse.c): the limb inversion, confirmed with
+ * BN_mod_mul, else BN_mod_inverse (counted by cjws_ec_inverse_fallbacks). 1 on success. */
+int cjws_inverse_mod_order(BIGNUM *w, const BIGNUM *s, const BIGNUM *order, BN_CTX *context);
 
 /* SHA-256, fetched once per process (errors.c). */
 const EVP_MD *cjws_sha256_md(void);

@@ -11,12 +11,12 @@
  * Objects returned here are owned by the caller and freed with the matching cjws_*_free function.
  *
  * One C file per section below: errors.c (errors, digests), keys.c (keys and ES256), ec_key.c (EC
- * verification keys and their tables), x509.c, chain.c (trust store and chain), leaf.c, selftest.c,
+ * verification keys and their tables; its modular inverse in inverse.c), x509.c, chain.c (trust store and chain), leaf.c, selftest.c,
  * ocsp.c (CJWSOpenSSL_ocsp.h).
  *
  * Process-wide state, each set once behind pthread_once or only counted: the fetched SHA-256
  * (errors.c), the self-test's result (selftest.c), the key-less parsing context (leaf.c), the
- * inversion fallback counter (ec_key.c), and the thread-local key of the per-thread verification
+ * inversion fallback counter (inverse.c), and the thread-local key of the per-thread verification
  * contexts (keys.c). Everything else is owned by the objects handed out. */
 
 #include <stddef.h>
