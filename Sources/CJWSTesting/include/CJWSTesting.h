@@ -258,8 +258,9 @@ int cjwst_verify_chain(const void *leaf_der, size_t leaf_len, const void *interm
 const char *cjwst_verify_error_string(int code);
 
 /* A failing allocator for OpenSSL (allocator.c), for out-of-memory tests in a process of their own.
-   cjwst_install_failing_allocator must come before OpenSSL's first allocation in the process; it
-   returns 1 when installed. cjwst_fail_allocations_after(n) restarts the count and fails every
+   It is installed when the process starts as a Swift Testing exit test (SWT_EXIT_TEST_ID set), or by
+   cjwst_install_failing_allocator before OpenSSL's first allocation; that returns 1 when it is in
+   place. cjwst_fail_allocations_after(n) restarts the count and fails every
    allocation after the first n (n < 0: none fails); cjwst_allocations_made() is the count since. */
 int cjwst_install_failing_allocator(void);
 void cjwst_fail_allocations_after(long count);
