@@ -8,6 +8,7 @@
 
 #include <openssl/bn.h>
 #include <openssl/evp.h>
+#include <openssl/ocsp.h>
 #include <openssl/x509.h>
 
 #include "CJWSOpenSSL.h"
@@ -19,6 +20,15 @@ typedef enum cjws_verify_slot {
     CJWS_VERIFY_SLOT_ISSUER = 1,
     CJWS_VERIFY_SLOT_COUNT = 2
 } cjws_verify_slot;
+
+/* An OCSP request with the CertID it asks about (ocsp.c builds it, ocsp_http.c sends it). OCSP
+ * responses are a few KiB (Apple's: about 1.5 KiB); anything far larger is not one. */
+#define CJWS_OCSP_MAX_RESPONSE_BYTES (100 * 1024)
+
+struct cjws_ocsp_request {
+    OCSP_REQUEST *request; /* owned */
+    OCSP_CERTID *id;       /* owned: an equal copy of the CertID inside `request` */
+};
 
 /* w = s^-1 mod order, for s in [1, order-1], order odd (inverse.c): the limb inversion, confirmed with
  * BN_mod_mul, else BN_mod_inverse (counted by cjws_ec_inverse_fallbacks). 1 on success. */

@@ -12,7 +12,7 @@
  *
  * One C file per section below: errors.c (errors, digests), keys.c (keys and ES256), ec_key.c (EC
  * verification keys and their tables; its modular inverse in inverse.c), x509.c, chain.c (trust store and chain), leaf.c, selftest.c,
- * ocsp.c (CJWSOpenSSL_ocsp.h).
+ * ocsp.c and ocsp_http.c (CJWSOpenSSL_ocsp.h).
  *
  * Process-wide state, each set once behind pthread_once or only counted: the fetched SHA-256
  * (errors.c), the self-test's result (selftest.c), the key-less parsing context (leaf.c), the
