@@ -15,8 +15,8 @@ import Testing
 @Suite("Leaf check allow-lists")
 struct LeafAllowListTests {
     static let time: Int64 = 1_780_000_000  // 2026-05-28
-    static let from: Int64 = 1_735_689_600  // 2025-01-01
-    static let until: Int64 = 2_051_222_400  // 2035-01-01
+    static let from = CraftedHierarchy.from
+    static let until = CraftedHierarchy.until
 
     struct Setup: Sendable {
         let rootKey: TestPrivateKey
@@ -31,36 +31,17 @@ struct LeafAllowListTests {
         let store: TrustStore
     }
 
-    static let setup: Setup = {
-        do {
-            let rootKey = try TestPrivateKey.generate(curve: .p384, seed: 41, label: "allow-list-root")
-            let intermediateKey = try TestPrivateKey.generate(curve: .p384, seed: 41, label: "allow-list-intermediate")
-            let leafKey = try TestPrivateKey.generate(curve: .p256, seed: 41, label: "allow-list-leaf")
-            let rootName = try CraftedName([.commonName("Allow-list Root NOT APPLE"), .organization("JWSVerify Tests")])
-            let intermediateName = try CraftedName([
-                .commonName("Allow-list Intermediate NOT APPLE"), .organization("JWSVerify Tests"),
-            ])
-            let leafName = try CraftedName([.commonName("Allow-list Leaf NOT APPLE"), .organization("JWSVerify Tests")])
-            let rootDER = try CraftedCertificate.rootProfile(
-                name: rootName, key: rootKey, notBefore: from, notAfter: until
-            )
-            .sign(with: rootKey)
-            let intermediateDER = try CraftedCertificate.intermediateProfile(
-                name: intermediateName, issuer: rootName, key: intermediateKey, issuerKey: rootKey, notBefore: from,
-                notAfter: until
-            ).sign(with: rootKey)
-            guard let root = Certificate(der: Array(rootDER)),
-                let intermediate = Certificate(der: Array(intermediateDER)),
-                let key = intermediate.publicKey, let store = TrustStore(roots: [root])
-            else { fatalError("setup: the crafted hierarchy does not parse") }
-            return Setup(
-                rootKey: rootKey, intermediateKey: intermediateKey, leafKey: leafKey, rootName: rootName,
-                intermediateName: intermediateName, leafName: leafName, root: root, intermediate: intermediate,
-                intermediateKeyForChecks: key, store: store)
-        } catch {
-            fatalError("setup: \(error)")
-        }
-    }()
+    static let setup: Setup = CraftedHierarchy.fixture {
+        let crafted = try CraftedHierarchy(label: "Allow-list", seed: 41)
+        guard let root = Certificate(der: Array(crafted.root)),
+            let intermediate = Certificate(der: Array(crafted.intermediate)), let key = intermediate.publicKey,
+            let store = TrustStore(roots: [root])
+        else { fatalError("setup: the crafted hierarchy does not parse") }
+        return Setup(
+            rootKey: crafted.rootKey, intermediateKey: crafted.intermediateKey, leafKey: crafted.leafKey,
+            rootName: crafted.rootName, intermediateName: crafted.intermediateName, leafName: crafted.leafName,
+            root: root, intermediate: intermediate, intermediateKeyForChecks: key, store: store)
+    }
 
     /// A leaf of Apple's profile under the test intermediate, changed by `change`, signed by the
     /// intermediate.

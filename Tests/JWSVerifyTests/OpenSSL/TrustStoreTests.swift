@@ -9,58 +9,33 @@ import Testing
 /// are verified in full every time, never remembered.
 @Suite("Trust store: one chain through an intermediate")
 struct TrustStoreTests {
-    static let from: Int64 = 1_735_689_600  // 2025-01-01
-    static let until: Int64 = 2_051_222_400  // 2035-01-01
+    static let from = CraftedHierarchy.from
+    static let until = CraftedHierarchy.until
     static let signedDate = Date(timeIntervalSince1970: 1_780_000_000)
 
+    /// The crafted hierarchy, and another root with the same name and another key.
     struct Hierarchy {
-        let rootKey: TestPrivateKey
+        let crafted: CraftedHierarchy
         let otherRootKey: TestPrivateKey
-        let intermediateKey: TestPrivateKey
-        let leafKey: TestPrivateKey
-        let rootName: CraftedName
-        let intermediateName: CraftedName
-        let root: Data
-        /// Another root with the same name and another key.
         let sameNameRoot: Data
-        let intermediate: Data
-        let leaf: Data
+
+        var rootKey: TestPrivateKey { crafted.rootKey }
+        var intermediateKey: TestPrivateKey { crafted.intermediateKey }
+        var leafKey: TestPrivateKey { crafted.leafKey }
+        var intermediateName: CraftedName { crafted.intermediateName }
+        var root: Data { crafted.root }
+        var intermediate: Data { crafted.intermediate }
+        var leaf: Data { crafted.leaf }
     }
 
-    static let hierarchy: Hierarchy = {
-        do {
-            let rootKey = try TestPrivateKey.generate(curve: .p384, seed: 51, label: "store-root")
-            let otherRootKey = try TestPrivateKey.generate(curve: .p384, seed: 52, label: "store-root")
-            let intermediateKey = try TestPrivateKey.generate(curve: .p384, seed: 51, label: "store-intermediate")
-            let leafKey = try TestPrivateKey.generate(curve: .p256, seed: 51, label: "store-leaf")
-            let rootName = try CraftedName([.commonName("Store Root NOT APPLE"), .organization("JWSVerify Tests")])
-            let intermediateName = try CraftedName([
-                .commonName("Store Intermediate NOT APPLE"), .organization("JWSVerify Tests"),
-            ])
-            let leafName = try CraftedName([.commonName("Store Leaf NOT APPLE"), .organization("JWSVerify Tests")])
-            let root = try CraftedCertificate.rootProfile(
-                name: rootName, key: rootKey, notBefore: from, notAfter: until
-            )
-            .sign(with: rootKey)
-            let sameNameRoot = try CraftedCertificate.rootProfile(
-                name: rootName, key: otherRootKey, notBefore: from, notAfter: until
-            ).sign(with: otherRootKey)
-            let intermediate = try CraftedCertificate.intermediateProfile(
-                name: intermediateName, issuer: rootName, key: intermediateKey, issuerKey: rootKey, notBefore: from,
-                notAfter: until
-            ).sign(with: rootKey)
-            let leaf = try CraftedCertificate.leafProfile(
-                name: leafName, issuer: intermediateName, publicKey: .key(leafKey), issuerKey: intermediateKey,
-                notBefore: from, notAfter: until
-            ).sign(with: intermediateKey)
-            return Hierarchy(
-                rootKey: rootKey, otherRootKey: otherRootKey, intermediateKey: intermediateKey, leafKey: leafKey,
-                rootName: rootName, intermediateName: intermediateName, root: root, sameNameRoot: sameNameRoot,
-                intermediate: intermediate, leaf: leaf)
-        } catch {
-            fatalError("hierarchy: \(error)")
-        }
-    }()
+    static let hierarchy: Hierarchy = CraftedHierarchy.fixture {
+        let crafted = try CraftedHierarchy(label: "Store", seed: 51)
+        let otherRootKey = try TestPrivateKey.generate(curve: .p384, seed: 52, label: "Store-root")
+        let sameNameRoot = try CraftedCertificate.rootProfile(
+            name: crafted.rootName, key: otherRootKey, notBefore: from, notAfter: until
+        ).sign(with: otherRootKey)
+        return Hierarchy(crafted: crafted, otherRootKey: otherRootKey, sameNameRoot: sameNameRoot)
+    }
 
     static func store(_ roots: [Data]) throws -> TrustStore {
         let certificates = roots.compactMap { Certificate(der: Array($0)) }
@@ -114,9 +89,9 @@ struct TrustStoreTests {
     @Test("a leaf whose key does not decode is untrusted, warm and cold")
     func undecodableLeafKey() throws {
         let hierarchy = Self.hierarchy
-        let leafName = try CraftedName([.commonName("Store Leaf NOT APPLE"), .organization("JWSVerify Tests")])
         let offCurve = try CraftedCertificate.leafProfile(
-            name: leafName, issuer: hierarchy.intermediateName, publicKey: .offCurve(hierarchy.leafKey),
+            name: hierarchy.crafted.leafName, issuer: hierarchy.intermediateName,
+            publicKey: .offCurve(hierarchy.leafKey),
             issuerKey: hierarchy.intermediateKey, notBefore: Self.from, notAfter: Self.until
         ).sign(with: hierarchy.intermediateKey)
         let parameters = PayloadParameters(bundleId: "com.example.jwsverify", signedDate: Self.signedDate)
