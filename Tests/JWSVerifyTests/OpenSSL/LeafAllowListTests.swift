@@ -18,17 +18,20 @@ struct LeafAllowListTests {
     static let from = CraftedHierarchy.from
     static let until = CraftedHierarchy.until
 
+    /// The crafted hierarchy, with its root and intermediate parsed and the trust store of its root.
     struct Setup: Sendable {
-        let rootKey: TestPrivateKey
-        let intermediateKey: TestPrivateKey
-        let leafKey: TestPrivateKey
-        let rootName: CraftedName
-        let intermediateName: CraftedName
-        let leafName: CraftedName
+        let crafted: CraftedHierarchy
         let root: Certificate
         let intermediate: Certificate
         let intermediateKeyForChecks: PublicKey
         let store: TrustStore
+
+        var rootKey: TestPrivateKey { crafted.rootKey }
+        var intermediateKey: TestPrivateKey { crafted.intermediateKey }
+        var leafKey: TestPrivateKey { crafted.leafKey }
+        var rootName: CraftedName { crafted.rootName }
+        var intermediateName: CraftedName { crafted.intermediateName }
+        var leafName: CraftedName { crafted.leafName }
     }
 
     static let setup: Setup = CraftedHierarchy.fixture {
@@ -38,9 +41,7 @@ struct LeafAllowListTests {
             let store = TrustStore(roots: [root])
         else { fatalError("setup: the crafted hierarchy does not parse") }
         return Setup(
-            rootKey: crafted.rootKey, intermediateKey: crafted.intermediateKey, leafKey: crafted.leafKey,
-            rootName: crafted.rootName, intermediateName: crafted.intermediateName, leafName: crafted.leafName,
-            root: root, intermediate: intermediate, intermediateKeyForChecks: key, store: store)
+            crafted: crafted, root: root, intermediate: intermediate, intermediateKeyForChecks: key, store: store)
     }
 
     /// A leaf of Apple's profile under the test intermediate, changed by `change`, signed by the
