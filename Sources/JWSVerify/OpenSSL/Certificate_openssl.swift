@@ -141,8 +141,8 @@ final class Certificate: @unchecked Sendable {
     /// condition, for intermediate and root, under which new leaves may take the leaf check.
     var cannotConstrainLeaves: Bool { cjws_ca_cannot_constrain_leaves(pointer) == 1 }
 
-    /// Whether this certificate's subject name is `other`'s issuer name (or, with `subjectOf`, its
-    /// subject name), as OpenSSL's chain building compares names.
+    /// Whether this certificate's subject name is `other`'s issuer name (`issuer` true) or its subject
+    /// name (`issuer` false), as OpenSSL's chain building compares names.
     func subjectIsName(of other: Certificate, issuer: Bool) -> Bool {
         cjws_x509_names_equal(pointer, 0, other.pointer, issuer ? 1 : 0) == 1
     }
@@ -182,7 +182,9 @@ final class Certificate: @unchecked Sendable {
     /// gives the root it ended at. It differs from ``sha256Fingerprint`` for a certificate given in BER.
     var openSSLFingerprint: [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
-        guard digest.withUnsafeMutableBufferPointer({ cjws_x509_sha256(pointer, $0.baseAddress) }) == 1 else { return [] }
+        guard digest.withUnsafeMutableBufferPointer({ cjws_x509_sha256(pointer, $0.baseAddress) }) == 1 else {
+            return []
+        }
         return digest
     }
 }

@@ -10,6 +10,8 @@ final class TrustStore: @unchecked Sendable {
     /// The roots, in the order given.
     let roots: [Certificate]
     private let rootFingerprints: [[UInt8]]
+    /// The roots without repeats (the store keeps one copy of a root given twice).
+    private let distinctRoots: [Certificate]
 
     /// What OpenSSL concluded about leaf ← intermediate ← root.
     struct ChainVerdict: Sendable {
@@ -32,7 +34,11 @@ final class TrustStore: @unchecked Sendable {
         guard let store = cjws_store_new() else { return nil }
         self.store = store
         self.roots = roots
-        self.rootFingerprints = roots.map(\.openSSLFingerprint)
+        let fingerprints = roots.map(\.openSSLFingerprint)
+        self.rootFingerprints = fingerprints
+        self.distinctRoots = roots.indices.filter { fingerprints.firstIndex(of: fingerprints[$0]) == $0 }.map {
+            roots[$0]
+        }
         for root in roots where cjws_store_add_root(store, root.pointer) != 1 {
             cjws_clear_errors()
             return nil
@@ -55,16 +61,11 @@ final class TrustStore: @unchecked Sendable {
     /// validation time, so the chain it builds could change with the time.
     func hasOneChain(through intermediate: Certificate) -> Bool {
         var issuers = 0
-        for root in uniqueRoots {
+        for root in distinctRoots {
             if root.subjectIsName(of: intermediate, issuer: false) { return false }
             if root.subjectIsName(of: intermediate, issuer: true) { issuers += 1 }
         }
         return issuers == 1
-    }
-
-    /// The roots without repeats (the store keeps one copy of a root given twice).
-    private var uniqueRoots: [Certificate] {
-        roots.indices.filter { rootFingerprints.firstIndex(of: rootFingerprints[$0]) == $0 }.map { roots[$0] }
     }
 
     /// The configured root with this fingerprint (``Certificate/openSSLFingerprint``, as

@@ -54,7 +54,8 @@ struct ClaimExpectations: Sendable {
                 step: .bundleId)
         }
         // Byte for byte: `String` equality is Unicode canonical equivalence ("\u{212A}" == "K").
-        if claims.checksBundleId, let bundleId, !(claims.bundleId.map { $0.utf8.elementsEqual(bundleId.utf8) } ?? false) {
+        if claims.checksBundleId, let bundleId, !(claims.bundleId.map { $0.utf8.elementsEqual(bundleId.utf8) } ?? false)
+        {
             return VerificationError(
                 .invalidAppIdentifier, check: .claims,
                 "bundleId is \(Self.quoted(claims.bundleId)), expected \"\(bundleId)\"", step: .bundleId)

@@ -48,10 +48,10 @@ struct ChainValidator: Sendable {
 
         // 6–7. Trust and dates: the leaf accepted by the leaf check under the known intermediate, or
         // the whole chain against the configured roots.
-        let rootFingerprint: [UInt8]?
+        let root: Certificate?
         let validity: ValidityInterval
         if let quick, let known {
-            rootFingerprint = nil  // the known entry's root
+            root = known.root
             validity = quick.validity.intersection(known.validity)
         } else {
             let verdict: TrustStore.ChainVerdict
@@ -61,7 +61,7 @@ struct ChainValidator: Sendable {
             }
             OperationCounters.countCertificateSignatures(2)
             if let error = Self.chainError(verdict, at: time) { return .failure(error) }
-            rootFingerprint = verdict.rootFingerprint
+            root = known?.root ?? trustStore.root(withFingerprint: verdict.rootFingerprint)
             validity = verdict.validity
         }
 
@@ -94,9 +94,9 @@ struct ChainValidator: Sendable {
                         + " the curve); with such a key a signature proves nothing"))
         }
 
-        let root: Certificate? = known?.root ?? rootFingerprint.flatMap(trustStore.root(withFingerprint:))
         guard let root else { return .failure(Self.internalError) }
-        let isRememberable = known != nil || trustStore.hasOneChain(through: intermediate)
+        let isRememberable =
+            FastPaths.validityRuleHolds && (known != nil || trustStore.hasOneChain(through: intermediate))
         let intermediateEntry =
             known == nil && isRememberable && intermediates.capacity > 0
             ? Self.intermediateEntry(intermediate, under: root) : nil
@@ -110,12 +110,13 @@ struct ChainValidator: Sendable {
         return .success(
             ValidatedChain(
                 leafKey: key, validity: validity, certificates: certificates, chain: chain,
-                isRememberable: isRememberable && FastPaths.validityRuleHolds, intermediateEntry: intermediateEntry))
+                isRememberable: isRememberable, intermediateEntry: intermediateEntry))
     }
 
     /// The intermediate-cache entry for `intermediate`, which verified up to the configured `root`
     /// through a chain the store builds one way: new leaves under it may take the leaf check only when
-    /// neither certificate can constrain a leaf and the self-test passed.
+    /// neither certificate can constrain a leaf (the leaf check itself refuses every leaf when the
+    /// self-test failed).
     static func intermediateEntry(_ intermediate: Certificate, under root: Certificate) -> IntermediateCache.Entry? {
         guard let intermediateKey = intermediate.publicKey, let intermediateValidity = intermediate.validity,
             let rootValidity = root.validity
@@ -123,14 +124,13 @@ struct ChainValidator: Sendable {
         return IntermediateCache.Entry(
             intermediate: intermediate, intermediateKey: intermediateKey, root: root,
             validity: intermediateValidity.intersection(rootValidity),
-            checksNewLeaves: FastPaths.newLeafCheckHolds && intermediate.cannotConstrainLeaves
-                && root.cannotConstrainLeaves,
+            checksNewLeaves: intermediate.cannotConstrainLeaves && root.cannotConstrainLeaves,
             intermediateInfo: CertificateInfo(intermediate), rootInfo: CertificateInfo(root))
     }
 
     /// Remembers the intermediate of a chain whose token verified (see ``validate(_:at:)``).
     func remember(_ chain: ValidatedChain, for x5c: [String]) {
-        guard FastPaths.validityRuleHolds, let entry = chain.intermediateEntry, x5c.count == 3 else { return }
+        guard let entry = chain.intermediateEntry, x5c.count == 3 else { return }
         intermediates.insert(entry, for: x5c[1])
     }
 

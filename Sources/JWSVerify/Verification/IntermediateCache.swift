@@ -22,8 +22,7 @@ final class IntermediateCache: Sendable {
         /// Intermediate and root are both valid in this interval.
         let validity: ValidityInterval
         /// Whether new leaves under this intermediate may take the leaf check: neither intermediate
-        /// nor root carries an extension that could constrain a leaf (``Certificate/cannotConstrainLeaves``)
-        /// and the self-test found the check's OpenSSL behaviour as expected.
+        /// nor root carries an extension that could constrain a leaf (``Certificate/cannotConstrainLeaves``).
         let checksNewLeaves: Bool
         /// The descriptions of intermediate and root, made once (each new leaf's chain reports them).
         let intermediateInfo: CertificateInfo
