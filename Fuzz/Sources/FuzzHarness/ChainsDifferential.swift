@@ -594,7 +594,7 @@ extension ChainsDifferential {
             let intermediate = Certificate(der: input.intermediate)
         else { return ([], .notPrimed) }
         let x5c = [input.leaf, input.intermediate, input.roots[0]].map { Base64.encodeStandard($0) }
-        let cold = ChainValidator(trustStore: store, intermediates: IntermediateCache(capacity: 0))
+        let cold = TrustAnchor.appleRoots(trustStore: store, intermediates: IntermediateCache(capacity: 0))
         let coldVerdict = chainVerdict(cold.validate(x5c, at: input.time))
         guard let leaf = Certificate(der: input.leaf) else {
             let violations =
@@ -618,13 +618,13 @@ extension ChainsDifferential {
             && (openSSL.timeFailure.map { $0.depth == 0 } ?? true)
         guard chainAboveLeafHolds, store.hasOneChain(through: intermediate),
             let root = store.root(withFingerprint: openSSL.rootFingerprint),
-            let entry = ChainValidator.intermediateEntry(intermediate, under: root),
+            let entry = IntermediateCache.Entry(intermediate, under: root),
             entry.validity.contains(input.time)
         else { return (violations, .notPrimed) }
 
         let cache = IntermediateCache(capacity: 4)
         cache.insert(entry, for: x5c[1])
-        let warm = ChainValidator(trustStore: store, intermediates: cache)
+        let warm = TrustAnchor.appleRoots(trustStore: store, intermediates: cache)
         let warmVerdict = chainVerdict(warm.validate(x5c, at: input.time))
         if warmVerdict != coldVerdict { violations.append("warm \(warmVerdict), cold \(coldVerdict)") }
         if cache.statistics.hits != 1 { violations.append("the warm validator did not use the cached intermediate") }

@@ -2,9 +2,9 @@ import Foundation
 
 /// A JWS in compact serialization (RFC 7515 §3.1, §7.1), split and decoded by a strict parser.
 ///
-/// Parsing checks the format only (check 1 of the verification contract): size, exactly three
-/// segments, strict base64url in each, header and payload JSON objects. It does not check the
-/// algorithm, the chain or the signature; ``SignedDataVerifier`` does that.
+/// Parsing checks the format only (check 1 of the verification contract, `FormatCheck`): size,
+/// exactly three segments, strict base64url in each, header and payload JSON objects. It does not
+/// check the algorithm, the chain or the signature; ``SignedDataVerifier`` does that.
 ///
 /// - Warning: A parsed token is not verified. Nothing in it may be trusted until a verifier says so.
 public struct CompactJWS: Sendable {
@@ -24,30 +24,23 @@ public struct CompactJWS: Sendable {
     /// The exact ASCII bytes `BASE64URL(header) '.' BASE64URL(payload)` that the signature covers.
     public let signingInput: [UInt8]
 
-    /// Parses a compact JWS.
+    /// Parses a compact JWS: check 1 of the verification contract, as ``SignedDataVerifier`` runs it.
     ///
     /// - Parameters:
     ///   - token: The token text, with no surrounding whitespace.
     ///   - maximumBytes: The largest token accepted (default ``defaultMaximumBytes``).
     /// - Throws: ``VerificationError`` with code ``VerificationError/Code/malformedToken``.
     public init(parsing token: String, maximumBytes: Int = CompactJWS.defaultMaximumBytes) throws(VerificationError) {
-        var token = token
-        let parsed = token.withUTF8 { bytes in
-            Result { () throws(VerificationError) in
-                try Self.split(bytes, maximumBytes: maximumBytes, requireJSONPayload: true)
-            }
-        }
-        self = try parsed.get()
+        try self.init(parsing: Array(token.utf8), maximumBytes: maximumBytes)
     }
 
-    /// Parses a compact JWS from its bytes.
+    /// Parses a compact JWS from its bytes (see ``init(parsing:maximumBytes:)-(String,_)``).
     public init(parsing token: [UInt8], maximumBytes: Int = CompactJWS.defaultMaximumBytes) throws(VerificationError) {
-        let parsed = token.withUnsafeBufferPointer { bytes in
-            Result { () throws(VerificationError) in
-                try Self.split(bytes, maximumBytes: maximumBytes, requireJSONPayload: true)
-            }
-        }
-        self = try parsed.get()
+        let parsed = try FormatCheck.parse(token, maximumBytes: maximumBytes)
+        self.init(
+            header: parsed.header, headerJSON: parsed.headerJSON ?? [], payload: parsed.payloadJSON,
+            payloadObject: parsed.payloadObject, signature: parsed.signature,
+            signingInput: Array(token[parsed.segments.signingInput]))
     }
 
     private init(
@@ -62,64 +55,48 @@ public struct CompactJWS: Sendable {
         self.signingInput = signingInput
     }
 
-    /// The parser. `requireJSONPayload: false` accepts any payload bytes (for generic JWS test
-    /// vectors whose payload is not JSON); App Store verification always requires an object.
+    /// Check 1 with any payload bytes (for generic JWS test vectors whose payload is not JSON); App
+    /// Store verification always requires an object and goes through ``init(parsing:maximumBytes:)-(String,_)``.
     package static func split(
-        _ bytes: UnsafeBufferPointer<UInt8>, maximumBytes: Int, requireJSONPayload: Bool
+        _ bytes: [UInt8], maximumBytes: Int, requireJSONPayload: Bool
     ) throws(VerificationError) -> CompactJWS {
+        if requireJSONPayload { return try CompactJWS(parsing: bytes, maximumBytes: maximumBytes) }
         let segments = try Segments(bytes, maximumBytes: maximumBytes)
-        let (headerJSON, header) = try decodeHeader(segments.header)
-        let payload: [UInt8]
-        var payloadObject: [String: JSONValue] = [:]
-        if requireJSONPayload {
-            (payload, payloadObject) = try decodePayload(segments.payload)
-        } else {
-            guard let bytes = Base64.decodeURL(segments.payload) else {
-                throw .malformed(
-                    "the payload segment is not strict base64url (RFC 7515 §2)\(describeOffender(segments.payload))")
-            }
-            payload = bytes
+        let (headerJSON, header) = try decodeHeader(bytes[segments.header])
+        guard let payload = Base64.decodeURL(bytes[segments.payload]) else {
+            throw .malformed(
+                "the payload segment is not strict base64url (RFC 7515 §2)\(describeOffender(bytes[segments.payload]))")
         }
         return CompactJWS(
-            header: header, headerJSON: headerJSON, payload: payload, payloadObject: payloadObject,
-            signature: try decodeSignature(segments.signature), signingInput: Array(segments.signingInput))
+            header: header, headerJSON: headerJSON, payload: payload, payloadObject: [:],
+            signature: try decodeSignature(bytes[segments.signature]), signingInput: Array(bytes[segments.signingInput])
+        )
     }
 
-    /// The three segments of a compact JWS, located without copying (format check, first part).
-    package struct Segments {
-        package let header: UnsafeBufferPointer<UInt8>
-        package let payload: UnsafeBufferPointer<UInt8>
-        package let signature: UnsafeBufferPointer<UInt8>
+    /// Where the three segments of a compact JWS are in its bytes (format check, first part).
+    package struct Segments: Sendable {
+        package let header: Range<Int>
+        package let payload: Range<Int>
+        package let signature: Range<Int>
         /// `header '.' payload`, the bytes the signature covers.
-        package let signingInput: UnsafeBufferPointer<UInt8>
+        package var signingInput: Range<Int> { header.lowerBound..<payload.upperBound }
 
         /// Checks the size, the count of segments and that header and payload are not empty.
-        package init(_ bytes: UnsafeBufferPointer<UInt8>, maximumBytes: Int) throws(VerificationError) {
+        package init(_ bytes: [UInt8], maximumBytes: Int) throws(VerificationError) {
             guard bytes.count <= maximumBytes else {
                 throw .malformed("the token is \(bytes.count) bytes, over the limit of \(maximumBytes)")
             }
             guard !bytes.isEmpty else { throw .malformed("the token is empty") }
-            // memchr: the token is scanned for '.' at memory speed, not byte by byte.
-            guard let base = bytes.baseAddress else { throw .malformed("the token is empty") }
             func dot(after start: Int) -> Int? {
-                guard start < bytes.count,
-                    let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
-                else { return nil }
-                return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                ByteScanning.firstIndex(of: UInt8(ascii: "."), in: bytes, from: start)
             }
             guard let first = dot(after: 0), let second = dot(after: first + 1), dot(after: second + 1) == nil else {
-                var count = 0
-                var next = dot(after: 0)
-                while let found = next {
-                    count += 1
-                    next = dot(after: found + 1)
-                }
+                let count = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) }
                 throw .malformed("a compact JWS has 3 segments separated by '.', this token has \(count + 1)")
             }
-            header = UnsafeBufferPointer(rebasing: bytes[0..<first])
-            payload = UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])
-            signature = UnsafeBufferPointer(rebasing: bytes[(second + 1)...])
-            signingInput = UnsafeBufferPointer(rebasing: bytes[0..<second])
+            header = 0..<first
+            payload = (first + 1)..<second
+            signature = (second + 1)..<bytes.count
             guard !header.isEmpty else { throw .malformed("the header segment is empty") }
             guard !payload.isEmpty else { throw .malformed("the payload segment is empty") }
         }
@@ -127,7 +104,7 @@ public struct CompactJWS: Sendable {
 
     /// Decodes the header segment: strict base64url of one JSON object.
     package static func decodeHeader(
-        _ segment: UnsafeBufferPointer<UInt8>
+        _ segment: ArraySlice<UInt8>
     ) throws(VerificationError) -> ([UInt8], JWSHeader) {
         guard let json = Base64.decodeURL(segment) else {
             throw .malformed("the header segment is not strict base64url (RFC 7515 §2)\(describeOffender(segment))")
@@ -141,7 +118,7 @@ public struct CompactJWS: Sendable {
 
     /// Decodes the payload segment: strict base64url of one JSON object.
     package static func decodePayload(
-        _ segment: UnsafeBufferPointer<UInt8>
+        _ segment: ArraySlice<UInt8>
     ) throws(VerificationError) -> ([UInt8], [String: JSONValue]) {
         guard let json = Base64.decodeURL(segment) else {
             throw .malformed("the payload segment is not strict base64url (RFC 7515 §2)\(describeOffender(segment))")
@@ -154,7 +131,7 @@ public struct CompactJWS: Sendable {
     }
 
     /// Decodes the signature segment: strict base64url (of any length; the signature check wants 64 bytes).
-    package static func decodeSignature(_ segment: UnsafeBufferPointer<UInt8>) throws(VerificationError) -> [UInt8] {
+    package static func decodeSignature(_ segment: ArraySlice<UInt8>) throws(VerificationError) -> [UInt8] {
         guard let signature = Base64.decodeURL(segment) else {
             throw .malformed("the signature segment is not strict base64url (RFC 7515 §2)\(describeOffender(segment))")
         }
@@ -162,11 +139,11 @@ public struct CompactJWS: Sendable {
     }
 
     /// Names the first character that is not base64url, or says the problem is padding or length.
-    private static func describeOffender(_ segment: UnsafeBufferPointer<UInt8>) -> String {
+    private static func describeOffender(_ segment: ArraySlice<UInt8>) -> String {
         guard let offset = Base64.firstNonURLCharacter(segment) else {
             return segment.count % 4 == 1 ? ": impossible length" : ": non-zero unused bits in the last character"
         }
-        let byte = segment[offset]
+        let byte = segment[segment.startIndex + offset]
         switch byte {
         case UInt8(ascii: "="): return ": padding '=' at offset \(offset)"
         case 0x21...0x7E: return ": character '\(Character(Unicode.Scalar(byte)))' at offset \(offset)"

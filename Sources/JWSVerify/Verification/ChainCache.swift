@@ -107,50 +107,22 @@ final class ChainCache: Sendable {
 
 extension ChainCache {
     /// A header's exact bytes, borrowed from the token (never copied for a look-up), hashed once with
-    /// a fast word-at-a-time hash. Valid only while the token's bytes are.
+    /// a fast word-at-a-time hash (``ByteScanning/wordHash(_:)``).
     ///
     /// Hashing the 2–3 KiB of an App Store header with `Hasher` (SipHash) costs more than all the
     /// rest of the cache look-up. The cache is bounded and only holds chains that verified, so a
     /// weaker hash cannot be turned into a flood of colliding entries; equality compares every byte.
-    struct Key {
-        let segment: UnsafeBufferPointer<UInt8>
+    struct Key: Sendable {
+        let segment: ArraySlice<UInt8>
         let digest: UInt64
 
-        init(_ segment: UnsafeBufferPointer<UInt8>) {
+        init(_ segment: ArraySlice<UInt8>) {
             self.segment = segment
-            digest = Self.hash(segment)
+            digest = ByteScanning.wordHash(segment)
         }
 
         /// Whether `bytes` are exactly this key's bytes.
-        func matches(_ bytes: [UInt8]) -> Bool {
-            guard bytes.count == segment.count else { return false }
-            return bytes.withUnsafeBytes { stored in
-                guard let stored = stored.baseAddress, let base = segment.baseAddress else { return true }
-                return memcmp(stored, base, segment.count) == 0
-            }
-        }
-
-        /// A multiply-xor hash over 8-byte words (the mixing step of wyhash/FxHash family).
-        private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-            var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-            let raw = UnsafeRawBufferPointer(bytes)
-            var offset = 0
-            while offset + 8 <= raw.count {
-                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                state =
-                    (state ^ word).multipliedFullWidth(by: 0xA076_1D64_78BD_642F).high
-                    ^ (state ^ word) &* 0xE703_7ED1_A0B4_28DB
-                offset += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < raw.count {
-                tail |= UInt64(raw[offset]) << shift
-                shift += 8
-                offset += 1
-            }
-            return (state ^ tail) &* 0x9E37_79B9_7F4A_7C15
-        }
+        func matches(_ bytes: [UInt8]) -> Bool { ByteScanning.equal(segment, bytes) }
     }
 }
 

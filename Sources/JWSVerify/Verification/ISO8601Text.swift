@@ -8,6 +8,11 @@ package enum ISO8601Text {
         iso8601(milliseconds: date.timeIntervalSince1970 * 1000)
     }
 
+    /// `seconds` since 1970 as ISO 8601 text.
+    package static func iso8601(seconds: Int64) -> String {
+        iso8601(milliseconds: Double(seconds) * 1000)
+    }
+
     /// The instant `milliseconds` after 1970-01-01T00:00:00Z, in UTC; fractions of a millisecond are
     /// dropped (rounded down). Values beyond year ±999,999 print as the raw number.
     package static func iso8601(milliseconds: Double) -> String {

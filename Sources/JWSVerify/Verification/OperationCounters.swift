@@ -7,6 +7,7 @@ package enum OperationCounters {
     private static let p384 = Atomic<Int>(0)
     private static let parses = Atomic<Int>(0)
     private static let ocsp = Atomic<Int>(0)
+    private static let tokens = Atomic<Int>(0)
 
     /// ES256 (P-256) signature verifications of tokens.
     package static var es256Verifications: Int { es256.load(ordering: .relaxed) }
@@ -14,6 +15,8 @@ package enum OperationCounters {
     package static var certificateSignatureVerifications: Int { p384.load(ordering: .relaxed) }
     /// DER certificates parsed by OpenSSL (`d2i_X509`) from tokens.
     package static var certificateParses: Int { parses.load(ordering: .relaxed) }
+    /// Tokens taken apart by check 1 (`FormatCheck`), nested tokens included: one per token verified.
+    package static var tokenParses: Int { tokens.load(ordering: .relaxed) }
     /// OCSP requests sent by online checks, of every verifier (a warm revocation cache sends none).
     package static var ocspRequests: Int { ocsp.load(ordering: .relaxed) }
 
@@ -21,4 +24,5 @@ package enum OperationCounters {
     static func countCertificateSignatures(_ count: Int) { p384.add(count, ordering: .relaxed) }
     static func countParse() { parses.add(1, ordering: .relaxed) }
     static func countOCSPRequest() { ocsp.add(1, ordering: .relaxed) }
+    static func countTokenParse() { tokens.add(1, ordering: .relaxed) }
 }

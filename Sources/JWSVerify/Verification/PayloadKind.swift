@@ -1,6 +1,9 @@
 import Foundation
 
 /// The five kinds of App Store signed data.
+///
+/// What the library knows of each kind (display name, method, marker keys, validation date, claims,
+/// nested tokens) is described once, by its model (`PayloadKindTable.swift`).
 public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// A transaction (`JWSTransactionDecodedPayload`), from StoreKit 2 or the App Store Server API.
     case transaction
@@ -13,41 +16,36 @@ public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
     /// A Retention Messaging realtime request (`DecodedRealtimeRequestBody`).
     case realtimeRequest = "realtime"
 
-    /// The kind in words: `renewal info`, `app transaction`, ...
-    public var description: String {
+    /// The model of this kind, whose conformance describes it.
+    var model: any AppStorePayload.Type {
         switch self {
-        case .transaction: return "transaction"
-        case .renewalInfo: return "renewal info"
-        case .appTransaction: return "app transaction"
-        case .notification: return "notification"
-        case .realtimeRequest: return "realtime request"
+        case .transaction: return JWSTransactionDecodedPayload.self
+        case .renewalInfo: return JWSRenewalInfoDecodedPayload.self
+        case .appTransaction: return AppTransaction.self
+        case .notification: return ResponseBodyV2DecodedPayload.self
+        case .realtimeRequest: return DecodedRealtimeRequestBody.self
         }
     }
+
+    /// The kind in words: `renewal info`, `app transaction`, ...
+    public var description: String { model.displayName }
 
     /// The `SignedDataVerifier` method for this kind.
-    var methodName: String {
-        switch self {
-        case .transaction: return "verifyAndDecodeTransaction"
-        case .renewalInfo: return "verifyAndDecodeRenewalInfo"
-        case .appTransaction: return "verifyAndDecodeAppTransaction"
-        case .notification: return "verifyAndDecodeNotification"
-        case .realtimeRequest: return "verifyAndDecodeRealtimeRequest"
-        }
-    }
+    public var methodName: String { model.methodName }
 
-    /// Top-level keys that only this kind carries; one of them present means the payload is of this kind.
-    var markerKeys: [String] {
-        switch self {
-        case .notification: return ["notificationType", "notificationUUID"]
-        case .appTransaction:
-            return ["receiptType", "applicationVersion", "originalApplicationVersion", "receiptCreationDate"]
-        case .transaction: return ["transactionId", "purchaseDate", "inAppOwnershipType", "webOrderLineItemId"]
-        case .renewalInfo:
-            return [
-                "autoRenewStatus", "autoRenewProductId", "expirationIntent", "renewalDate", "isInBillingRetryPeriod",
-            ]
-        case .realtimeRequest: return ["userLocale"]
+    /// Top-level keys that only this kind carries.
+    var markerKeys: [String] { model.markerKeys }
+
+    /// The member whose date the chain is validated at (``ValidationTime/signedDate``).
+    public var validationDateKey: String { model.validationDateKey }
+
+    /// The members of this kind that hold nested tokens, with the kind each holds (a notification's
+    /// `signedTransactionInfo`, `signedRenewalInfo`, `signedAppTransactionInfo`).
+    public var nestedTokenFields: [(field: String, path: String, kind: PayloadKind)] {
+        func fields<P: AppStorePayload>(_ type: P.Type) -> [(field: String, path: String, kind: PayloadKind)] {
+            P.nestedTokenFields.map { ($0.field, $0.path, $0.kind) }
         }
+        return fields(model)
     }
 
     /// The kind whose marker keys appear among `keys`, if any.
@@ -73,6 +71,14 @@ public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
         guard let jws = try? CompactJWS(parsing: token) else { return nil }
         return recognize(payload: jws.payloadObject.keys)
     }
+
+    /// The payload object decoded as this kind, without verifying anything; nil when it does not decode.
+    func decodeUnverified(_ object: [String: JSONValue]) -> DecodedPayload? {
+        func decode<P: AppStorePayload>(_ type: P.Type) -> DecodedPayload? {
+            (try? P(json: JSONObjectReader(object: object)))?.decodedPayload(nested: [])
+        }
+        return decode(model)
+    }
 }
 
 /// A decoded payload of any kind, for callers that handle every kind in one place (the CLI).
@@ -91,6 +97,42 @@ public enum DecodedPayload: Sendable, Hashable {
         case .appTransaction: return .appTransaction
         case .notification: return .notification
         case .realtimeRequest: return .realtimeRequest
+        }
+    }
+}
+
+/// A notification with its nested tokens decoded (and verified, when the result is verified).
+public struct DecodedNotification: Sendable, Hashable {
+    /// The notification itself.
+    public var notification: ResponseBodyV2DecodedPayload
+    /// `data.signedTransactionInfo`, decoded.
+    public var transaction: JWSTransactionDecodedPayload?
+    /// `data.signedRenewalInfo`, decoded.
+    public var renewalInfo: JWSRenewalInfoDecodedPayload?
+    /// `appData.signedAppTransactionInfo`, decoded.
+    public var appTransaction: AppTransaction?
+
+    /// Creates a value.
+    public init(
+        notification: ResponseBodyV2DecodedPayload, transaction: JWSTransactionDecodedPayload? = nil,
+        renewalInfo: JWSRenewalInfoDecodedPayload? = nil, appTransaction: AppTransaction? = nil
+    ) {
+        self.notification = notification
+        self.transaction = transaction
+        self.renewalInfo = renewalInfo
+        self.appTransaction = appTransaction
+    }
+
+    /// The notification with the payloads of its nested tokens, verified or not.
+    init(notification: ResponseBodyV2DecodedPayload, nested: [NestedToken]) {
+        self.init(notification: notification)
+        for token in nested {
+            switch token.result.unverifiedPayload {
+            case .transaction(let value)?: transaction = value
+            case .renewalInfo(let value)?: renewalInfo = value
+            case .appTransaction(let value)?: appTransaction = value
+            default: break
+            }
         }
     }
 }

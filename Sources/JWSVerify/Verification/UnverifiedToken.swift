@@ -68,24 +68,6 @@ extension SignedDataVerifier {
         _ object: [String: JSONValue], as kind: PayloadKind?
     ) -> (kind: PayloadKind?, payload: DecodedPayload?) {
         let recognized = kind ?? PayloadKind.recognize(payload: object.keys)
-        let reader = JSONObjectReader(object: object)
-        var payload: DecodedPayload?
-        switch recognized {
-        case .transaction:
-            payload = (try? JWSTransactionDecodedPayload(json: reader)).map { .transaction($0) }
-        case .renewalInfo:
-            payload = (try? JWSRenewalInfoDecodedPayload(json: reader)).map { .renewalInfo($0) }
-        case .appTransaction:
-            payload = (try? AppTransaction(json: reader)).map { .appTransaction($0) }
-        case .notification:
-            payload = (try? ResponseBodyV2DecodedPayload(json: reader)).map {
-                .notification(DecodedNotification(notification: $0))
-            }
-        case .realtimeRequest:
-            payload = (try? DecodedRealtimeRequestBody(json: reader)).map { .realtimeRequest($0) }
-        case nil:
-            payload = nil
-        }
-        return (recognized, payload)
+        return (recognized, recognized?.decodeUnverified(object))
     }
 }

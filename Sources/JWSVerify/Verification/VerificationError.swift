@@ -112,12 +112,18 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
     public let message: String
     /// OpenSSL's own error text, when OpenSSL reported one.
     public let underlying: String?
-    /// The step of ``VerificationReport`` that failed, where the code alone does not say.
+    /// The step of ``VerificationReport`` that failed, named by the check that failed (nil for a
+    /// configuration error, which no report holds).
     let step: VerificationReport.StepName?
 
-    /// Creates an error.
+    /// Creates an error. It fails the first step of `check` in a ``VerificationReport``.
     public init(_ code: Code, check: Check, _ message: String, underlying: String? = nil) {
-        self.init(code, check: check, message, underlying: underlying, step: nil)
+        self.init(code, check: check, message, underlying: underlying, step: check.firstStep)
+    }
+
+    /// An error of the check that owns `step` (see ``VerificationReport/StepName/check``).
+    init(_ code: Code, step: VerificationReport.StepName, _ message: String, underlying: String? = nil) {
+        self.init(code, check: step.check, message, underlying: underlying, step: step)
     }
 
     init(_ code: Code, check: Check, _ message: String, underlying: String? = nil, step: VerificationReport.StepName?) {
@@ -146,6 +152,22 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
 
 extension VerificationError {
     static func malformed(_ message: String) -> VerificationError {
-        VerificationError(.malformedToken, check: .format, message)
+        VerificationError(.malformedToken, step: .format, message)
+    }
+}
+
+extension VerificationError.Check {
+    /// The first step of this check in a ``VerificationReport``; nil for ``configuration``.
+    var firstStep: VerificationReport.StepName? {
+        switch self {
+        case .format: return .format
+        case .header: return .algorithm
+        case .chain: return .certificates
+        case .signature: return .signature
+        case .revocation: return .revocation
+        case .payload: return .payload
+        case .claims: return .bundleId
+        default: return nil
+        }
     }
 }

@@ -2,16 +2,56 @@ import Foundation
 
 /// Every check of one verification with its outcome, for people debugging a token (the CLI prints it).
 ///
-/// The steps follow the verification contract in order. Steps before the failed one passed; steps
-/// after it did not run and are reported as skipped. Steps that the configuration turns off (no
-/// bundle id given, revocation offline) are skipped with a detail saying why, never reported as passed.
+/// The report is written while the checks run (``ReportRecorder``): each check records that it
+/// passed, was skipped and why, or failed with the error's message. Steps after a failure did not
+/// run and say so. Steps that the configuration turns off (no bundle id given, revocation offline)
+/// are skipped with a detail saying why, never reported as passed.
 public struct VerificationReport: Sendable, Hashable, Codable {
-    /// The name of a step.
+    /// The name of a step, in contract order (the numbers of Docs/ErrorCodes.md).
     public enum StepName: String, Sendable, Hashable, Codable, CaseIterable {
-        case format, algorithm, certificateChain, chainLength, certificates, trust, validity, appleExtensions, leafKey,
-            signature, revocation, payload, bundleId, appAppleId, environment
+        /// 1. Size, segments, base64url, JSON.
+        case format
+        /// 2. `alg` is `ES256`, no `crit`.
+        case algorithm
+        /// 3. `x5c` is an array of strings.
+        case certificateChain
+        /// 4. Three certificates (one for a pinned Xcode certificate).
+        case chainLength
+        /// 5. Each entry is one DER certificate.
+        case certificates
+        /// 6. The chain leads to a configured root.
+        case trust
+        /// 7. Every certificate is valid at the validation time.
+        case validity
+        /// 8. Apple's marker extensions.
+        case appleExtensions
+        /// 9. The leaf key is a valid EC P-256 key.
+        case leafKey
+        /// 10. The ES256 signature.
+        case signature
+        /// 11. OCSP, with online checks.
+        case revocation
+        /// 12. The payload decodes as its kind.
+        case payload
+        /// 13. Bundle id, app Apple id, environment.
+        case bundleId, appAppleId, environment
         /// A notification's nested `signedTransactionInfo`, `signedRenewalInfo` and `signedAppTransactionInfo`.
         case nestedTokens
+
+        /// The check this step belongs to.
+        public var check: VerificationError.Check {
+            switch self {
+            case .format: return .format
+            case .algorithm, .certificateChain, .chainLength: return .header
+            case .certificates, .trust, .validity, .appleExtensions, .leafKey: return .chain
+            case .signature: return .signature
+            case .revocation: return .revocation
+            case .payload: return .payload
+            case .bundleId, .appAppleId, .environment: return .claims
+            // A nested failure keeps its own check; this is the step's place in the contract.
+            case .nestedTokens: return .claims
+            }
+        }
     }
 
     /// What happened to a step.
@@ -25,14 +65,77 @@ public struct VerificationReport: Sendable, Hashable, Codable {
         public let name: StepName
         /// Passed, failed or skipped.
         public let outcome: Outcome
+        let content: Detail
+
         /// What was checked, what was wrong, or why it was skipped.
-        public let detail: String
+        public var detail: String { content.text }
 
         /// Creates a step.
         public init(name: StepName, outcome: Outcome, detail: String) {
+            self.init(name, outcome, .text(detail))
+        }
+
+        init(_ name: StepName, _ outcome: Outcome, _ content: Detail) {
             self.name = name
             self.outcome = outcome
-            self.detail = detail
+            self.content = content
+        }
+
+        private enum CodingKeys: String, CodingKey { case name, outcome, detail }
+
+        /// Decodes `name`, `outcome` and `detail`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                name: try container.decode(StepName.self, forKey: .name),
+                outcome: try container.decode(Outcome.self, forKey: .outcome),
+                detail: try container.decode(String.self, forKey: .detail))
+        }
+
+        /// Encodes `name`, `outcome` and `detail`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(outcome, forKey: .outcome)
+            try container.encode(detail, forKey: .detail)
+        }
+
+        /// Steps are equal when their name, outcome and detail text are.
+        public static func == (lhs: Step, rhs: Step) -> Bool {
+            lhs.name == rhs.name && lhs.outcome == rhs.outcome && lhs.detail == rhs.detail
+        }
+
+        /// Hashes what `==` compares.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(outcome)
+            hasher.combine(detail)
+        }
+    }
+
+    /// A step's detail, kept as recorded and turned into text only when read, so that recording a
+    /// verified token's report costs no string formatting.
+    enum Detail: Sendable, Hashable {
+        case text(String)
+        /// `leaf ← intermediate ← trusted root NAME (SHA-256 …)`.
+        case trustedRoot(name: String, fingerprint: String)
+        /// Every certificate is valid at this time (seconds since 1970).
+        case validAt(Int64)
+        /// A configured value that matched, quoted.
+        case matched(String)
+        /// The payload decodes as this kind.
+        case decodesAs(PayloadKind)
+
+        var text: String {
+            switch self {
+            case .text(let text): return text
+            case .trustedRoot(let name, let fingerprint):
+                return "leaf ← intermediate ← trusted root \(name) (SHA-256 \(fingerprint))"
+            case .validAt(let seconds):
+                return "every certificate is valid at \(ISO8601Text.iso8601(seconds: seconds))"
+            case .matched(let value): return "\"\(value)\""
+            case .decodesAs(let kind): return "decodes as \(kind)"
+            }
         }
     }
 
@@ -50,152 +153,50 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     /// The report of input that failed before any other check could run (for example a line of a
     /// batch file too long to be a token): the error's step failed, every other step skipped.
     public init(failure error: VerificationError) {
-        let failed = SignedDataVerifier.step(for: error)
-        steps = StepName.allCases.map { name in
-            name == failed
-                ? Step(name: name, outcome: .failed, detail: error.message)
-                : Step(name: name, outcome: .skipped, detail: "not run: an earlier check failed")
-        }
+        var recorder = ReportRecorder()
+        recorder.failed(error)
+        self = recorder.report
     }
 }
 
-extension SignedDataVerifier {
-    /// Explains a verification step by step.
-    ///
-    /// - Parameter result: A result this verifier returned from ``verifyAndDecode(_:as:)``.
-    /// - Returns: the report of every step.
-    public func report(for result: VerificationResult<DecodedPayload>) -> VerificationReport {
-        let error = result.error
-        let failedStep = error.map(Self.step(for:))
-        let payload = result.unverifiedPayload
-        let claims = payload.map(Self.claims(of:))
-        var steps: [VerificationReport.Step] = []
-        var reachedFailure = false
-        for name in VerificationReport.StepName.allCases {
-            if let error, name == failedStep {
-                steps.append(.init(name: name, outcome: .failed, detail: error.message))
-                reachedFailure = true
-                continue
-            }
-            if reachedFailure {
-                steps.append(.init(name: name, outcome: .skipped, detail: "not run: an earlier check failed"))
-                continue
-            }
-            steps.append(passedOrSkipped(name, result: result, claims: claims))
-        }
-        return VerificationReport(steps: steps)
+/// Writes a ``VerificationReport`` while the checks run, in contract order.
+struct ReportRecorder: Sendable {
+    private var steps: [VerificationReport.Step] = []
+
+    init() {
+        steps.reserveCapacity(VerificationReport.StepName.allCases.count)
     }
 
-    private func passedOrSkipped(
-        _ name: VerificationReport.StepName, result: VerificationResult<DecodedPayload>, claims: PayloadClaims?
-    ) -> VerificationReport.Step {
-        let xcode = environment == .xcode
-        let verified: Verified<DecodedPayload>? = {
-            if case .verified(let value) = result { return value }
-            return nil
-        }()
-        func passed(_ detail: String) -> VerificationReport.Step { .init(name: name, outcome: .passed, detail: detail) }
-        func skipped(_ detail: String) -> VerificationReport.Step {
-            .init(name: name, outcome: .skipped, detail: detail)
-        }
-        switch name {
-        case .format: return passed("3 segments of strict base64url; header and payload are JSON objects")
-        case .algorithm: return passed("alg is ES256, no crit")
-        case .certificateChain: return passed("x5c is an array of certificates")
-        case .chainLength:
-            return passed(xcode ? "1 certificate (StoreKit Testing)" : "3 certificates: leaf, intermediate, root")
-        case .certificates: return passed("each entry is base64 of one DER X.509 certificate")
-        case .trust:
-            if xcode { return passed("x5c[0] is byte-identical to the pinned StoreKit Testing certificate") }
-            if let root = verified?.chain.last {
-                let name = root.subjectCommonName ?? root.subjectOrganization ?? "without a CN"
-                return passed("leaf ← intermediate ← trusted root \(name) (SHA-256 \(root.sha256Fingerprint))")
-            }
-            return passed("leaf ← intermediate ← a trusted root")
-        case .validity:
-            if xcode { return skipped("not enforced for StoreKit Testing certificates, as in Xcode") }
-            let time = verified.map { ISO8601Text.iso8601($0.validationTime) }
-            return passed("every certificate is valid at \(time ?? "the validation time")")
-        case .appleExtensions:
-            if xcode { return skipped("StoreKit Testing certificates carry no Apple marker") }
-            return passed("intermediate has \(AppleOID.intermediateMarker), leaf has \(AppleOID.leafMarker)")
-        case .leafKey: return passed("EC P-256")
-        case .signature: return passed("ES256 signature verified with the leaf key")
-        case .revocation:
-            return enableOnlineChecks
-                ? passed("OCSP: leaf and intermediate good")
-                : skipped("offline: revocation is checked only with online checks")
-        case .payload: return passed("decodes as \(result.unverifiedPayload?.kind.description ?? "the expected kind")")
-        case .bundleId:
-            guard let claims, claims.checksBundleId else { return skipped("this kind carries no bundle id to check") }
-            guard let bundleId else {
-                return skipped("no bundle id configured; the payload says \(ClaimExpectations.quoted(claims.bundleId))")
-            }
-            return passed("\"\(bundleId)\"")
-        case .appAppleId:
-            guard let claims, claims.checksAppAppleId else {
-                return skipped("this kind carries no app Apple id to check")
-            }
-            guard expectations.comparesAppAppleId(claims), let appAppleId else {
-                return skipped(
-                    "checked in Production with a configured app Apple id; the payload says "
-                        + (claims.appAppleId.map(String.init) ?? "nothing"))
-            }
-            return passed("\(appAppleId)")
-        case .environment:
-            guard let environment else {
-                return skipped(
-                    "no environment configured; the payload's \(claims?.environmentField ?? "environment") is "
-                        + ClaimExpectations.quoted(claims?.environment?.rawValue))
-            }
-            return passed("\"\(environment.rawValue)\"")
-        case .nestedTokens:
-            guard case .notification(let decoded)? = result.unverifiedPayload else {
-                return skipped("only notifications carry nested tokens")
-            }
-            let present = [
-                decoded.notification.data?.signedTransactionInfo.map { _ in "signedTransactionInfo" },
-                decoded.notification.data?.signedRenewalInfo.map { _ in "signedRenewalInfo" },
-                decoded.notification.appData?.signedAppTransactionInfo.map { _ in "signedAppTransactionInfo" },
-            ].compactMap { $0 }
-            guard !present.isEmpty else { return skipped("the notification carries no nested token") }
-            let decodedCount = [decoded.transaction != nil, decoded.renewalInfo != nil, decoded.appTransaction != nil]
-                .filter { $0 }.count
-            guard decodedCount == present.count else {
-                return skipped(
-                    "not verified in this call (verifyingNestedTokens: false): \(present.joined(separator: ", "))")
-            }
-            return passed("verified and decoded: \(present.joined(separator: ", "))")
-        }
+    /// Records that `name` passed.
+    mutating func passed(_ name: VerificationReport.StepName, _ detail: VerificationReport.Detail) {
+        steps.append(.init(name, .passed, detail))
     }
 
-    static func step(for error: VerificationError) -> VerificationReport.StepName {
-        if let step = error.step { return step }
-        switch error.code {
-        case .malformedToken: return .format
-        case .unsupportedAlgorithm: return .algorithm
-        case .missingCertificateChain: return .certificateChain
-        case .invalidChainLength: return .chainLength
-        case .invalidCertificate: return .certificates
-        case .untrustedChain: return .trust
-        case .certificateExpired: return .validity
-        case .missingAppleExtension: return .appleExtensions
-        case .unsupportedKey: return .leafKey
-        case .invalidSignature: return .signature
-        case .revokedCertificate, .revocationUnavailable: return .revocation
-        case .invalidAppIdentifier: return .bundleId
-        case .invalidEnvironment: return .environment
-        default: return .payload
-        }
+    /// Records that `name` passed.
+    mutating func passed(_ name: VerificationReport.StepName, _ detail: String) {
+        passed(name, .text(detail))
     }
 
-    static func claims(of payload: DecodedPayload) -> PayloadClaims {
-        switch payload {
-        case .transaction(let value): return value.claims
-        case .renewalInfo(let value): return value.claims
-        case .appTransaction(let value): return value.claims
-        case .notification(let value): return value.notification.claims
-        case .realtimeRequest(let value): return value.claims
-        }
+    /// Records that `name` was not run, and why.
+    mutating func skipped(_ name: VerificationReport.StepName, _ why: String) {
+        steps.append(.init(name, .skipped, .text(why)))
+    }
+
+    /// Records the failure of the error's step; every later step is reported as not run.
+    mutating func failed(_ error: VerificationError) {
+        steps.append(.init(error.step ?? .format, .failed, .text(error.message)))
+    }
+
+    /// The report: every step in contract order; one not recorded did not run.
+    var report: VerificationReport {
+        var recorded = steps[...]
+        return VerificationReport(
+            steps: VerificationReport.StepName.allCases.map { name in
+                if let next = recorded.first, next.name == name {
+                    recorded.removeFirst()
+                    return next
+                }
+                return .init(name, .skipped, .text("not run: an earlier check failed"))
+            })
     }
 }

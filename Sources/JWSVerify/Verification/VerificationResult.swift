@@ -56,16 +56,33 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
         }
     }
 
-    func map<T: Sendable>(_ transform: (Payload) -> T) -> VerificationResult<T> {
+    /// Every check of this verification with its outcome, recorded while the checks ran.
+    public var report: VerificationReport {
+        switch self {
+        case .verified(let verified): return verified.report
+        case .failed(let failure): return failure.report
+        }
+    }
+
+    /// The tokens nested in a notification, each with its own verification (empty for other kinds,
+    /// and when the notification itself failed: its nested tokens are then not verified).
+    public var nestedTokens: [NestedToken] {
+        switch self {
+        case .verified(let verified): return verified.nestedTokens
+        case .failed(let failure): return failure.nestedTokens
+        }
+    }
+
+    func map<T: Sendable>(_ transform: @escaping @Sendable (Payload) -> T) -> VerificationResult<T> {
         switch self {
         case .verified(let verified):
             return .verified(
                 Verified(
                     payload: transform(verified.payload), header: verified.header, chain: verified.chain,
-                    validationTime: verified.validationTime))
+                    validationTime: verified.validationTime, report: verified.report,
+                    nestedTokens: verified.nestedTokens))
         case .failed(let failure):
-            return .failed(
-                VerificationFailure(error: failure.error, unverifiedPayload: failure.unverifiedPayload.map(transform)))
+            return .failed(failure.map(transform))
         }
     }
 }
@@ -80,12 +97,21 @@ public struct Verified<Payload: Sendable>: Sendable {
     public let chain: [CertificateInfo]
     /// The time at which the chain was validated.
     public let validationTime: Date
+    /// Every check with its outcome.
+    public let report: VerificationReport
+    /// A notification's nested tokens, each verified (empty for other kinds).
+    public let nestedTokens: [NestedToken]
 
-    init(payload: Payload, header: JWSHeader, chain: [CertificateInfo], validationTime: Date) {
+    init(
+        payload: Payload, header: JWSHeader, chain: [CertificateInfo], validationTime: Date,
+        report: VerificationReport, nestedTokens: [NestedToken] = []
+    ) {
         self.payload = payload
         self.header = header
         self.chain = chain
         self.validationTime = validationTime
+        self.report = report
+        self.nestedTokens = nestedTokens
     }
 }
 
@@ -93,13 +119,85 @@ public struct Verified<Payload: Sendable>: Sendable {
 public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     /// The failed check and its code.
     public let error: VerificationError
-    /// The payload as decoded, when decoding got that far.
+    /// Every check with its outcome: the failed one, and which did not run.
+    public let report: VerificationReport
+    /// A notification's nested tokens, each with its own verification, when they were verified: a
+    /// notification whose own checks passed but one of whose nested tokens failed.
+    public let nestedTokens: [NestedToken]
+    /// The header as the token states it, when the token got past the format check.
+    ///
+    /// - Warning: Unverified data.
+    public let unverifiedHeader: JWSHeader?
+    private let payloadSource: UnverifiedPayload<Payload>
+    private let payloadBytes: [UInt8]?
+
+    /// The payload as decoded, when the token got past the format check and its payload decodes
+    /// as the kind asked for (or recognized); decoded on first use when the failure came before
+    /// the payload check.
     ///
     /// - Warning: Unverified data. Never grant anything on it.
-    public let unverifiedPayload: Payload?
+    public var unverifiedPayload: Payload? { payloadSource.value }
 
-    init(error: VerificationError, unverifiedPayload: Payload?) {
+    /// The payload's JSON exactly as in the token, when the token got past the format check.
+    ///
+    /// - Warning: Unverified data.
+    public var unverifiedPayloadJSON: Data? { payloadBytes.map { Data($0) } }
+
+    init(
+        error: VerificationError, report: VerificationReport, unverifiedHeader: JWSHeader? = nil,
+        payload: UnverifiedPayload<Payload> = .none, payloadBytes: [UInt8]? = nil, nestedTokens: [NestedToken] = []
+    ) {
         self.error = error
-        self.unverifiedPayload = unverifiedPayload
+        self.report = report
+        self.unverifiedHeader = unverifiedHeader
+        self.payloadSource = payload
+        self.payloadBytes = payloadBytes
+        self.nestedTokens = nestedTokens
     }
+
+    func map<T: Sendable>(_ transform: @escaping @Sendable (Payload) -> T) -> VerificationFailure<T> {
+        VerificationFailure<T>(
+            error: error, report: report, unverifiedHeader: unverifiedHeader, payload: payloadSource.map(transform),
+            payloadBytes: payloadBytes, nestedTokens: nestedTokens)
+    }
+}
+
+/// The unverified payload of a failure: decoded already, to be decoded when asked for, or none.
+struct UnverifiedPayload<Payload: Sendable>: Sendable {
+    private let decode: (@Sendable () -> Payload?)?
+    private let decoded: Payload?
+
+    private init(decoded: Payload?, decode: (@Sendable () -> Payload?)?) {
+        self.decoded = decoded
+        self.decode = decode
+    }
+
+    /// No payload.
+    static var none: UnverifiedPayload { UnverifiedPayload(decoded: nil, decode: nil) }
+    /// A payload decoded already.
+    static func decoded(_ payload: Payload?) -> UnverifiedPayload { UnverifiedPayload(decoded: payload, decode: nil) }
+    /// Decoded from the parsed JSON tree on use: a failure before check 12 costs no model decoding.
+    static func later(_ decode: @escaping @Sendable () -> Payload?) -> UnverifiedPayload {
+        UnverifiedPayload(decoded: nil, decode: decode)
+    }
+
+    var value: Payload? { decoded ?? decode?() }
+
+    func map<T: Sendable>(_ transform: @escaping @Sendable (Payload) -> T) -> UnverifiedPayload<T> {
+        if let decode { return .later { decode().map(transform) } }
+        return .decoded(decoded.map(transform))
+    }
+}
+
+/// A token nested in a notification (`data.signedTransactionInfo`, ...), with its own verification.
+public struct NestedToken: Sendable {
+    /// The member that holds it: `signedTransactionInfo`, `signedRenewalInfo`, `signedAppTransactionInfo`.
+    public let field: String
+    /// Its path in the notification's payload: `data.signedTransactionInfo`, ...
+    public let path: String
+    /// Its kind, from the notification's description of the member.
+    public let kind: PayloadKind
+    /// Its verification, by the same verifier, as if passed to ``SignedDataVerifier/verifyAndDecode(_:as:)``
+    /// with ``kind``.
+    public let result: VerificationResult<DecodedPayload>
 }

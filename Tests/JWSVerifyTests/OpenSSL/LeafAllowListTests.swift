@@ -445,9 +445,9 @@ struct LeafAllowListTests {
         let parsedRoot = try #require(Certificate(der: Array(root)))
         #expect(parsedIntermediate.cannotConstrainLeaves == authorityCase.cannotConstrain, "intermediate")
         #expect(parsedRoot.cannotConstrainLeaves == authorityCase.cannotConstrain, "root")
-        let entry = try #require(ChainValidator.intermediateEntry(parsedIntermediate, under: Self.setup.root))
+        let entry = try #require(IntermediateCache.Entry(parsedIntermediate, under: Self.setup.root))
         #expect(entry.checksNewLeaves == authorityCase.cannotConstrain)
-        let rootEntry = try #require(ChainValidator.intermediateEntry(Self.setup.intermediate, under: parsedRoot))
+        let rootEntry = try #require(IntermediateCache.Entry(Self.setup.intermediate, under: parsedRoot))
         #expect(rootEntry.checksNewLeaves == authorityCase.cannotConstrain)
     }
 

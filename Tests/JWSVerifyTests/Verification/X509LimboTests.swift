@@ -108,7 +108,7 @@ struct X509LimboTests {
     func fullPath(_ testCase: Case) throws {
         let roots = try testCase.roots.map { try #require(Certificate(der: $0)) }
         let store = try #require(TrustStore(roots: roots))
-        let cold = ChainValidator(trustStore: store, intermediates: IntermediateCache(capacity: 0))
+        let cold = TrustAnchor.appleRoots(trustStore: store, intermediates: IntermediateCache(capacity: 0))
         let x5c = [testCase.leaf, testCase.intermediate, testCase.roots[0]].map { Base64.encodeStandard($0) }
         let verdict = ChainsDifferential.chainVerdict(cold.validate(x5c, at: testCase.time))
         // OpenSSL's verdict on the whole chain is the full path's (one of the differential's properties).

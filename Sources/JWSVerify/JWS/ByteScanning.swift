@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Byte-level scans of token bytes at memory speed: finding the `.` between segments (`memchr`),
+/// hashing a header's bytes a word at a time and comparing two byte strings (`memcmp`).
+///
+/// Unsafe pointers: this is one of the few files outside `OpenSSL/` that holds them (see
+/// Docs/Security.md, "Unsafe code"). Every warm verification scans its 3–10 KiB token for dots and
+/// hashes its 2–3 KiB header; byte-by-byte loops over arrays cost more than the rest of a chain-cache
+/// look-up. The pointers live only inside these functions, over arrays they borrow for the call.
+package enum ByteScanning {
+    /// The index of the first `byte` in `bytes[start...]`, if any.
+    package static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
+        guard start >= 0, start < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress,
+                let found = memchr(base + start, Int32(byte), buffer.count - start)
+            else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// Whether two byte strings are equal, compared with `memcmp`.
+    package static func equal(_ lhs: ArraySlice<UInt8>, _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.withUnsafeBytes { left in
+            rhs.withUnsafeBytes { right in
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, right.count) == 0
+            }
+        }
+    }
+
+    /// A multiply-xor hash over 8-byte words (the mixing step of the wyhash/FxHash family).
+    ///
+    /// Not a defence against chosen collisions: its users (the chain cache) are bounded and compare
+    /// every byte on a match.
+    package static func wordHash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBytes { raw in
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+            var offset = 0
+            while offset + 8 <= raw.count {
+                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                state =
+                    (state ^ word).multipliedFullWidth(by: 0xA076_1D64_78BD_642F).high
+                    ^ (state ^ word) &* 0xE703_7ED1_A0B4_28DB
+                offset += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < raw.count {
+                tail |= UInt64(raw[offset]) << shift
+                shift += 8
+                offset += 1
+            }
+            return (state ^ tail) &* 0x9E37_79B9_7F4A_7C15
+        }
+    }
+}

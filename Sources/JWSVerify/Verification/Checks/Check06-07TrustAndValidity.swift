@@ -1,0 +1,71 @@
+/// Checks 6 and 7, from one verdict on the whole chain:
+/// - 6, **trust** (`untrustedChain`): leaf ← `x5c[1]` ← a configured root, built by OpenSSL from the
+///   trust store (`x5c[2]` is never trusted); every signature good; the built chain is exactly three
+///   long and passes through `x5c[1]`;
+/// - 7, **validity** (`certificateExpired`): every certificate valid at the validation time,
+///   notBefore ≤ t < notAfter (``ValidityInterval``, OpenSSL 3.0's `X509_cmp_time`).
+///
+/// The verdict is `X509_verify_cert`'s, unless check 5's leaf check accepted a new leaf under a
+/// known intermediate: that answer is only ever "the full path certainly accepts it".
+enum TrustAndValidityCheck {
+    /// The root the chain leads to, and the interval in which the whole chain is valid.
+    struct Trusted {
+        let root: Certificate
+        let validity: ValidityInterval
+    }
+
+    /// Decides checks 6 and 7 for `chain` at `time`, recording both steps.
+    static func check(
+        _ chain: ParsedChain, trustStore: TrustStore, at time: Int64, recorder: inout ReportRecorder
+    ) throws(VerificationError) -> Trusted {
+        if let leafValidity = chain.acceptedLeafValidity, let known = chain.known {
+            let trusted = Trusted(root: known.root, validity: leafValidity.intersection(known.validity))
+            recordPassed(root: known.rootInfo, at: time, recorder: &recorder)
+            return trusted
+        }
+        let verdict: TrustStore.ChainVerdict
+        switch trustStore.verify(leaf: chain.leaf, intermediate: chain.intermediate, at: time) {
+        case .success(let value): verdict = value
+        case .failure(let error): throw error
+        }
+        OperationCounters.countCertificateSignatures(2)
+        if let failure = verdict.trustFailure {
+            throw VerificationError(
+                .untrustedChain, step: .trust,
+                "the chain does not lead from x5c[0] through x5c[1] to a trusted root: \(failure.reason)"
+                    + " (certificate at depth \(failure.depth))",
+                underlying: failure.reason)
+        }
+        guard verdict.passesThroughIntermediate, verdict.chainLength == 3 else {
+            throw VerificationError(
+                .untrustedChain, step: .trust,
+                "the chain to the trusted root does not pass through x5c[1]: the leaf must be issued by the"
+                    + " intermediate and the intermediate by a trusted root")
+        }
+        guard let root = chain.known?.root ?? trustStore.root(withFingerprint: verdict.rootFingerprint) else {
+            throw VerificationError(.untrustedChain, step: .trust, "internal error: the chain could not be assembled")
+        }
+        recorder.passed(.trust, trustDetail(chain.known?.rootInfo ?? CertificateInfo(root)))
+        if let failure = verdict.timeFailure {
+            let role = ["leaf", "intermediate", "root"][min(Int(failure.depth), 2)]
+            throw VerificationError(
+                .certificateExpired, step: .validity,
+                "the \(role) certificate is not valid at \(ISO8601Text.iso8601(seconds: time)): \(failure.reason)",
+                underlying: failure.reason)
+        }
+        recorder.passed(.validity, .validAt(time))
+        return Trusted(root: root, validity: verdict.validity)
+    }
+
+    /// Records steps 6 and 7 as passed, for a chain that leads to `root` and is valid at `time`.
+    static func recordPassed(root: CertificateInfo, at time: Int64, recorder: inout ReportRecorder) {
+        recorder.passed(.trust, trustDetail(root))
+        recorder.passed(.validity, .validAt(time))
+    }
+
+    private static func trustDetail(_ root: CertificateInfo) -> VerificationReport.Detail {
+        .trustedRoot(
+            name: root.subjectCommonName ?? root.subjectOrganization ?? "without a CN",
+            fingerprint: root.sha256Fingerprint)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The configuration check (`invalidConfiguration`, thrown by ``SignedDataVerifier``'s initializer):
+/// a verifier that could verify nothing is never made.
+enum Configuration {
+    /// The trust anchor for `environment`, after checking that the configuration can verify anything:
+    /// Production needs an app Apple id, LocalTesting cannot be verified, Xcode needs its pinned
+    /// certificate and no online checks, and every root must parse into a trust store.
+    static func anchor(
+        rootCertificates: [Data], xcodeCertificate: Data?, environment: Environment?, appAppleId: Int64?,
+        enableOnlineChecks: Bool, cachesIntermediates: Bool
+    ) throws(VerificationError) -> TrustAnchor {
+        if environment == .production && appAppleId == nil {
+            throw error("appAppleId is required when the environment is Production")
+        }
+        if environment == .localTesting {
+            throw error(
+                "LocalTesting tokens are not signed by Apple and cannot be verified; decode them with"
+                    + " SignedDataVerifier.decodeUnverified(_:as:)")
+        }
+        if enableOnlineChecks && environment == .xcode {
+            throw error("online checks do not apply to Xcode tokens: nobody revokes a StoreKit Testing certificate")
+        }
+        if environment == .xcode {
+            guard let xcodeCertificate else {
+                throw error(
+                    "environment Xcode needs the StoreKit Testing certificate: in Xcode, open the .storekit"
+                        + " configuration, choose Editor > Save Public Certificate, and pass that file")
+            }
+            guard let certificate = Certificate(derOrPEM: Array(xcodeCertificate)), certificate.publicKey != nil else {
+                throw error("the Xcode certificate is not a DER or PEM X.509 certificate with a key")
+            }
+            return .pinnedXcodeCertificate(certificate)
+        }
+        var roots: [Certificate] = []
+        for (index, data) in rootCertificates.enumerated() {
+            guard let root = Certificate(derOrPEM: Array(data)) else {
+                throw error("root certificate \(index) is not a DER or PEM X.509 certificate")
+            }
+            roots.append(root)
+        }
+        guard !roots.isEmpty else { throw error("no root certificate was given") }
+        guard let store = TrustStore(roots: roots) else {
+            throw error(
+                "OpenSSL could not build a trust store (a root whose extensions OpenSSL finds invalid, or whose"
+                    + " key it cannot read, cannot be one): \(drainOpenSSLErrors())")
+        }
+        return .appleRoots(trustStore: store, intermediates: IntermediateCache(capacity: cachesIntermediates ? 16 : 0))
+    }
+
+    private static func error(_ message: String) -> VerificationError {
+        VerificationError(.invalidConfiguration, check: .configuration, message)
+    }
+}
