@@ -1,22 +1,19 @@
 import Foundation
 import JWSVerify
 
-/// The kinds of App Store signed payloads that JWSVerify verifies.
-public enum TestPayloadKind: String, Sendable, CaseIterable, Codable {
-    /// A signed transaction (`JWSTransactionDecodedPayload`).
-    case transaction
-    /// Signed subscription renewal information (`JWSRenewalInfoDecodedPayload`).
-    case renewal
-    /// A signed app transaction (`AppTransaction`).
-    case appTransaction = "app-transaction"
-    /// An App Store Server Notification V2 (`responseBodyV2DecodedPayload`).
-    case notification
-    /// A Retention Messaging API realtime request (`RealtimeRequestBody` decoded payload).
-    case realtime
+/// The kind of payload to mint: the library's own ``PayloadKind``, so that minting, verifying and
+/// the CLI's `--kind` name kinds alike.
+public typealias TestPayloadKind = PayloadKind
+
+extension PayloadKind {
+    /// Signed subscription renewal information: ``renewalInfo`` (the testing library's name).
+    public static var renewal: PayloadKind { .renewalInfo }
+    /// A Retention Messaging realtime request: ``realtimeRequest`` (the testing library's name).
+    public static var realtime: PayloadKind { .realtimeRequest }
 
     /// Accepts the raw value (`app-transaction`) and the Swift spelling (`appTransaction`).
     public init?(name: String) {
-        if let kind = TestPayloadKind(rawValue: name) {
+        if let kind = PayloadKind(rawValue: name) {
             self = kind
         } else if name == "appTransaction" {
             self = .appTransaction

@@ -138,9 +138,9 @@ public struct TokenMinter: Sendable {
     ) throws -> [String: JSONValue] {
         switch kind {
         case .transaction: return DefaultPayloads.transaction(parameters, index: index)
-        case .renewal: return DefaultPayloads.renewal(parameters, index: index)
+        case .renewalInfo: return DefaultPayloads.renewal(parameters, index: index)
         case .appTransaction: return DefaultPayloads.appTransaction(parameters, index: index)
-        case .realtime: return DefaultPayloads.realtime(parameters, index: index)
+        case .realtimeRequest: return DefaultPayloads.realtime(parameters, index: index)
         case .notification:
             let type = parameters.notificationType
             var transaction: String?

@@ -65,7 +65,7 @@ enum InspectCommand {
             inspection.nested = VerificationRunner.nestedTokens(in: json).map { item in
                 (
                     item.field, item.path,
-                    inspect(item.value, kind: VerificationRunner.nestedTokenKinds[item.field], nesting: false)
+                    inspect(item.value, kind: VerificationRunner.nestedTokenKind(field: item.field), nesting: false)
                 )
             }
         }

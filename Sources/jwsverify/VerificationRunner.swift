@@ -3,10 +3,11 @@ import JWSVerify
 
 /// Turns tokens into ``TokenOutcome``s with one configured verifier; shared by `verify` and `batch`.
 ///
-/// The verdict and every check come from the library (``SignedDataVerifier/verifyAndDecode(_:as:)``
-/// and ``SignedDataVerifier/report(for:)``). The runner only gathers what to print: the chain with
-/// roles, the payload as JSON, and for a notification its nested tokens, each verified on its own by
-/// the same verifier. It is `Sendable`: `batch` shares one runner, and so one chain cache, between threads.
+/// The verdict, every check and a notification's nested tokens come from the library
+/// (``SignedDataVerifier/verifyAndDecode(_:as:)``, ``VerificationResult/report``,
+/// ``VerificationResult/nestedTokens``): each token is parsed and verified once, by the library. The
+/// runner only gathers what to print: the chain with roles, the payload as JSON, and what a refused
+/// token claims. It is `Sendable`: `batch` shares one runner, and so one chain cache, between threads.
 struct VerificationRunner: Sendable {
     /// How tokens are handled.
     enum Mode: Sendable {
@@ -37,12 +38,11 @@ struct VerificationRunner: Sendable {
     /// the payload, its raw payload JSON (one more decoding per failure; `batch` skips it).
     let showsUndecodedDetails: Bool
 
-    /// The fields of a notification that hold nested tokens, with their kinds.
-    static let nestedTokenKinds: [String: PayloadKind] = [
-        "signedTransactionInfo": .transaction,
-        "signedRenewalInfo": .renewalInfo,
-        "signedAppTransactionInfo": .appTransaction,
-    ]
+    /// The kind of the nested token a notification holds in `field`, from the library's description
+    /// of notifications.
+    static func nestedTokenKind(field: String) -> PayloadKind? {
+        PayloadKind.notification.nestedTokenFields.first { $0.field == field }?.kind
+    }
 
     /// The largest token the verifier accepts.
     var maximumTokenBytes: Int {
@@ -96,38 +96,31 @@ struct VerificationRunner: Sendable {
 
     /// Verifies (or, for LocalTesting, decodes) one token, and its nested tokens for a notification.
     func run(_ token: String) -> TokenOutcome {
-        run(token, kind: kind, nesting: true)
-    }
-
-    private func run(_ token: String, kind requested: PayloadKind?, nesting: Bool) -> TokenOutcome {
-        // A nil kind lets the library recognize it from the payload.
-        let kind = requested
-        var outcome: TokenOutcome
         switch mode {
-        case .verify(let verifier): outcome = verify(token, kind: kind, with: verifier)
-        case .decodeOnly(let reason): outcome = decodeOnly(token, kind: kind, reason: reason)
-        }
-        if nesting, outcome.kind == .notification, let json = outcome.payload?.json {
-            outcome.nested = Self.nestedTokens(in: json).map { token in
-                NestedOutcome(
-                    field: token.field, path: token.path,
-                    outcome: run(token.value, kind: Self.nestedTokenKinds[token.field], nesting: false))
+        case .verify(let verifier):
+            return outcome(of: verifier.verifyAndDecode(token, as: kind), verifier: verifier)
+        case .decodeOnly(let reason):
+            var outcome = decodeOnly(token, kind: kind, reason: reason)
+            if outcome.kind == .notification, let json = outcome.payload?.json {
+                outcome.nested = Self.nestedTokens(in: json).map { token in
+                    NestedOutcome(
+                        field: token.field, path: token.path,
+                        outcome: decodeOnly(token.value, kind: Self.nestedTokenKind(field: token.field), reason: reason)
+                    )
+                }
             }
+            return outcome
         }
-        return outcome
     }
 
-    private func verify(_ token: String, kind: PayloadKind?, with verifier: SignedDataVerifier) -> TokenOutcome {
-        let result = verifier.verifyAndDecode(token, as: kind)
-        let report = verifier.report(for: result)
-        // A token refused before its payload was decoded (a forged header) still shows what it claims.
-        var shown = result.unverifiedPayload
-        if shown == nil, result.error.map({ [.format, .header].contains($0.check) }) == true {
-            shown = SignedDataVerifier.unverifiedPayload(of: token, as: kind)
-        }
+    /// What to print of one verification the library made (nested tokens included, as it verified them).
+    private func outcome(of result: VerificationResult<DecodedPayload>, verifier: SignedDataVerifier) -> TokenOutcome {
+        // A token refused before its payload was checked still shows what it claims (decoded from the
+        // library's own parse, on use).
+        let shown = result.unverifiedPayload
         var outcome = TokenOutcome(
             verified: result.isVerified, kind: shown?.kind ?? kind, error: result.error,
-            checks: report.steps.map {
+            checks: result.report.steps.map {
                 CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
             },
             chain: [], chainValidated: false)
@@ -141,16 +134,21 @@ struct VerificationRunner: Sendable {
             }
             outcome.chainValidated = true
             outcome.validationTime = verified.validationTime
-        case .failed:
+        case .failed(let failure):
+            outcome.kind = outcome.kind ?? failure.kind
             // Show what the token claims, for debugging; the renderers label it as not trusted.
-            if showsUndecodedDetails, let unverified = try? SignedDataVerifier.decodeUnverified(token, as: kind) {
-                outcome.chain = Self.roles(unverified.certificates, complete: unverified.certificateProblems.isEmpty)
-                outcome.certificateProblems = unverified.certificateProblems
-                outcome.kind = outcome.kind ?? unverified.kind
-                if outcome.payload == nil {
-                    outcome.payload = Self.rawPayload(unverified.payloadJSON)
+            if showsUndecodedDetails, let header = failure.unverifiedHeader {
+                let certificates = UnverifiedToken.certificates(of: header)
+                outcome.chain = Self.roles(certificates.parsed, complete: certificates.problems.isEmpty)
+                outcome.certificateProblems = certificates.problems
+                if outcome.payload == nil, let json = failure.unverifiedPayloadJSON {
+                    outcome.payload = Self.rawPayload(json)
                 }
             }
+        }
+        outcome.nested = result.nestedTokens.map { nested in
+            NestedOutcome(
+                field: nested.field, path: nested.path, outcome: self.outcome(of: nested.result, verifier: verifier))
         }
         return outcome
     }

@@ -56,4 +56,5 @@ case .success(.batch(let options)):
         options, standardOutput: { write($0, to: 1) }, standardError: { write($0, to: 2) }, showProgress: isatty(2) != 0
     )
 }
+if let counts = OperationCountReport.line() { write(counts, to: 2) }
 exit(status)

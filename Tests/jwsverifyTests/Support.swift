@@ -82,9 +82,9 @@ enum CLI {
         }
     }
 
-    /// Runs the binary with `arguments`, feeding `stdin` (empty when nil). Output goes through temporary
-    /// files, so that large outputs cannot fill a pipe and block.
-    static func run(_ arguments: [String], stdin: Data = Data()) throws -> Run {
+    /// Runs the binary with `arguments`, feeding `stdin` (empty when nil), with `environment` added to
+    /// this process's. Output goes through temporary files, so that large outputs cannot fill a pipe and block.
+    static func run(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> Run {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "jwsverify-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -106,6 +106,9 @@ enum CLI {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
@@ -118,8 +121,8 @@ enum CLI {
     }
 
     /// Runs with text on standard input.
-    static func run(_ arguments: [String], stdin text: String) throws -> Run {
-        try run(arguments, stdin: Data(text.utf8))
+    static func run(_ arguments: [String], stdin text: String, environment: [String: String] = [:]) throws -> Run {
+        try run(arguments, stdin: Data(text.utf8), environment: environment)
     }
 }
 

@@ -218,7 +218,7 @@ public struct SignedDataVerifier: Sendable {
                 recorder.failed(nestedError)
                 return .failed(
                     VerificationFailure(
-                        error: nestedError, report: recorder.report, unverifiedHeader: parsed.header,
+                        error: nestedError, report: recorder.report, kind: P.kind, unverifiedHeader: parsed.header,
                         payload: .decoded(payload), payloadBytes: parsed.payloadJSON, nestedTokens: nested))
             }
             return .verified(
@@ -231,7 +231,7 @@ public struct SignedDataVerifier: Sendable {
             let object = parsed.payloadObject
             return .failed(
                 VerificationFailure(
-                    error: error, report: recorder.report, unverifiedHeader: parsed.header,
+                    error: error, report: recorder.report, kind: P.kind, unverifiedHeader: parsed.header,
                     payload: decoded.map { .decoded($0) }
                         ?? .later { try? PayloadCheck.decode(object, as: P.self).get() },
                     payloadBytes: parsed.payloadJSON))

@@ -19,6 +19,25 @@ public struct UnverifiedToken: Sendable {
     public let payload: DecodedPayload?
     /// The payload's JSON, as in the token.
     public let payloadJSON: Data
+
+    /// The `x5c` certificates of `header` that parse, and what was wrong with those that do not,
+    /// without verifying anything.
+    package static func certificates(of header: JWSHeader) -> (parsed: [CertificateInfo], problems: [String]) {
+        var certificates: [CertificateInfo] = []
+        var problems: [String] = []
+        for (index, entry) in (header.x5c ?? []).enumerated() {
+            guard let der = Base64.decodeStandard(entry) else {
+                problems.append("x5c[\(index)] is not strict standard base64")
+                continue
+            }
+            guard let certificate = Certificate(der: der) else {
+                problems.append("x5c[\(index)] is not one DER X.509 certificate")
+                continue
+            }
+            certificates.append(CertificateInfo(certificate))
+        }
+        return (certificates, problems)
+    }
 }
 
 extension SignedDataVerifier {
@@ -37,31 +56,11 @@ extension SignedDataVerifier {
         -> UnverifiedToken
     {
         let jws = try CompactJWS(parsing: token)
-        var certificates: [CertificateInfo] = []
-        var problems: [String] = []
-        for (index, entry) in (jws.header.x5c ?? []).enumerated() {
-            guard let der = Base64.decodeStandard(entry) else {
-                problems.append("x5c[\(index)] is not strict standard base64")
-                continue
-            }
-            guard let certificate = Certificate(der: der) else {
-                problems.append("x5c[\(index)] is not one DER X.509 certificate")
-                continue
-            }
-            certificates.append(CertificateInfo(certificate))
-        }
+        let (certificates, problems) = UnverifiedToken.certificates(of: jws.header)
         let (recognized, payload) = decodePayload(jws.payloadObject, as: kind)
         return UnverifiedToken(
             header: jws.header, certificates: certificates, certificateProblems: problems, kind: recognized,
             payload: payload, payloadJSON: Data(jws.payload))
-    }
-
-    /// The payload of a token as `kind` (or the kind its keys show), decoded without verifying
-    /// anything and without parsing its certificates; nil when the token does not parse or the
-    /// payload does not decode. For display only (the CLI shows what a refused token claims).
-    package static func unverifiedPayload(of token: String, as kind: PayloadKind? = nil) -> DecodedPayload? {
-        guard let jws = try? CompactJWS(parsing: token) else { return nil }
-        return decodePayload(jws.payloadObject, as: kind).payload
     }
 
     private static func decodePayload(

@@ -124,6 +124,9 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     /// A notification's nested tokens, each with its own verification, when they were verified: a
     /// notification whose own checks passed but one of whose nested tokens failed.
     public let nestedTokens: [NestedToken]
+    /// The kind the token was checked as (the one asked for, or the one its payload's keys show);
+    /// nil when the token did not get past the format check or its kind was not recognized.
+    public let kind: PayloadKind?
     /// The header as the token states it, when the token got past the format check.
     ///
     /// - Warning: Unverified data.
@@ -144,11 +147,13 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     public var unverifiedPayloadJSON: Data? { payloadBytes.map { Data($0) } }
 
     init(
-        error: VerificationError, report: VerificationReport, unverifiedHeader: JWSHeader? = nil,
+        error: VerificationError, report: VerificationReport, kind: PayloadKind? = nil,
+        unverifiedHeader: JWSHeader? = nil,
         payload: UnverifiedPayload<Payload> = .none, payloadBytes: [UInt8]? = nil, nestedTokens: [NestedToken] = []
     ) {
         self.error = error
         self.report = report
+        self.kind = kind
         self.unverifiedHeader = unverifiedHeader
         self.payloadSource = payload
         self.payloadBytes = payloadBytes
@@ -157,7 +162,8 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
 
     func map<T: Sendable>(_ transform: @escaping @Sendable (Payload) -> T) -> VerificationFailure<T> {
         VerificationFailure<T>(
-            error: error, report: report, unverifiedHeader: unverifiedHeader, payload: payloadSource.map(transform),
+            error: error, report: report, kind: kind, unverifiedHeader: unverifiedHeader,
+            payload: payloadSource.map(transform),
             payloadBytes: payloadBytes, nestedTokens: nestedTokens)
     }
 }
