@@ -9,6 +9,11 @@
 /// - exactly one value, with nothing after it but whitespace.
 ///
 /// Work is linear in the input: every byte is looked at a bounded number of times.
+///
+/// Unsafe pointers: this is one of the few files outside `OpenSSL/` that holds them (Docs/Security.md,
+/// "Unsafe code"). The parser walks the decoded bytes through a buffer pointer, borrowed from the
+/// array for the one call of ``parseObject(_:maximumDepth:)`` and never kept; every read checks
+/// `position` against the count first.
 package struct JSONParser {
     /// Why the input is not accepted.
     package struct Failure: Error, Sendable {
@@ -28,7 +33,7 @@ package struct JSONParser {
     }
 
     /// Parses `bytes`, which must hold exactly one JSON object (with optional surrounding whitespace).
-    package static func parseObject(
+    private static func parseObject(
         _ bytes: UnsafeBufferPointer<UInt8>,
         maximumDepth: Int = defaultMaximumDepth
     ) throws(Failure) -> [String: JSONValue] {

@@ -9,6 +9,10 @@
 /// For read-mostly shared state on the verification path (the chain cache), where readers must not
 /// wait for each other.
 ///
+/// Unsafe pointers: this is one of the few files outside `OpenSSL/` that holds one (Docs/Security.md,
+/// "Unsafe code"): a `pthread_rwlock_t` must stay at one address for its whole life, so it is
+/// allocated once here and freed in `deinit`.
+///
 /// `@unchecked Sendable`: `value` is only touched inside `read` (shared lock) or `write` (exclusive
 /// lock), and `Value` is `Sendable`.
 final class ReadWriteLocked<Value: Sendable>: @unchecked Sendable {
