@@ -38,8 +38,8 @@ public struct SignedDataVerifier: Sendable {
     public let validationTime: ValidationTime
 
     private let clock: @Sendable () -> Date
-    private let anchor: TrustAnchor
-    private let chainCache: ChainCache
+    let anchor: TrustAnchor
+    let chainCache: ChainCache
     private let revocationChecker: RevocationChecker?
     let claims: ClaimsCheck
 
@@ -162,17 +162,6 @@ public struct SignedDataVerifier: Sendable {
     /// - Parameter result: A result this verifier returned from ``verifyAndDecode(_:as:)``.
     /// - Returns: the report of every step, recorded while the checks ran (``VerificationResult/report``).
     public func report(for result: VerificationResult<DecodedPayload>) -> VerificationReport { result.report }
-
-    /// Chain cache hits, misses and size, for tests and benchmarks.
-    package var chainCacheStatistics: (hits: Int, misses: Int, count: Int) { chainCache.statistics }
-    /// Cached chains whose leaf key has its fixed-base table: hot keys, after
-    /// `PublicKey.fixedBaseThreshold` valid signatures (for tests and benchmarks).
-    package var cachedLeafKeysWithFixedBaseTable: Int { chainCache.leafKeysWithFixedBaseTable }
-    /// Intermediate cache hits and size, for tests and benchmarks.
-    package var intermediateCacheStatistics: (hits: Int, count: Int) { anchor.intermediates?.statistics ?? (0, 0) }
-    /// How many cached intermediates check new leaves with their key's fixed-base table (tests and
-    /// benchmarks: proof that a hot intermediate gets one).
-    package var cachedIntermediateKeysWithFixedBaseTable: Int { anchor.intermediates?.keysWithFixedBaseTable ?? 0 }
 
     // MARK: - The contract, in order (Checks/, one file per check)
 
