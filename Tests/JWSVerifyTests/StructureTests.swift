@@ -66,7 +66,7 @@ struct StructureTests {
     func unsafeOnlyInNamedPlaces() throws {
         let named: Set<String> = [
             "JWSVerify/JWS/Base64.swift", "JWSVerify/JWS/JSONParser.swift", "JWSVerify/JWS/ByteScanning.swift",
-            "JWSVerify/Verification/ReadWriteLocked.swift",
+            "JWSVerify/Caches/ReadWriteLocked.swift",
         ]
         for path in Self.files(endingIn: ".swift") where path.hasPrefix("JWSVerify/") {
             guard !path.hasPrefix("JWSVerify/OpenSSL/"), !named.contains(path) else { continue }
