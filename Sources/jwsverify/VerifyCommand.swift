@@ -190,7 +190,7 @@ enum VerifyCommand {
 
     // MARK: Run
 
-    /// Runs `verify`: configures the verifier (exit 64 when the library refuses the configuration), reads the token
+    /// Runs `verify`: configures the verifier (exit 64 when the configuration is refused), reads the token
     /// (exit 66 when there is none), verifies it and renders the outcome.
     static func run(_ options: VerifyOptions) -> CommandResult {
         let runner: VerificationRunner
@@ -211,10 +211,30 @@ enum VerifyCommand {
         return CommandResult(stdout: text, status: outcome.exitCode)
     }
 
+    /// The configurations the CLI refuses before building the verifier, in the words of its flags.
+    ///
+    /// The library refuses them too (``VerificationError/Code/invalidConfiguration``), but its messages
+    /// name its parameters (`appAppleId`); these name the options to add. The checks run in the
+    /// library's order: `--online` with Xcode is left to the library, whose message names no parameter.
+    ///
+    /// - Returns: the usage message, or nil when the library is left to judge.
+    static func configurationProblem(_ options: VerifyOptions) -> String? {
+        if options.environment == .production && options.appAppleId == nil {
+            return "'\(environment.name) \(Environment.production.rawValue)' requires '\(appAppleId.name)'"
+        }
+        if options.environment == .xcode && options.xcodeCertificate == nil && !options.online {
+            return "'\(environment.name) \(Environment.xcode.rawValue)' requires '\(xcodeCertificate.name)': in"
+                + " Xcode, open the .storekit configuration, choose Editor > Save Public Certificate, and pass"
+                + " that file"
+        }
+        return nil
+    }
+
     /// Reads the certificate files and configures the library's verifier.
     ///
-    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read, 64 with the
-    ///   library's message when it refuses the configuration (``VerificationError/Code/invalidConfiguration``).
+    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read, 64 when
+    ///   ``configurationProblem(_:)`` finds one or the library refuses the configuration
+    ///   (``VerificationError/Code/invalidConfiguration``, with the library's message).
     static func makeRunner(
         _ options: VerifyOptions, subcommand: Subcommand, annotate: Bool, showsUndecodedDetails: Bool
     ) -> Result<VerificationRunner, CommandResult> {
@@ -231,6 +251,9 @@ enum VerifyCommand {
             case .failure(let failure): return .failure(.inputFailure(failure))
             case .success(let data): xcodeCertificateData = data
             }
+        }
+        if let problem = configurationProblem(options) {
+            return .failure(.usage(UsageError(message: problem, subcommand: subcommand)))
         }
         return VerificationRunner.make(
             options: options, roots: roots, xcodeCertificate: xcodeCertificateData, annotate: annotate,
