@@ -141,12 +141,7 @@ enum CommandLineGrammar {
                 optionsEnded = true
                 continue
             }
-            var name = argument
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
+            let (name, inline) = split(argument)
             guard let declaration = declarations.first(where: { $0.isNamed(name) }) else {
                 return .failure(unknownOption(name, subcommand: subcommand))
             }
@@ -180,6 +175,13 @@ enum CommandLineGrammar {
             parsed.given.insert(declaration.name)
         }
         return .success(parsed)
+    }
+
+    /// An option argument as its name and inline value: `--name=value` splits at the first `=`; a short
+    /// option (`-q`) never has an inline value.
+    static func split(_ argument: String) -> (name: String, inline: String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
     /// Whether an argument is an option rather than a value: it starts with `-` and is not `-` itself.

@@ -28,7 +28,7 @@ enum MintCommand {
     @Sendable static func parse(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
         guard let word = arguments.first else { return .success(.help(.mint)) }
         if CommandLineGrammar.isOptionLike(word) {
-            return .failure(CommandLineGrammar.unknownOption(word, subcommand: .mint))
+            return .failure(CommandLineGrammar.unknownOption(CommandLineGrammar.split(word).name, subcommand: .mint))
         }
         let expected = CommandRegistry.children(of: .mint).map { "'\(CommandRegistry.lastWord($0.subcommand))'" }
         return .failure(
