@@ -2,6 +2,11 @@ import Dispatch
 import Foundation
 import JWSVerify
 
+extension Subcommand {
+    /// `jwsverify batch`.
+    static let batch = Subcommand(path: "batch")
+}
+
 /// `jwsverify batch`: verifies one token per line on all cores with one shared verifier and writes one
 /// compact JSON result per input line, in input order.
 ///
@@ -16,6 +21,45 @@ enum BatchCommand {
     static let bytesPerChunk = 8 * 1024 * 1024
     /// Bytes a line may have beyond the token limit: room for the NDJSON wrapper and whitespace.
     static let lineSlack = 4096
+
+    // MARK: Options and definition
+
+    /// The options of `batch`: those of `verify`, with `--json` and `--quiet` worded for batch.
+    static let declarations = VerifyCommand.declarations.map { declaration in
+        switch declaration.name {
+        case VerifyCommand.json.name:
+            return declaration.withHelp("Accepted for symmetry with verify; batch always writes JSON.")
+        case VerifyCommand.quiet.name:
+            return declaration.withHelp("Print neither results nor summary; report through the exit status only.")
+        default: return declaration
+        }
+    }
+
+    /// `batch` in ``CommandRegistry``.
+    static let definition = CommandDefinition(
+        .batch, summary: "Verify one token per line on all cores; one JSON result per line.",
+        help: HelpContent(
+            overview: "Verify many tokens, one per line, on all cores.",
+            discussion: "Each line is a bare token or an NDJSON object with a 'token' string field. Writes one compact"
+                + " JSON result per input line, in input order, each with its 1-based 'line'; blank and over-long lines"
+                + " are reported as malformedToken, never dropped. A summary goes to standard error, with a progress"
+                + " line when standard error is a terminal.",
+            argument: .file(help: "The file of token lines; '-' or none reads standard input."),
+            exitCodes: [
+                (ExitCode.verified, "Every token verified."),
+                (ExitCode.notVerified, "At least one token not verified."),
+                (ExitCode.usage, "Usage error, or a configuration the verifier refuses."),
+                (ExitCode.noInput, "Input missing, unreadable or empty."),
+                (ExitCode.retryable, "Every failure was retryable (revocation status unavailable)."),
+            ]),
+        options: declarations,
+        parse: { VerifyCommand.parse($0, subcommand: .batch, declarations: declarations).map(Command.batch) },
+        execute: { command, io in
+            guard case .batch(let options) = command else { return nil }
+            return run(
+                options, standardOutput: io.standardOutput, standardError: io.standardError,
+                showProgress: io.standardErrorIsTerminal)
+        })
 
     /// What one line produced.
     struct LineResult: Sendable {

@@ -1,6 +1,21 @@
 import Foundation
 import JWSVerify
 
+extension Subcommand {
+    /// `jwsverify inspect`.
+    static let inspect = Subcommand(path: "inspect")
+}
+
+/// The options of `inspect`.
+struct InspectOptions: Equatable, Sendable {
+    /// The token file, or standard input.
+    var input: InputSource = .standardInput
+    /// `--kind`; nil for `auto`.
+    var kind: PayloadKind?
+    /// `--json`.
+    var json = false
+}
+
 /// What `inspect` shows of a token: decoded, nothing verified.
 struct Inspection: Sendable {
     /// Why the token did not decode (then everything else is empty).
@@ -25,6 +40,52 @@ struct Inspection: Sendable {
 /// `jwsverify inspect`: decodes a token with ``SignedDataVerifier/decodeUnverified(_:as:)`` and shows
 /// header, certificates and payload, labelled UNVERIFIED.
 enum InspectCommand {
+    // MARK: Options and definition
+
+    /// The options of `inspect`, in help order.
+    static let declarations: [OptionDeclaration<InspectOptions>] = [
+        .kind(values: VerifyCommand.kindValues, defaultValue: "auto", parse: VerifyCommand.payloadKind, \.kind),
+        .json(help: "Print one JSON object (schemaVersion 1).", \.json),
+    ]
+
+    /// `inspect` in ``CommandRegistry``.
+    static let definition = CommandDefinition(
+        .inspect, summary: "Decode a token without verifying anything: header, chain, payload.",
+        help: HelpContent(
+            overview: "Decode a token without verifying it: header, x5c certificates and payload, labelled UNVERIFIED.",
+            discussion: "Nothing is checked: anybody can make a token that decodes to anything. Use 'jwsverify verify'"
+                + " before trusting a token.",
+            argument: VerifyCommand.fileArgument,
+            exitCodes: [
+                (ExitCode.verified, "Decoded."),
+                (ExitCode.notVerified, "Not a compact JWS with JSON header and payload (malformedToken)."),
+                (ExitCode.usage, "Usage error."),
+                (ExitCode.noInput, "Input missing, unreadable or empty."),
+            ]),
+        options: declarations, parse: parse,
+        execute: { command, io in
+            guard case .inspect(let options) = command else { return nil }
+            io.hintWhenReadingATerminal(options.input)
+            return io.emit(run(options))
+        })
+
+    /// Parses the arguments after `inspect`.
+    ///
+    /// - Returns: the command, or the usage error (see ``CommandLineGrammar``; a second FILE).
+    @Sendable static func parse(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
+        CommandLineGrammar.parseOptions(
+            arguments, declarations: declarations, into: InspectOptions(), subcommand: .inspect
+        ).flatMap { parsed in
+            parsed.input().map { input in
+                var options = parsed.options
+                options.input = input
+                return .inspect(options)
+            }
+        }
+    }
+
+    // MARK: Run
+
     /// Runs `inspect` on the input.
     static func run(_ options: InspectOptions) -> CommandResult {
         let token: String

@@ -1,10 +1,197 @@
 import Foundation
 import JWSVerify
 
+extension Subcommand {
+    /// `jwsverify [verify]`, the default subcommand.
+    static let verify = Subcommand(path: "verify")
+}
+
+/// The `--at` option: when the certificates must be valid.
+enum ValidationTimeOption: Equatable, Sendable {
+    /// The payload's signed date (`--at signed`, the default).
+    case signed
+    /// The current time (`--at now`).
+    case now
+    /// A fixed instant (`--at 2023-01-05T21:22:34Z`).
+    case fixed(Date)
+
+    /// The library's equivalent.
+    var validationTime: ValidationTime {
+        switch self {
+        case .signed: return .signedDate
+        case .now: return .current
+        case .fixed(let date): return .fixed(date)
+        }
+    }
+}
+
+/// The options shared by `verify` and `batch`, exactly as given on the command line.
+struct VerifyOptions: Equatable, Sendable {
+    /// The token file, or standard input.
+    var input: InputSource = .standardInput
+    /// `--root` files, in order; empty means the bundled Apple Root CA - G3.
+    var roots: [String] = []
+    /// `--bundle-id`.
+    var bundleId: String?
+    /// `--app-apple-id`.
+    var appAppleId: Int64?
+    /// `--environment`, canonical spelling; nil when not configured.
+    var environment: Environment?
+    /// `--xcode-certificate`.
+    var xcodeCertificate: String?
+    /// `--at`.
+    var at: ValidationTimeOption = .signed
+    /// `--online`.
+    var online = false
+    /// `--kind`; nil for `auto`.
+    var kind: PayloadKind?
+    /// `--json`.
+    var json = false
+    /// `-q`, `--quiet`.
+    var quiet = false
+}
+
 /// `jwsverify [verify]`: verifies one token and explains every check.
 enum VerifyCommand {
-    /// Runs `verify`: configures the verifier (exit 64 when the library refuses the configuration),
-    /// reads the token (exit 66 when there is none), verifies it and renders the outcome.
+    // MARK: Options
+
+    /// The values `--kind` accepts: `auto` or a payload kind.
+    static let kindValues = ["auto"] + PayloadKind.allCases.map(\.rawValue)
+    /// The values `--environment` accepts, in canonical spelling.
+    static let environmentValues = [Environment.sandbox, .production, .xcode, .localTesting].map(\.rawValue)
+
+    /// `--root <file>`.
+    static let root = OptionDeclaration<VerifyOptions>.value(
+        "--root", label: "<file>", help: "A trusted root certificate, DER or PEM; repeat for several.",
+        defaultValue: "the bundled Apple Root CA - G3", repeats: true
+    ) { options, path in options.roots.append(path) }
+
+    /// `--bundle-id <id>`.
+    static let bundleId = OptionDeclaration<VerifyOptions>.bundleId(
+        help: "The bundle id the payload must carry.", defaultValue: "not checked; the report says so",
+        allowsEmpty: true, \.bundleId)
+
+    /// `--app-apple-id <n>`.
+    static let appAppleId = OptionDeclaration<VerifyOptions>.appAppleId(
+        help: "The app's Apple id, checked in Production; required with"
+            + " '\(environment.name) \(Environment.production.rawValue)'.", \.appAppleId)
+
+    /// `--environment <environment>`.
+    static let environment = OptionDeclaration<VerifyOptions>.environment(
+        values: environmentValues,
+        help: " LocalTesting tokens are signed by nobody: they are decoded and reported NOT VERIFIED.",
+        defaultValue: "not configured; the environment is taken from the payload"
+    ) { options, canonical in options.environment = Environment(rawValue: canonical) }
+
+    /// `--xcode-certificate <file>`.
+    static let xcodeCertificate = OptionDeclaration<VerifyOptions>.value(
+        "--xcode-certificate", label: "<file>",
+        help: "The StoreKit Testing certificate exported from Xcode, for"
+            + " '\(environment.name) \(Environment.xcode.rawValue)'."
+    ) { options, path in options.xcodeCertificate = path }
+
+    /// `--at <time>`.
+    static let at = OptionDeclaration<VerifyOptions>.value(
+        "--at", label: "<time>", help: "When the certificates must be valid: signed, now, or an ISO 8601 date-time.",
+        defaultValue: "signed"
+    ) { options, string throws(InvalidValue) in
+        guard let time = Arguments.parseTime(string) else {
+            throw InvalidValue(
+                hint: ". Please provide 'signed', 'now' or an ISO 8601 date-time such as 2023-01-05T21:22:34Z.")
+        }
+        options.at = time
+    }
+
+    /// `--online`.
+    static let online = OptionDeclaration<VerifyOptions>.flag(
+        "--online", help: "Check revocation with OCSP, at the current time; cannot be combined with '\(at.name)'.",
+        \.online)
+
+    /// `--kind <kind>`.
+    static let kind = OptionDeclaration<VerifyOptions>.kind(
+        values: kindValues, defaultValue: "auto", parse: payloadKind, \.kind)
+
+    /// `--json`.
+    static let json = OptionDeclaration<VerifyOptions>.json(
+        help: "Print one JSON object (schemaVersion 1), on success and on failure.", \.json)
+
+    /// `-q`, `--quiet`.
+    static let quiet = OptionDeclaration<VerifyOptions>.flag(
+        "--quiet", shortName: "-q", help: "Print nothing; report through the exit status only.", \.quiet)
+
+    /// The options of `verify`, in help order (`batch` takes the same, with its own `--json` and `--quiet` help).
+    static let declarations = [
+        root, bundleId, appAppleId, environment, xcodeCertificate, at, online, kind, json, quiet,
+    ]
+
+    /// The payload kind a `--kind` value names (`.some(nil)` for `auto`), nil for any other value.
+    @Sendable static func payloadKind(_ string: String) -> PayloadKind?? {
+        guard kindValues.contains(string) else { return nil }
+        return .some(PayloadKind(rawValue: string))
+    }
+
+    // MARK: Definition
+
+    /// The FILE argument of `verify` and `inspect`.
+    static let fileArgument = ArgumentDeclaration.file(
+        help: "The file holding the token; '-' or none reads standard input. Surrounding whitespace is ignored.")
+
+    /// `verify` in ``CommandRegistry``.
+    static let definition = CommandDefinition(
+        .verify, summary: "Verify one token and explain every check.",
+        help: HelpContent(
+            overview: "Verify an App Store signed JWS token locally and explain every check.",
+            discussion: "Checks the x5c certificate chain, the ES256 signature, the payload and the app claims of"
+                + " StoreKit 2 transactions, renewal infos, app transactions, App Store Server Notifications V2 and"
+                + " Retention Messaging realtime requests, without sending the token anywhere.",
+            argument: fileArgument, exitCodes: ExitCode.table.map { ($0.code, $0.meaning) }),
+        options: declarations,
+        parse: { parse($0, subcommand: .verify, declarations: declarations).map(Command.verify) },
+        execute: { command, io in
+            guard case .verify(let options) = command else { return nil }
+            io.hintWhenReadingATerminal(options.input, quiet: options.quiet)
+            return io.emit(run(options))
+        })
+
+    /// Parses the arguments of `verify` or `batch`.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after the subcommand's words.
+    ///   - subcommand: `verify` or `batch`, for usage errors.
+    ///   - declarations: That subcommand's declarations of the verify options.
+    /// - Returns: the options, or the usage error: a bad option (see ``CommandLineGrammar``), `--online`
+    ///   with `--at`, `--xcode-certificate` without `--environment Xcode`, or a second FILE.
+    static func parse(
+        _ arguments: ArraySlice<String>, subcommand: Subcommand, declarations: [OptionDeclaration<VerifyOptions>]
+    ) -> Result<VerifyOptions, UsageError> {
+        CommandLineGrammar.parseOptions(
+            arguments, declarations: declarations, into: VerifyOptions(), subcommand: subcommand
+        ).flatMap { parsed in
+            if parsed.options.online && parsed.gave(at) {
+                return .failure(
+                    UsageError(
+                        message: "'\(online.name)' cannot be combined with '\(at.name)': online checks validate at"
+                            + " the current time", subcommand: subcommand))
+            }
+            if parsed.options.xcodeCertificate != nil && parsed.options.environment != .xcode {
+                return .failure(
+                    UsageError(
+                        message:
+                            "'\(xcodeCertificate.name)' requires '\(environment.name) \(Environment.xcode.rawValue)'",
+                        subcommand: subcommand))
+            }
+            return parsed.input().map { input in
+                var options = parsed.options
+                options.input = input
+                return options
+            }
+        }
+    }
+
+    // MARK: Run
+
+    /// Runs `verify`: configures the verifier (exit 64 when the configuration is refused), reads the token
+    /// (exit 66 when there is none), verifies it and renders the outcome.
     static func run(_ options: VerifyOptions) -> CommandResult {
         let runner: VerificationRunner
         switch makeRunner(options, subcommand: .verify, annotate: !options.json, showsUndecodedDetails: true) {
@@ -24,29 +211,52 @@ enum VerifyCommand {
         return CommandResult(stdout: text, status: outcome.exitCode)
     }
 
+    /// The configurations the CLI refuses before building the verifier, in the words of its flags.
+    ///
+    /// The library refuses them too (``VerificationError/Code/invalidConfiguration``), but its messages
+    /// name its parameters (`appAppleId`); these name the options to add. The checks run in the
+    /// library's order: `--online` with Xcode is left to the library, whose message names no parameter.
+    ///
+    /// - Returns: the usage message, or nil when the library is left to judge.
+    static func configurationProblem(_ options: VerifyOptions) -> String? {
+        if options.environment == .production && options.appAppleId == nil {
+            return "'\(environment.name) \(Environment.production.rawValue)' requires '\(appAppleId.name)'"
+        }
+        if options.environment == .xcode && options.xcodeCertificate == nil && !options.online {
+            return "'\(environment.name) \(Environment.xcode.rawValue)' requires '\(xcodeCertificate.name)': in"
+                + " Xcode, open the .storekit configuration, choose Editor > Save Public Certificate, and pass"
+                + " that file"
+        }
+        return nil
+    }
+
     /// Reads the certificate files and configures the library's verifier.
     ///
-    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read, 64 with the
-    ///   library's message when it refuses the configuration (``VerificationError/Code/invalidConfiguration``).
+    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read, 64 when
+    ///   ``configurationProblem(_:)`` finds one or the library refuses the configuration
+    ///   (``VerificationError/Code/invalidConfiguration``, with the library's message).
     static func makeRunner(
         _ options: VerifyOptions, subcommand: Subcommand, annotate: Bool, showsUndecodedDetails: Bool
     ) -> Result<VerificationRunner, CommandResult> {
         var roots: [VerificationRunner.RootFile] = []
         for path in options.roots {
-            switch TokenInput.readCertificate(path, option: "--root") {
+            switch TokenInput.readCertificate(path, option: root.name) {
             case .failure(let failure): return .failure(.inputFailure(failure))
             case .success(let data): roots.append(.init(path: path, contents: data))
             }
         }
-        var xcodeCertificate: Data?
+        var xcodeCertificateData: Data?
         if let path = options.xcodeCertificate {
-            switch TokenInput.readCertificate(path, option: "--xcode-certificate") {
+            switch TokenInput.readCertificate(path, option: xcodeCertificate.name) {
             case .failure(let failure): return .failure(.inputFailure(failure))
-            case .success(let data): xcodeCertificate = data
+            case .success(let data): xcodeCertificateData = data
             }
         }
+        if let problem = configurationProblem(options) {
+            return .failure(.usage(UsageError(message: problem, subcommand: subcommand)))
+        }
         return VerificationRunner.make(
-            options: options, roots: roots, xcodeCertificate: xcodeCertificate, annotate: annotate,
+            options: options, roots: roots, xcodeCertificate: xcodeCertificateData, annotate: annotate,
             showsUndecodedDetails: showsUndecodedDetails
         )
         .mapError { error in

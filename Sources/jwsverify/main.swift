@@ -19,42 +19,19 @@ func write(_ text: String, to descriptor: Int32) {
     }
 }
 
-/// Prints a command's output and returns its status.
-func emit(_ result: CommandResult) -> Int32 {
-    if !result.stdout.isEmpty { write(result.stdout, to: 1) }
-    if !result.stderr.isEmpty { write(result.stderr, to: 2) }
-    return result.status
-}
-
-/// Tells someone who typed `jwsverify` alone at a terminal that it waits for a pasted token.
-func hintWhenReadingATerminal(_ input: InputSource, quiet: Bool = false) {
-    if input == .standardInput, !quiet, isatty(0) != 0, isatty(2) != 0 {
-        write("Paste the token, then press Return and Ctrl-D:\n", to: 2)
-    }
-}
-
+let io = CommandIO(
+    standardOutput: { write($0, to: 1) }, standardError: { write($0, to: 2) },
+    standardInputIsTerminal: isatty(0) != 0, standardErrorIsTerminal: isatty(2) != 0)
 let status: Int32
 switch Arguments.parse(Array(CommandLine.arguments.dropFirst())) {
 case .failure(let error):
-    status = emit(.usage(error))
+    status = io.emit(.usage(error))
 case .success(.help(let subcommand)):
-    status = emit(CommandResult(stdout: HelpText.screen(subcommand), status: ExitCode.verified))
+    status = io.emit(CommandResult(stdout: HelpText.screen(subcommand), status: ExitCode.verified))
 case .success(.version):
-    status = emit(CommandResult(stdout: HelpText.version + "\n", status: ExitCode.verified))
-case .success(.verify(let options)):
-    hintWhenReadingATerminal(options.input, quiet: options.quiet)
-    status = emit(VerifyCommand.run(options))
-case .success(.inspect(let options)):
-    hintWhenReadingATerminal(options.input)
-    status = emit(InspectCommand.run(options))
-case .success(.mintPKI(let options)):
-    status = emit(MintCommand.runPKI(options))
-case .success(.mintToken(let options)):
-    status = emit(MintCommand.runToken(options, standardOutput: { write($0, to: 1) }))
-case .success(.batch(let options)):
-    status = BatchCommand.run(
-        options, standardOutput: { write($0, to: 1) }, standardError: { write($0, to: 2) }, showProgress: isatty(2) != 0
-    )
+    status = io.emit(CommandResult(stdout: HelpText.version + "\n", status: ExitCode.verified))
+case .success(let command):
+    status = CommandRegistry.execute(command, io: io)
 }
 if let counts = OperationCountReport.line() { write(counts, to: 2) }
 exit(status)

@@ -168,8 +168,8 @@ struct VerifyCommandTests {
         arguments: [
             (["--frobnicate"], "Error: Unknown option '--frobnicate'"),
             (["--online", "--at", "now"], "Error: '--online' cannot be combined with '--at'"),
-            (["--environment", "Production"], "Error: appAppleId is required when the environment is Production"),
-            (["--environment", "Xcode"], "Error: environment Xcode needs the StoreKit Testing certificate"),
+            (["--environment", "Production"], "Error: '--environment Production' requires '--app-apple-id'"),
+            (["--environment", "Xcode"], "Error: '--environment Xcode' requires '--xcode-certificate'"),
             (
                 ["--root", CLI.vector("apple-library/certs/testCA.key")],
                 "Error: root certificate 0 is not a DER or PEM X.509 certificate"

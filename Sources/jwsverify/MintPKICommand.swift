@@ -1,0 +1,142 @@
+import Foundation
+import JWSVerify
+import JWSVerifyTesting
+
+extension Subcommand {
+    /// `jwsverify mint pki`.
+    static let mintPKI = Subcommand(path: "mint pki")
+}
+
+/// The options of `mint pki`, exactly as given on the command line.
+struct MintPKIOptions: Equatable, Sendable {
+    /// `--out`: the directory to write.
+    var out: String
+    /// `--seed`: makes keys and serial numbers repeatable; nil for random.
+    var seed: UInt64?
+    /// `--force`: replace existing files.
+    var force = false
+}
+
+/// `jwsverify mint pki`: a test PKI made by ``TestPKI`` of `JWSVerifyTesting`.
+enum MintPKICommand {
+    // MARK: Options and definition
+
+    /// `--out <directory>`, required.
+    static let out = OptionDeclaration<MintPKIOptions>.value(
+        "--out", label: "<directory>", help: "The directory to write; created when missing.", required: true
+    ) { options, string throws(InvalidValue) in options.out = try OptionValue.nonEmpty(string) }
+
+    /// `--seed <n>`.
+    static let seed = OptionDeclaration<MintPKIOptions>.seed(
+        help: "Makes the keys and serial numbers repeatable", \.seed)
+
+    /// `--force`.
+    static let force = OptionDeclaration<MintPKIOptions>.flag(
+        "--force", help: "Replace existing PKI files in the directory.", \.force)
+
+    /// The options of `mint pki`, in help order.
+    static let declarations = [out, seed, force]
+
+    /// `mint pki` in ``CommandRegistry``.
+    static let definition = CommandDefinition(
+        .mintPKI, summary: "Write a test root, intermediate and leaf certificate with their private keys.",
+        help: HelpContent(
+            overview: "Write a test PKI: a root, an intermediate and a leaf certificate, with their private keys.",
+            discussion: "Shaped like Apple's chain: a self-signed P-384 root, a P-384 intermediate with Apple's"
+                + " intermediate marker (\(TestPKI.intermediateMarkerOID)) and a P-256 leaf with the receipt"
+                + " signing marker (\(TestPKI.leafMarkerOID)), valid"
+                + " \(ISO8601Text.iso8601(TestPKI.defaultValidity.lowerBound)) to"
+                + " \(ISO8601Text.iso8601(TestPKI.defaultValidity.upperBound)). Subject names end in 'NOT APPLE'."
+                + " Writes root.der, intermediate.der and leaf.der with PEM copies, and the private keys"
+                + " root.key.pem, intermediate.key.pem and leaf.key.pem (PKCS#8, mode 0600). Existing files are"
+                + " replaced only with '\(force.name)'. Trust root.der in tests only.",
+            argument: nil,
+            exitCodes: [
+                (ExitCode.verified, "Written."),
+                (ExitCode.notVerified, "A file or directory could not be written."),
+                (ExitCode.usage, "Usage error, or PKI files exist and '\(force.name)' is not given."),
+            ]),
+        options: declarations, parse: parse,
+        execute: { command, io in
+            guard case .mintPKI(let options) = command else { return nil }
+            return io.emit(run(options))
+        })
+
+    /// Parses the arguments after `mint pki`.
+    ///
+    /// - Returns: the command, or the usage error (see ``CommandLineGrammar``; any positional; no `--out`).
+    @Sendable static func parse(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
+        CommandLineGrammar.parseOptions(
+            arguments, declarations: declarations, into: MintPKIOptions(out: ""), subcommand: .mintPKI
+        ).flatMap { $0.optionsWithoutArguments(requiring: declarations) }.map(Command.mintPKI)
+    }
+
+    // MARK: Run
+
+    /// The files `mint pki` writes, in the order it lists them, with what each one is.
+    static let pkiFiles: [(name: String, description: String)] = [
+        (TestPKI.FileName.rootDER, "root certificate (P-384), DER: trust this one in your tests"),
+        (TestPKI.FileName.rootPEM, "root certificate, PEM"),
+        (TestPKI.FileName.intermediateDER, "intermediate certificate (P-384, Apple's intermediate marker), DER"),
+        (TestPKI.FileName.intermediatePEM, "intermediate certificate, PEM"),
+        (TestPKI.FileName.leafDER, "leaf certificate (P-256, receipt signing marker) that signs tokens, DER"),
+        (TestPKI.FileName.leafPEM, "leaf certificate, PEM"),
+        (TestPKI.FileName.rootKey, "root private key, PKCS#8 PEM, mode 0600"),
+        (TestPKI.FileName.intermediateKey, "intermediate private key, PKCS#8 PEM, mode 0600"),
+        (TestPKI.FileName.leafKey, "leaf private key, PKCS#8 PEM, mode 0600"),
+    ]
+
+    /// Runs `mint pki`: generates a hierarchy and writes it, refusing to replace existing files without
+    /// `--force`.
+    ///
+    /// - Returns: the list of files and the next commands (exit 0); a usage error when files exist
+    ///   (exit 64); `Error:` and exit 1 when the PKI cannot be made or written.
+    static func run(_ options: MintPKIOptions) -> CommandResult {
+        let directory = URL(fileURLWithPath: options.out)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return MintCommand.failure("cannot write the test PKI: '\(options.out)' exists and is not a directory")
+        }
+        let existing = pkiFiles.map(\.name).filter { name in
+            (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)) != nil
+        }
+        if !existing.isEmpty, !options.force {
+            return .usage(
+                UsageError(
+                    message: "'\(options.out)' already holds \(existing.joined(separator: ", ")); pass"
+                        + " '\(force.name)' to replace the PKI files", subcommand: .mintPKI))
+        }
+        let pki: TestPKI
+        do {
+            pki = try TestPKI.generate(seed: options.seed)
+            try pki.write(to: directory)
+        } catch {
+            return MintCommand.failure("cannot write the test PKI to '\(options.out)': \(error)")
+        }
+        return CommandResult(stdout: report(pki, directory: options.out), status: ExitCode.verified)
+    }
+
+    /// What `mint pki` prints: the files, the validity and the next commands.
+    static func report(_ pki: TestPKI, directory: String) -> String {
+        let width = pkiFiles.map(\.name.count).max() ?? 0
+        var lines = ["Wrote a test PKI to '\(directory)' (test certificates, NOT Apple's):"]
+        for file in pkiFiles {
+            lines.append("  " + file.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + file.description)
+        }
+        lines.append(
+            "Valid from \(ISO8601Text.iso8601(pki.root.notBefore)) to \(ISO8601Text.iso8601(pki.root.notAfter)).")
+        lines.append("Trust \(TestPKI.FileName.rootDER) only in tests; never deploy it to production.")
+        lines.append("")
+        let root = URL(fileURLWithPath: directory).appendingPathComponent(TestPKI.FileName.rootDER).path
+        let defaults = PayloadParameters()
+        let quote = MintCommand.shellQuoted
+        lines.append("Next, mint a token and verify it:")
+        lines.append(
+            "  \(HelpText.program) \(Subcommand.mintToken.path) \(MintTokenCommand.pki.name) \(quote(directory))"
+                + " \(MintTokenCommand.kind.name) \(TestPayloadKind.transaction.rawValue) > token.txt")
+        lines.append(
+            "  \(HelpText.program) \(VerifyCommand.root.name) \(quote(root)) \(VerifyCommand.bundleId.name)"
+                + " \(quote(defaults.bundleId)) \(VerifyCommand.environment.name) \(defaults.environment) token.txt")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,340 @@
+import Foundation
+import JWSVerify
+import JWSVerifyTesting
+
+extension Subcommand {
+    /// `jwsverify mint token`.
+    static let mintToken = Subcommand(path: "mint token")
+}
+
+/// The options of `mint token`, exactly as given on the command line.
+///
+/// A nil field takes the library's default (``PayloadParameters``).
+struct MintTokenOptions: Equatable, Sendable {
+    /// `--pki`: a directory written by `mint pki`.
+    var pki: String
+    /// `--kind`.
+    var kind: TestPayloadKind
+    /// `--type`: the notification type.
+    var notificationType: String?
+    /// `--subtype`: the notification subtype.
+    var notificationSubtype: String?
+    /// `--bundle-id`.
+    var bundleId: String?
+    /// `--app-apple-id`.
+    var appAppleId: Int64?
+    /// `--environment`, canonical spelling (`Sandbox` or `Production`).
+    var environment: String?
+    /// `--product-id`.
+    var productId: String?
+    /// `--signed-date`; nil for now.
+    var signedDate: Date?
+    /// `--set` assignments, in order, as written (`key=value`, dotted keys for nested members).
+    var assignments: [String] = []
+    /// `--payload`: a JSON object file merged into the payload.
+    var payloadFile: String?
+    /// `--count`.
+    var count = 1
+    /// `--seed`: makes identifiers repeatable; nil for random.
+    var seed: UInt64?
+
+    /// The library's parameters: the given values, the library's defaults for the rest. Giving
+    /// `--type` without `--subtype` means no subtype (the default subtype belongs to the default type).
+    var parameters: PayloadParameters {
+        var parameters = PayloadParameters(signedDate: signedDate, seed: seed)
+        if let bundleId { parameters.bundleId = bundleId }
+        if let appAppleId { parameters.appAppleId = appAppleId }
+        if let environment { parameters.environment = environment }
+        if let productId { parameters.productId = productId }
+        if let notificationType {
+            parameters.notificationType = notificationType
+            parameters.notificationSubtype = nil
+        }
+        if let notificationSubtype { parameters.notificationSubtype = notificationSubtype }
+        return parameters
+    }
+}
+
+/// `jwsverify mint token`: signed test tokens made by ``TokenMinter`` of `JWSVerifyTesting`.
+enum MintTokenCommand {
+    // MARK: Options
+
+    /// The most tokens one `mint token` run makes: the library's identifiers stay distinct up to this count.
+    static let maximumCount = 100_000
+    /// The library's defaults, shown in help.
+    private static let defaults = PayloadParameters()
+
+    /// `--pki <directory>`, required.
+    static let pki = OptionDeclaration<MintTokenOptions>.value(
+        "--pki", label: "<directory>", help: "A directory written by 'jwsverify \(Subcommand.mintPKI.path)'.",
+        required: true
+    ) { options, string throws(InvalidValue) in options.pki = try OptionValue.nonEmpty(string) }
+
+    /// `--kind <kind>`, required.
+    static let kind = OptionDeclaration<MintTokenOptions>.kind(
+        values: TestPayloadKind.allCases.map(\.rawValue), required: true, parse: TestPayloadKind.init(name:), \.kind)
+
+    /// `--type <type>`.
+    static let type = OptionDeclaration<MintTokenOptions>.value(
+        "--type", label: "<type>",
+        help: "The notificationType, such as DID_RENEW; '\(kind.name) \(TestPayloadKind.notification.rawValue)' only.",
+        defaultValue: defaults.notificationType
+    ) { options, string throws(InvalidValue) in
+        guard NotificationTypeV2(rawValue: string).name != nil else {
+            throw InvalidValue(
+                hint: ". Please provide a notificationType Apple documents, such as 'DID_RENEW'; to send any other"
+                    + " value, use '\(set.name) notificationType=\(string)'.")
+        }
+        options.notificationType = string
+    }
+
+    /// `--subtype <subtype>`.
+    static let subtype = OptionDeclaration<MintTokenOptions>.value(
+        "--subtype", label: "<subtype>", help: "The subtype, such as BILLING_RECOVERY.",
+        defaultValue: "\(defaults.notificationSubtype ?? "none") with the default type, else none"
+    ) { options, string throws(InvalidValue) in
+        guard Subtype(rawValue: string).name != nil else {
+            throw InvalidValue(
+                hint: ". Please provide a subtype Apple documents, such as 'BILLING_RECOVERY'; to send any other"
+                    + " value, use '\(set.name) subtype=\(string)'.")
+        }
+        options.notificationSubtype = string
+    }
+
+    /// `--bundle-id <id>`.
+    static let bundleId = OptionDeclaration<MintTokenOptions>.bundleId(
+        help: "The bundleId.", defaultValue: defaults.bundleId, allowsEmpty: false, \.bundleId)
+
+    /// `--app-apple-id <n>`.
+    static let appAppleId = OptionDeclaration<MintTokenOptions>.appAppleId(
+        help: "The appAppleId.", defaultValue: "\(defaults.appAppleId)", \.appAppleId)
+
+    /// `--environment <environment>`.
+    static let environment = OptionDeclaration<MintTokenOptions>.environment(
+        values: [Environment.sandbox, .production].map(\.rawValue), defaultValue: defaults.environment
+    ) { options, canonical in options.environment = canonical }
+
+    /// `--product-id <id>`.
+    static let productId = OptionDeclaration<MintTokenOptions>.value(
+        "--product-id", label: "<id>", help: "The productId.", defaultValue: defaults.productId
+    ) { options, string throws(InvalidValue) in options.productId = try OptionValue.nonEmpty(string) }
+
+    /// `--signed-date <time>`.
+    static let signedDate = OptionDeclaration<MintTokenOptions>.value(
+        "--signed-date", label: "<time>",
+        help: "The signedDate, 'now' or an ISO 8601 date-time; the other dates follow it.", defaultValue: "now"
+    ) { options, string throws(InvalidValue) in
+        switch Arguments.parseTime(string) {
+        case .fixed(let date)?: options.signedDate = date
+        case .now?: options.signedDate = nil
+        case .signed?, nil:
+            throw InvalidValue(hint: ". Please provide 'now' or an ISO 8601 date-time such as 2023-01-05T21:22:34Z.")
+        }
+    }
+
+    /// `--set <key=value>`, repeatable.
+    static let set = OptionDeclaration<MintTokenOptions>.value(
+        "--set", label: "<key=value>",
+        help: "Set a payload field; repeat for several. The value is JSON when it parses as JSON, else a string; a"
+            + " dotted key (data.status=2) sets a nested field.", repeats: true
+    ) { options, string throws(InvalidValue) in
+        do {
+            _ = try PayloadOverrides.parsePathAssignment(string)
+        } catch {
+            throw InvalidValue(
+                hint: ". Please provide key=value, such as quantity=2 or data.status=2 for a nested field.")
+        }
+        options.assignments.append(string)
+    }
+
+    /// `--payload <file>`.
+    static let payload = OptionDeclaration<MintTokenOptions>.value(
+        "--payload", label: "<file>",
+        help: "A JSON object merged into the payload, objects member by member, before '\(set.name)'."
+    ) { options, string throws(InvalidValue) in options.payloadFile = try OptionValue.nonEmpty(string) }
+
+    /// `--count <n>`.
+    static let count = OptionDeclaration<MintTokenOptions>.value(
+        "--count", label: "<n>", help: "How many distinct tokens: 1 to \(maximumCount).", defaultValue: "1"
+    ) { options, string throws(InvalidValue) in
+        guard let count = Int(string), (1...maximumCount).contains(count) else {
+            throw InvalidValue(hint: ". Please provide a number from 1 to \(maximumCount).")
+        }
+        options.count = count
+    }
+
+    /// `--seed <n>`.
+    static let seed = OptionDeclaration<MintTokenOptions>.seed(help: "Makes the identifiers repeatable", \.seed)
+
+    /// The options of `mint token`, in help order.
+    static let declarations = [
+        pki, kind, type, subtype, bundleId, appAppleId, environment, productId, signedDate, set, payload, count, seed,
+    ]
+
+    // MARK: Definition
+
+    /// `mint token` in ``CommandRegistry``.
+    static let definition = CommandDefinition(
+        .mintToken, summary: "Mint signed test tokens, one per line.",
+        help: HelpContent(
+            overview: "Mint signed test tokens that look exactly like the App Store's, one per line.",
+            discussion: "Header {\"alg\":\"ES256\",\"x5c\":[leaf, intermediate, root]}, a payload with every field"
+                + " Apple sends for a monthly subscription bought with an introductory offer, and an ES256 signature"
+                + " by the test leaf. A notification carries a signed transaction and renewal info (an app transaction"
+                + " for RESCIND_CONSENT; none for TEST, EXTERNAL_PURCHASE_TOKEN and SUMMARY) minted with the same"
+                + " PKI and options. Verify with '\(HelpText.program) \(VerifyCommand.root.name)"
+                + " <directory>/\(TestPKI.FileName.rootDER)'.",
+            argument: nil,
+            exitCodes: [
+                (ExitCode.verified, "Minted."),
+                (ExitCode.notVerified, "A token could not be signed."),
+                (ExitCode.usage, "Usage error."),
+                (
+                    ExitCode.noInput,
+                    "The '\(pki.name)' directory or '\(payload.name)' file is missing, unreadable or invalid."
+                ),
+            ]),
+        options: declarations, parse: parse,
+        execute: { command, io in
+            guard case .mintToken(let options) = command else { return nil }
+            return io.emit(run(options, standardOutput: io.standardOutput))
+        })
+
+    /// Parses the arguments after `mint token`.
+    ///
+    /// - Returns: the command, or the usage error (see ``CommandLineGrammar``; any positional; no `--pki`
+    ///   or `--kind`; `--type` or `--subtype` without `--kind notification`).
+    @Sendable static func parse(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
+        CommandLineGrammar.parseOptions(
+            arguments, declarations: declarations, into: MintTokenOptions(pki: "", kind: .transaction),
+            subcommand: .mintToken
+        )
+        .flatMap { $0.optionsWithoutArguments(requiring: declarations) }
+        .flatMap { options in
+            if options.kind != .notification {
+                for (given, option) in [(options.notificationType, type), (options.notificationSubtype, subtype)]
+                where given != nil {
+                    return .failure(
+                        UsageError(
+                            message:
+                                "'\(option.name)' requires '\(kind.name) \(TestPayloadKind.notification.rawValue)'",
+                            subcommand: .mintToken))
+                }
+            }
+            return .success(.mintToken(options))
+        }
+    }
+
+    // MARK: Run
+
+    /// How many token lines are collected before they are written.
+    private static let linesPerWrite = 64
+
+    /// Runs `mint token`: loads the PKI and the payload file, then mints the tokens and hands them to
+    /// `standardOutput`, one per line, a few lines at a time (memory stays flat whatever `--count`).
+    ///
+    /// - Returns: exit 0 with nothing more to print; 66 when the PKI directory or the payload file cannot
+    ///   be used; 1 when a token cannot be signed (the tokens before it have been written).
+    static func run(_ options: MintTokenOptions, standardOutput: (String) -> Void) -> CommandResult {
+        let pki: TestPKI
+        switch loadPKI(options.pki) {
+        case .failure(let failure): return .inputFailure(failure)
+        case .success(let value): pki = value
+        }
+        var merge: [String: JSONValue] = [:]
+        if let path = options.payloadFile {
+            switch readPayloadFile(path) {
+            case .failure(let failure): return .inputFailure(failure)
+            case .success(let object): merge = object
+            }
+        }
+        let overrides: PayloadOverrides
+        do {
+            overrides = try PayloadOverrides(pathAssignments: options.assignments, merge: merge)
+        } catch {
+            return .usage(UsageError(message: "\(error)", subcommand: .mintToken))
+        }
+        var parameters = options.parameters
+        // One seed for the whole run, as TokenMinter.mint(_:parameters:overrides:count:) draws it, so that
+        // the tokens differ by their index.
+        if parameters.seed == nil { parameters.seed = UInt64.random(in: .min ... .max) }
+        let minter = TokenMinter(pki: pki)
+        var pending = ""
+        for index in 0..<options.count {
+            do {
+                let payload = try minter.defaultPayload(options.kind, parameters: parameters, index: index)
+                pending += try minter.sign(overrides.apply(to: payload)) + "\n"
+            } catch {
+                standardOutput(pending)
+                return MintCommand.failure("cannot sign token \(index + 1) of \(options.count): \(error)")
+            }
+            if (index + 1) % linesPerWrite == 0 {
+                standardOutput(pending)
+                pending = ""
+            }
+        }
+        if !pending.isEmpty { standardOutput(pending) }
+        return CommandResult(status: ExitCode.verified)
+    }
+
+    /// Loads the hierarchy that `mint pki` wrote, explaining what is missing.
+    static func loadPKI(_ path: String) -> Result<TestPKI, InputFailure> {
+        let directory = URL(fileURLWithPath: path)
+        let hint =
+            "; make one with '\(HelpText.program) \(Subcommand.mintPKI.path) \(MintPKICommand.out.name)"
+            + " \(MintCommand.shellQuoted(path))'"
+        let option = pki.name
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+            return .failure(
+                InputFailure(message: "cannot open \(option) directory '\(path)': no such directory" + hint))
+        }
+        guard isDirectory.boolValue else {
+            return .failure(InputFailure(message: "\(option) '\(path)' is not a directory" + hint))
+        }
+        func exists(_ name: String) -> Bool {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
+        }
+        let names = TestPKI.FileName.self
+        let missing =
+            [
+                (names.rootDER, names.rootPEM), (names.intermediateDER, names.intermediatePEM),
+                (names.leafDER, names.leafPEM),
+            ]
+            .filter { !exists($0.0) && !exists($0.1) }.map(\.0)
+            + [names.rootKey, names.intermediateKey, names.leafKey].filter { !exists($0) }
+        guard missing.isEmpty else {
+            return .failure(
+                InputFailure(
+                    message: "\(option) directory '\(path)' has no \(missing.joined(separator: ", "))" + hint))
+        }
+        do {
+            return .success(try TestPKI.load(from: directory))
+        } catch {
+            return .failure(
+                InputFailure(message: "cannot load the test PKI in \(option) directory '\(path)': \(error)"))
+        }
+    }
+
+    /// Reads the `--payload` file: one JSON object (at most 16 MiB).
+    static func readPayloadFile(_ path: String) -> Result<[String: JSONValue], InputFailure> {
+        let limit = 16 * 1024 * 1024
+        let input: ByteSource
+        switch ByteSource.open(path: path, role: "\(payload.name) file ") {
+        case .failure(let failure): return .failure(failure)
+        case .success(let value): input = value
+        }
+        switch input.readAll(keepingAtMost: limit) {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(let (bytes, total)):
+            guard total <= limit else {
+                return .failure(InputFailure(message: "\(input.name) is over \(limit) bytes"))
+            }
+            guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
+                return .failure(InputFailure(message: "\(input.name) does not hold a JSON object"))
+            }
+            return .success(members)
+        }
+    }
+}
