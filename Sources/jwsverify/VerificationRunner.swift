@@ -68,11 +68,11 @@ struct VerificationRunner: Sendable {
         }
         for root in roots {
             if let info = CertificateInfo(derOrPEM: root.contents), names[info.sha256Fingerprint] == nil {
-                names[info.sha256Fingerprint] = "--root \(root.path)"
+                names[info.sha256Fingerprint] = "\(VerifyCommand.root.name) \(root.path)"
             }
         }
         if let xcodeCertificate, let info = CertificateInfo(derOrPEM: xcodeCertificate) {
-            names[info.sha256Fingerprint] = "--xcode-certificate"
+            names[info.sha256Fingerprint] = VerifyCommand.xcodeCertificate.name
         }
         let mode: Mode
         do {
