@@ -134,13 +134,5 @@ enum InspectCommand {
     }
 
     /// The model whose reflection annotates the payload JSON.
-    private static func annotationModel(_ payload: DecodedPayload) -> Any {
-        switch payload {
-        case .transaction(let value): return value
-        case .renewalInfo(let value): return value
-        case .appTransaction(let value): return value
-        case .notification(let value): return value.notification
-        case .realtimeRequest(let value): return value
-        }
-    }
+    private static func annotationModel(_ payload: DecodedPayload) -> Any { payload.model }
 }

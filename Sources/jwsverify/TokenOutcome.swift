@@ -52,13 +52,7 @@ struct PayloadDocument: Sendable {
     /// The payload of any kind: for a notification, the notification itself (its nested tokens are
     /// reported separately).
     init(_ payload: DecodedPayload, annotate: Bool) {
-        switch payload {
-        case .transaction(let value): self.init(value, annotate: annotate)
-        case .renewalInfo(let value): self.init(value, annotate: annotate)
-        case .appTransaction(let value): self.init(value, annotate: annotate)
-        case .notification(let value): self.init(value.notification, annotate: annotate)
-        case .realtimeRequest(let value): self.init(value, annotate: annotate)
-        }
+        self.init(payload.model, annotate: annotate)
     }
 }
 

@@ -99,6 +99,18 @@ public enum DecodedPayload: Sendable, Hashable {
         case .realtimeRequest: return .realtimeRequest
         }
     }
+
+    /// The payload's own model (for a notification, the notification itself), for code that renders
+    /// any kind alike (the CLI).
+    package var model: any JSONObjectEncodable & Sendable {
+        switch self {
+        case .transaction(let value): return value
+        case .renewalInfo(let value): return value
+        case .appTransaction(let value): return value
+        case .notification(let value): return value.notification
+        case .realtimeRequest(let value): return value
+        }
+    }
 }
 
 /// A notification with its nested tokens decoded (and verified, when the result is verified).
