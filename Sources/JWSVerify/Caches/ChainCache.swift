@@ -13,10 +13,16 @@ import Synchronization
 /// threads verifying tokens of known chains never wait for each other (a `Mutex` on Linux hands a
 /// contended lock over through the kernel, which serialized the warm path of two threads).
 final class ChainCache: Sendable {
-    /// A header that passed checks 1–4 and the chain it carries, which passed checks 5–9.
+    /// A header that passed checks 1–4 and the chain it carries, which passed checks 5–9, with the
+    /// report steps those checks recorded: a token that uses the entry reports exactly what the full
+    /// checks reported (its validity step at its own validation time).
     struct Entry: Sendable {
         let header: JWSHeader
         let chain: ValidatedChain
+        /// Steps 2–4 as the header check recorded them.
+        let headerSteps: [VerificationReport.Step]
+        /// Steps 5–9 as the chain checks recorded them.
+        let chainSteps: [VerificationReport.Step]
     }
 
     /// An entry with the header bytes it was stored under.

@@ -82,7 +82,7 @@ final class TrustStore: @unchecked Sendable {
         guard cjws_verify_chain(store, leaf.pointer, intermediate.pointer, time, &result) == 1 else {
             return .failure(
                 VerificationError(
-                    .untrustedChain, check: .chain, "OpenSSL could not run the chain verification",
+                    .untrustedChain, step: .trust, "OpenSSL could not run the chain verification",
                     underlying: drainOpenSSLErrors()))
         }
         cjws_clear_errors()

@@ -29,7 +29,7 @@ protocol AppStorePayload: JSONObjectDecodable, Sendable {
 }
 
 extension AppStorePayload {
-    static var validationDateKey: String { "signedDate" }
+    static var validationDateKey: String { ValidationTime.signedDateKey }
     static var requiredKeys: [String] { [] }
     static var nestedTokenFields: [NestedTokenField<Self>] { [] }
 }

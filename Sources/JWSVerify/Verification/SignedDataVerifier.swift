@@ -221,10 +221,19 @@ public struct SignedDataVerifier: Sendable {
             return .failed(
                 VerificationFailure(
                     error: error, report: recorder.report, kind: P.kind, unverifiedHeader: parsed.header,
-                    payload: decoded.map { .decoded($0) }
-                        ?? .later { try? PayloadCheck.decode(object, as: P.self).get() },
+                    payload: Self.unverifiedPayload(after: error, decoded: decoded, object: object),
                     payloadBytes: parsed.payloadJSON))
         }
+    }
+
+    /// What a failure carries of its payload: none after a forged header (checks 2–4 refuse it before
+    /// anything of the payload is decoded), else the model, decoded already or on first use.
+    private static func unverifiedPayload<P: AppStorePayload>(
+        after error: VerificationError, decoded: P?, object: [String: JSONValue]
+    ) -> UnverifiedPayload<P> {
+        if error.check == .header { return .none }
+        if let decoded { return .decoded(decoded) }
+        return .later { try? PayloadCheck.decode(object, as: P.self).get() }
     }
 
     /// A payload of no recognizable kind: checks 2 to 11 so that the first real failure is reported,
@@ -234,7 +243,7 @@ public struct SignedDataVerifier: Sendable {
     ) -> VerificationResult<DecodedPayload> {
         var error = PayloadCheck.unrecognized
         do throws(VerificationError) {
-            _ = try checkSignedToken(parsed, dateKey: "signedDate", recorder: &recorder)
+            _ = try checkSignedToken(parsed, dateKey: ValidationTime.signedDateKey, recorder: &recorder)
         } catch let failure {
             error = failure
         }
@@ -255,7 +264,7 @@ public struct SignedDataVerifier: Sendable {
             payload: parsed.payloadObject, dateKey: dateKey, online: enableOnlineChecks, clock: clock)
         let x5c: [String]
         if let cached = parsed.cached {
-            HeaderCheck.recordRemembered(anchor: anchor, recorder: &recorder)
+            recorder.replay(cached.headerSteps, validAt: time)
             x5c = cached.header.x5c ?? []
         } else {
             x5c = try HeaderCheck.check(parsed.header, anchor: anchor, recorder: &recorder)
@@ -264,13 +273,17 @@ public struct SignedDataVerifier: Sendable {
         let remembered = parsed.cached.map { chainCache.isUsable($0, at: time) } ?? false
         if remembered, let cached = parsed.cached {
             chain = cached.chain
-            anchor.recordRemembered(chain, at: time, recorder: &recorder)
+            recorder.replay(cached.chainSteps, validAt: time)
         } else {
             chain = try anchor.validate(x5c, at: time, recorder: &recorder)
         }
         try SignatureCheck.check(parsed, key: chain.leafKey, recorder: &recorder)
         if !remembered, chain.isRememberable, let key = parsed.cacheKey {
-            chainCache.insert(ChainCache.Entry(header: parsed.header, chain: chain), for: key)
+            let entry = ChainCache.Entry(
+                header: parsed.header, chain: chain,
+                headerSteps: recorder.recorded(from: .algorithm, through: .chainLength),
+                chainSteps: recorder.recorded(from: .certificates, through: .leafKey))
+            chainCache.insert(entry, for: key)
             anchor.remember(chain, for: x5c)
         }
         try RevocationCheck.check(chain, checker: revocationChecker, recorder: &recorder)

@@ -10,6 +10,9 @@ public enum ValidationTime: Sendable, Hashable {
     /// At a fixed time (for reproducing a verdict).
     case fixed(Date)
 
+    /// The member most kinds are validated at, and a payload of no recognized kind.
+    static let signedDateKey = "signedDate"
+
     /// The validation time of one token, in seconds since 1970: the one place it is decided.
     ///
     /// - Parameters:

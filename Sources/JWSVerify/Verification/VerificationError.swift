@@ -157,17 +157,9 @@ extension VerificationError {
 }
 
 extension VerificationError.Check {
-    /// The first step of this check in a ``VerificationReport``; nil for ``configuration``.
+    /// The first step of this check in a ``VerificationReport`` (from ``VerificationReport/StepName/check``,
+    /// the one table of steps and checks); nil for ``configuration``.
     var firstStep: VerificationReport.StepName? {
-        switch self {
-        case .format: return .format
-        case .header: return .algorithm
-        case .chain: return .certificates
-        case .signature: return .signature
-        case .revocation: return .revocation
-        case .payload: return .payload
-        case .claims: return .bundleId
-        default: return nil
-        }
+        VerificationReport.StepName.allCases.first { $0.check == self }
     }
 }

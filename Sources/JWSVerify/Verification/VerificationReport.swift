@@ -182,9 +182,39 @@ struct ReportRecorder: Sendable {
         steps.append(.init(name, .skipped, .text(why)))
     }
 
-    /// Records the failure of the error's step; every later step is reported as not run.
+    /// Records the failure of the error's step; every later step is reported as not run. A step
+    /// recorded before at or after the failed one (an error naming an earlier step than the check that
+    /// threw it had reached) is dropped, so that the report always shows the failure.
     mutating func failed(_ error: VerificationError) {
-        steps.append(.init(error.step ?? .format, .failed, .text(error.message)))
+        let name = error.step ?? .format
+        let order = VerificationReport.StepName.allCases
+        if let position = order.firstIndex(of: name) {
+            steps.removeAll { order.firstIndex(of: $0.name).map { $0 >= position } ?? false }
+        }
+        steps.append(.init(name, .failed, .text(error.message)))
+    }
+
+    /// The steps recorded from `first` through `last`, to replay for a remembered chain.
+    func recorded(
+        from first: VerificationReport.StepName, through last: VerificationReport.StepName
+    )
+        -> [VerificationReport.Step]
+    {
+        let order = VerificationReport.StepName.allCases
+        guard let low = order.firstIndex(of: first), let high = order.firstIndex(of: last) else { return [] }
+        return steps.filter { step in order.firstIndex(of: step.name).map { low <= $0 && $0 <= high } ?? false }
+    }
+
+    /// Records `remembered` (steps recorded when a chain was checked in full) again, for a token whose
+    /// chain the chain cache holds; a validity step says the validation time of this token.
+    mutating func replay(_ remembered: [VerificationReport.Step], validAt time: Int64) {
+        for step in remembered {
+            if case .validAt = step.content {
+                steps.append(.init(step.name, step.outcome, .validAt(time)))
+            } else {
+                steps.append(step)
+            }
+        }
     }
 
     /// The report: every step in contract order; one not recorded did not run.

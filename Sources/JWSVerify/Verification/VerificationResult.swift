@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The outcome of verifying one token: verified, with its typed payload, or not, with the reason.
 ///
@@ -134,9 +135,9 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     private let payloadSource: UnverifiedPayload<Payload>
     private let payloadBytes: [UInt8]?
 
-    /// The payload as decoded, when the token got past the format check and its payload decodes
-    /// as the kind asked for (or recognized); decoded on first use when the failure came before
-    /// the payload check.
+    /// The payload as decoded, when the token got past the header checks (checks 2–4: a forged
+    /// header carries none) and its payload decodes as the kind asked for (or recognized); decoded
+    /// on first use when the failure came before the payload check.
     ///
     /// - Warning: Unverified data. Never grant anything on it.
     public var unverifiedPayload: Payload? { payloadSource.value }
@@ -168,29 +169,44 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     }
 }
 
-/// The unverified payload of a failure: decoded already, to be decoded when asked for, or none.
+/// The unverified payload of a failure: decoded already, to be decoded when first asked for, or none.
 struct UnverifiedPayload<Payload: Sendable>: Sendable {
-    private let decode: (@Sendable () -> Payload?)?
     private let decoded: Payload?
+    private let later: Later?
 
-    private init(decoded: Payload?, decode: (@Sendable () -> Payload?)?) {
+    /// A decoding run once, on first use, and remembered (a failure may be read many times).
+    private final class Later: Sendable {
+        private let decode: @Sendable () -> Payload?
+        private let value = Mutex<Payload??>(nil)
+
+        init(_ decode: @escaping @Sendable () -> Payload?) { self.decode = decode }
+
+        var payload: Payload? {
+            if let known = value.withLock({ $0 }) { return known }
+            let payload = decode()
+            value.withLock { $0 = .some(payload) }
+            return payload
+        }
+    }
+
+    private init(decoded: Payload?, later: Later?) {
         self.decoded = decoded
-        self.decode = decode
+        self.later = later
     }
 
     /// No payload.
-    static var none: UnverifiedPayload { UnverifiedPayload(decoded: nil, decode: nil) }
+    static var none: UnverifiedPayload { UnverifiedPayload(decoded: nil, later: nil) }
     /// A payload decoded already.
-    static func decoded(_ payload: Payload?) -> UnverifiedPayload { UnverifiedPayload(decoded: payload, decode: nil) }
-    /// Decoded from the parsed JSON tree on use: a failure before check 12 costs no model decoding.
+    static func decoded(_ payload: Payload?) -> UnverifiedPayload { UnverifiedPayload(decoded: payload, later: nil) }
+    /// Decoded from the parsed JSON tree on first use: a failure before check 12 costs no model decoding.
     static func later(_ decode: @escaping @Sendable () -> Payload?) -> UnverifiedPayload {
-        UnverifiedPayload(decoded: nil, decode: decode)
+        UnverifiedPayload(decoded: nil, later: Later(decode))
     }
 
-    var value: Payload? { decoded ?? decode?() }
+    var value: Payload? { decoded ?? later?.payload }
 
     func map<T: Sendable>(_ transform: @escaping @Sendable (Payload) -> T) -> UnverifiedPayload<T> {
-        if let decode { return .later { decode().map(transform) } }
+        if let later { return .later { later.payload.map(transform) } }
         return .decoded(decoded.map(transform))
     }
 }

@@ -45,7 +45,9 @@ struct PipelineReviewTests {
             nested = result.nestedTokens.map { Snapshot($0.result) }
         }
 
-        var description: String { "\(code ?? "verified") \(check ?? "") \(message ?? "")\n" + steps.joined(separator: "\n") }
+        var description: String {
+            "\(code ?? "verified") \(check ?? "") \(message ?? "")\n" + steps.joined(separator: "\n")
+        }
     }
 
     /// A token and the kind it is verified as (nil: recognized).
@@ -99,24 +101,33 @@ struct PipelineReviewTests {
             Input(name: "transaction as renewal info", token: good, kind: .renewalInfo),
             Input(name: "bad signature", token: badSignature, kind: nil),
             Input(name: "63-byte signature", token: shortSignature, kind: nil),
-            Input(name: "before notBefore", token: try transactionWith(["signedDate": millis(1_700_000_000)]), kind: nil),
+            Input(
+                name: "before notBefore", token: try transactionWith(["signedDate": millis(1_700_000_000)]), kind: nil),
             Input(name: "at notAfter", token: try transactionWith(["signedDate": millis(notAfter)]), kind: nil),
             Input(name: "at notAfter - 1", token: try transactionWith(["signedDate": millis(notAfter - 1)]), kind: nil),
-            Input(name: "signedDate string", token: try transactionWith(["signedDate": .string("1780000000000")]), kind: nil),
-            Input(name: "signedDate float", token: try transactionWith(["signedDate": .double(1_780_000_000_000.5)]), kind: nil),
+            Input(
+                name: "signedDate string", token: try transactionWith(["signedDate": .string("1780000000000")]),
+                kind: nil),
+            Input(
+                name: "signedDate float", token: try transactionWith(["signedDate": .double(1_780_000_000_000.5)]),
+                kind: nil),
             Input(name: "signedDate huge", token: try transactionWith(["signedDate": .double(1e300)]), kind: nil),
             Input(name: "signedDate 1e16", token: try transactionWith(["signedDate": .double(1e16)]), kind: nil),
             Input(name: "signedDate negative", token: try transactionWith(["signedDate": .integer(-1000)]), kind: nil),
             Input(name: "signedDate null", token: try transactionWith(["signedDate": .null]), kind: nil),
             Input(name: "signedDate absent", token: try transactionWith(["signedDate": nil]), kind: nil),
             Input(name: "other bundle id", token: otherAppNested, kind: nil),
-            Input(name: "production environment", token: try transactionWith(["environment": .string("Production")]), kind: nil),
+            Input(
+                name: "production environment", token: try transactionWith(["environment": .string("Production")]),
+                kind: nil),
             Input(name: "quantity of wrong type", token: try transactionWith(["quantity": .string("1")]), kind: nil),
             Input(
-                name: "unknown kind", token: try minter.sign(["signedDate": millis(1_780_000_000), "foo": .integer(1)]),
+                name: "unknown kind",
+                token: try minter.sign(["signedDate": millis(1_780_000_000), "foo": .integer(1)]),
                 kind: nil),
             Input(
-                name: "unknown kind, expired", token: try minter.sign(["signedDate": millis(notAfter), "foo": .integer(1)]),
+                name: "unknown kind, expired",
+                token: try minter.sign(["signedDate": millis(notAfter), "foo": .integer(1)]),
                 kind: nil),
             Input(name: "app transaction", token: try minter.sign(appTransaction), kind: nil),
             Input(
@@ -189,7 +200,8 @@ struct PipelineReviewTests {
         let warm = try make(64)
         for _ in 0..<2 {
             for (token, kind) in inputs {
-                #expect(Snapshot(warm.verifyAndDecode(token, as: kind)) == Snapshot(cold.verifyAndDecode(token, as: kind)))
+                #expect(
+                    Snapshot(warm.verifyAndDecode(token, as: kind)) == Snapshot(cold.verifyAndDecode(token, as: kind)))
             }
         }
         #expect(warm.chainCacheStatistics.hits > 0)
@@ -234,13 +246,15 @@ struct PipelineReviewTests {
     @Test("an app transaction is validated at receiptCreationDate, warm and cold")
     func appTransactionDate() throws {
         let minter = TokenMinter(pki: Self.pki)
-        var payload = DefaultPayloads.appTransaction(PayloadParameters(bundleId: Self.bundleId, signedDate: Self.inside))
+        var payload = DefaultPayloads.appTransaction(
+            PayloadParameters(bundleId: Self.bundleId, signedDate: Self.inside))
         payload["receiptCreationDate"] = Self.millis(Self.notAfter)
         payload["signedDate"] = Self.millis(1_780_000_000)
         let token = try minter.sign(payload)
         for capacity in [0, 64] {
             let verifier = try Self.verifier(capacity: capacity)
-            _ = verifier.verifyAndDecode(try minter.sign(DefaultPayloads.transaction(.init(signedDate: Self.inside))), as: nil)
+            _ = verifier.verifyAndDecode(
+                try minter.sign(DefaultPayloads.transaction(.init(signedDate: Self.inside))), as: nil)
             #expect(verifier.verifyAndDecodeAppTransaction(token).error?.code == .certificateExpired)
             #expect(verifier.verifyAndDecodeTransaction(token).error?.code == .payloadDecodingFailed)
         }

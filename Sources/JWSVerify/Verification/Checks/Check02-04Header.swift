@@ -50,12 +50,4 @@ enum HeaderCheck {
         recorder.passed(.chainLength, anchor.chainLengthDetail)
         return x5c
     }
-
-    /// Records steps 2–4 as passed for a header the chain cache holds: it passed them when its chain
-    /// was remembered, and its bytes are the same.
-    static func recordRemembered(anchor: TrustAnchor, recorder: inout ReportRecorder) {
-        recorder.passed(.algorithm, algorithmPassed)
-        recorder.passed(.certificateChain, chainPassed)
-        recorder.passed(.chainLength, anchor.chainLengthDetail)
-    }
 }

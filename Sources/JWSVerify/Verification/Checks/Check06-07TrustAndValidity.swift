@@ -20,7 +20,8 @@ enum TrustAndValidityCheck {
     ) throws(VerificationError) -> Trusted {
         if let leafValidity = chain.acceptedLeafValidity, let known = chain.known {
             let trusted = Trusted(root: known.root, validity: leafValidity.intersection(known.validity))
-            recordPassed(root: known.rootInfo, at: time, recorder: &recorder)
+            recorder.passed(.trust, trustDetail(known.rootInfo))
+            recorder.passed(.validity, .validAt(time))
             return trusted
         }
         let verdict: TrustStore.ChainVerdict
@@ -42,10 +43,10 @@ enum TrustAndValidityCheck {
                 "the chain to the trusted root does not pass through x5c[1]: the leaf must be issued by the"
                     + " intermediate and the intermediate by a trusted root")
         }
-        guard let root = chain.known?.root ?? trustStore.root(withFingerprint: verdict.rootFingerprint) else {
-            throw VerificationError(.untrustedChain, step: .trust, "internal error: the chain could not be assembled")
-        }
-        recorder.passed(.trust, trustDetail(chain.known?.rootInfo ?? CertificateInfo(root)))
+        // The store found the root it built the chain to; not finding it again is an internal error,
+        // reported after the validity failure, as the full verdict orders them.
+        let root = chain.known?.root ?? trustStore.root(withFingerprint: verdict.rootFingerprint)
+        if let root { recorder.passed(.trust, trustDetail(chain.known?.rootInfo ?? CertificateInfo(root))) }
         if let failure = verdict.timeFailure {
             let role = ["leaf", "intermediate", "root"][min(Int(failure.depth), 2)]
             throw VerificationError(
@@ -53,14 +54,11 @@ enum TrustAndValidityCheck {
                 "the \(role) certificate is not valid at \(ISO8601Text.iso8601(seconds: time)): \(failure.reason)",
                 underlying: failure.reason)
         }
+        guard let root else {
+            throw VerificationError(.untrustedChain, step: .trust, "internal error: the chain could not be assembled")
+        }
         recorder.passed(.validity, .validAt(time))
         return Trusted(root: root, validity: verdict.validity)
-    }
-
-    /// Records steps 6 and 7 as passed, for a chain that leads to `root` and is valid at `time`.
-    static func recordPassed(root: CertificateInfo, at time: Int64, recorder: inout ReportRecorder) {
-        recorder.passed(.trust, trustDetail(root))
-        recorder.passed(.validity, .validAt(time))
     }
 
     private static func trustDetail(_ root: CertificateInfo) -> VerificationReport.Detail {

@@ -64,22 +64,6 @@ enum TrustAnchor: Sendable {
         return Result { () throws(VerificationError) in try validate(x5c, at: time, recorder: &recorder) }
     }
 
-    /// Records steps 5 to 9 as passed for a chain the chain cache holds, at a `time` inside its
-    /// validity: the same steps, with the same details, as when it was checked in full.
-    func recordRemembered(_ chain: ValidatedChain, at time: Int64, recorder: inout ReportRecorder) {
-        switch self {
-        case .pinnedXcodeCertificate:
-            XcodeCertificateCheck.recordPassed(recorder: &recorder)
-        case .appleRoots:
-            recorder.passed(.certificates, CertificatesCheck.passed)
-            if let root = chain.certificates.last {
-                TrustAndValidityCheck.recordPassed(root: root, at: time, recorder: &recorder)
-            }
-            recorder.passed(.appleExtensions, AppleExtensionsCheck.passed)
-            recorder.passed(.leafKey, LeafKeyCheck.passed)
-        }
-    }
-
     /// Remembers the intermediate of a chain whose token verified (see ``validate(_:at:recorder:)``).
     func remember(_ chain: ValidatedChain, for x5c: [String]) {
         guard case .appleRoots(_, let intermediates) = self, let entry = chain.intermediateEntry, x5c.count == 3

@@ -37,13 +37,4 @@ enum XcodeCertificateCheck {
     private static let trustPassed = "x5c[0] is byte-identical to the pinned StoreKit Testing certificate"
     private static let validitySkipped = "not enforced for StoreKit Testing certificates, as in Xcode"
     private static let markerSkipped = "StoreKit Testing certificates carry no Apple marker"
-
-    /// Records steps 5 to 9 as passed for the pinned certificate, remembered by the chain cache.
-    static func recordPassed(recorder: inout ReportRecorder) {
-        recorder.passed(.certificates, CertificatesCheck.passed)
-        recorder.passed(.trust, trustPassed)
-        recorder.skipped(.validity, validitySkipped)
-        recorder.skipped(.appleExtensions, markerSkipped)
-        recorder.passed(.leafKey, LeafKeyCheck.passed)
-    }
 }
