@@ -14,6 +14,11 @@
  *   - Each function clears the OpenSSL error queue on entry and drains it before returning;
  *     on failure the first queued error is kept, per thread, for cjwst_last_error().
  *   - No OpenSSL type appears in this header.
+ *
+ * Where each section is implemented: keys.c (keys), certificates.c and cert_builders.c
+ * (certificates), signatures.c (signatures and the forged ES256 signature), crafted.c (crafted
+ * certificates), chain.c (chain verdicts), errors.c (cjwst_free, cjwst_last_error), allocator.c
+ * (the failing allocator); internal.h, beside them, declares what they share.
  */
 #ifndef CJWSTESTING_H
 #define CJWSTESTING_H
