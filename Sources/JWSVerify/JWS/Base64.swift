@@ -32,7 +32,9 @@ package enum Base64 {
 
     /// The offset of the first byte of `input` that is not in the base64url alphabet, if any.
     package static func firstNonURLCharacter(_ input: ArraySlice<UInt8>) -> Int? {
-        input.firstIndex { urlTable[Int($0)] & 0xC0 != 0 }.map { $0 - input.startIndex }
+        input.withUnsafeBufferPointer { input in
+            urlTable.withUnsafeBufferPointer { table in input.firstIndex { table[Int($0)] & 0xC0 != 0 } }
+        }
     }
 
     /// Decodes strict base64url; nil when the input breaks any rule above.

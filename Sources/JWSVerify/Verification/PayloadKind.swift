@@ -48,10 +48,23 @@ public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
         return fields(model)
     }
 
-    /// The kind whose marker keys appear among `keys`, if any.
+    /// Each marker key with its kind and the kind's place in ``allCases`` (made once: recognition
+    /// runs on every verified token, over the keys its model did not know).
+    private static let markers: [String: (kind: PayloadKind, rank: Int)] = {
+        var markers: [String: (kind: PayloadKind, rank: Int)] = [:]
+        for (rank, kind) in allCases.enumerated() {
+            for key in kind.markerKeys where markers[key] == nil { markers[key] = (kind, rank) }
+        }
+        return markers
+    }()
+
+    /// The kind whose marker keys appear among `keys`, if any (the first such kind of ``allCases``).
     static func recognize<S: Sequence>(keys: S) -> PayloadKind? where S.Element == String {
-        let keys = Set(keys)
-        return allCases.first { kind in kind.markerKeys.contains(where: keys.contains) }
+        var found: (kind: PayloadKind, rank: Int)?
+        for key in keys {
+            if let marker = markers[key], marker.rank < (found?.rank ?? Int.max) { found = marker }
+        }
+        return found?.kind
     }
 
     /// The kind of a whole payload: by its marker keys, else a transaction when it has a top-level

@@ -183,7 +183,7 @@ public struct SignedDataVerifier: Sendable {
             parsed = try FormatCheck.parse(Array(token.utf8), maximumBytes: maximumTokenBytes, chainCache: chainCache)
         } catch {
             recorder.failed(error)
-            return .failed(VerificationFailure(error: error, report: recorder.report))
+            return .failed(VerificationFailure(error: error, recorded: recorder))
         }
         recorder.passed(.format, FormatCheck.passed)
         return next(parsed, &recorder)
@@ -207,33 +207,23 @@ public struct SignedDataVerifier: Sendable {
                 recorder.failed(nestedError)
                 return .failed(
                     VerificationFailure(
-                        error: nestedError, report: recorder.report, kind: P.kind, unverifiedHeader: parsed.header,
+                        error: nestedError, recorded: recorder, kind: P.kind, unverifiedHeader: parsed.header,
                         payload: .decoded(payload), payloadBytes: parsed.payloadJSON, nestedTokens: nested))
             }
             return .verified(
                 Verified(
                     payload: payload, header: parsed.header, chain: chain.certificates,
-                    validationTime: Date(timeIntervalSince1970: TimeInterval(time)), report: recorder.report,
+                    validationTime: Date(timeIntervalSince1970: TimeInterval(time)), recorded: recorder,
                     nestedTokens: nested))
         } catch {
             recorder.failed(error)
             let object = parsed.payloadObject
             return .failed(
                 VerificationFailure(
-                    error: error, report: recorder.report, kind: P.kind, unverifiedHeader: parsed.header,
-                    payload: Self.unverifiedPayload(after: error, decoded: decoded, object: object),
+                    error: error, recorded: recorder, kind: P.kind, unverifiedHeader: parsed.header,
+                    payload: .after(error, decoded: decoded, decoding: object),
                     payloadBytes: parsed.payloadJSON))
         }
-    }
-
-    /// What a failure carries of its payload: none after a forged header (checks 2–4 refuse it before
-    /// anything of the payload is decoded), else the model, decoded already or on first use.
-    private static func unverifiedPayload<P: AppStorePayload>(
-        after error: VerificationError, decoded: P?, object: [String: JSONValue]
-    ) -> UnverifiedPayload<P> {
-        if error.check == .header { return .none }
-        if let decoded { return .decoded(decoded) }
-        return .later { try? PayloadCheck.decode(object, as: P.self).get() }
     }
 
     /// A payload of no recognizable kind: checks 2 to 11 so that the first real failure is reported,
@@ -250,7 +240,7 @@ public struct SignedDataVerifier: Sendable {
         recorder.failed(error)
         return .failed(
             VerificationFailure(
-                error: error, report: recorder.report, unverifiedHeader: parsed.header, payloadBytes: parsed.payloadJSON
+                error: error, recorded: recorder, unverifiedHeader: parsed.header, payloadBytes: parsed.payloadJSON
             ))
     }
 
@@ -262,9 +252,10 @@ public struct SignedDataVerifier: Sendable {
     ) throws(VerificationError) -> (ValidatedChain, Int64) {
         let time = validationTime.seconds(
             payload: parsed.payloadObject, dateKey: dateKey, online: enableOnlineChecks, clock: clock)
+        recorder.validationTime = time
         let x5c: [String]
         if let cached = parsed.cached {
-            recorder.replay(cached.headerSteps, validAt: time)
+            recorder.replay(cached.headerSteps)
             x5c = cached.header.x5c ?? []
         } else {
             x5c = try HeaderCheck.check(parsed.header, anchor: anchor, recorder: &recorder)
@@ -273,7 +264,7 @@ public struct SignedDataVerifier: Sendable {
         let remembered = parsed.cached.map { chainCache.isUsable($0, at: time) } ?? false
         if remembered, let cached = parsed.cached {
             chain = cached.chain
-            recorder.replay(cached.chainSteps, validAt: time)
+            recorder.replay(cached.chainSteps)
         } else {
             chain = try anchor.validate(x5c, at: time, recorder: &recorder)
         }

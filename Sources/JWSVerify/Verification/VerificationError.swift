@@ -160,6 +160,6 @@ extension VerificationError.Check {
     /// The first step of this check in a ``VerificationReport`` (from ``VerificationReport/StepName/check``,
     /// the one table of steps and checks); nil for ``configuration``.
     var firstStep: VerificationReport.StepName? {
-        VerificationReport.StepName.allCases.first { $0.check == self }
+        VerificationReport.StepName.order.first { $0.check == self }
     }
 }

@@ -38,6 +38,9 @@ public struct VerificationReport: Sendable, Hashable, Codable {
         /// A notification's nested `signedTransactionInfo`, `signedRenewalInfo` and `signedAppTransactionInfo`.
         case nestedTokens
 
+        /// Every step in contract order (made once: `allCases` builds a new array on each use).
+        static let order = allCases
+
         /// The check this step belongs to.
         public var check: VerificationError.Check {
             switch self {
@@ -121,6 +124,9 @@ public struct VerificationReport: Sendable, Hashable, Codable {
         case trustedRoot(name: String, fingerprint: String)
         /// Every certificate is valid at this time (seconds since 1970).
         case validAt(Int64)
+        /// Every certificate is valid at the validation time the recorder was given: recorded this
+        /// way, a remembered chain's steps replay unchanged for tokens validated at other times.
+        case validAtValidationTime
         /// A configured value that matched, quoted.
         case matched(String)
         /// The payload decodes as this kind.
@@ -133,6 +139,7 @@ public struct VerificationReport: Sendable, Hashable, Codable {
                 return "leaf ← intermediate ← trusted root \(name) (SHA-256 \(fingerprint))"
             case .validAt(let seconds):
                 return "every certificate is valid at \(ISO8601Text.iso8601(seconds: seconds))"
+            case .validAtValidationTime: return "every certificate is valid at the validation time"
             case .matched(let value): return "\"\(value)\""
             case .decodesAs(let kind): return "decodes as \(kind)"
             }
@@ -162,9 +169,12 @@ public struct VerificationReport: Sendable, Hashable, Codable {
 /// Writes a ``VerificationReport`` while the checks run, in contract order.
 struct ReportRecorder: Sendable {
     private var steps: [VerificationReport.Step] = []
+    /// The validation time of the token (seconds since 1970), once known: what a validity step
+    /// recorded as ``VerificationReport/Detail/validAtValidationTime`` says.
+    var validationTime: Int64?
 
     init() {
-        steps.reserveCapacity(VerificationReport.StepName.allCases.count)
+        steps.reserveCapacity(VerificationReport.StepName.order.count)
     }
 
     /// Records that `name` passed.
@@ -187,7 +197,7 @@ struct ReportRecorder: Sendable {
     /// threw it had reached) is dropped, so that the report always shows the failure.
     mutating func failed(_ error: VerificationError) {
         let name = error.step ?? .format
-        let order = VerificationReport.StepName.allCases
+        let order = VerificationReport.StepName.order
         if let position = order.firstIndex(of: name) {
             steps.removeAll { order.firstIndex(of: $0.name).map { $0 >= position } ?? false }
         }
@@ -200,30 +210,27 @@ struct ReportRecorder: Sendable {
     )
         -> [VerificationReport.Step]
     {
-        let order = VerificationReport.StepName.allCases
+        let order = VerificationReport.StepName.order
         guard let low = order.firstIndex(of: first), let high = order.firstIndex(of: last) else { return [] }
         return steps.filter { step in order.firstIndex(of: step.name).map { low <= $0 && $0 <= high } ?? false }
     }
 
     /// Records `remembered` (steps recorded when a chain was checked in full) again, for a token whose
-    /// chain the chain cache holds; a validity step says the validation time of this token.
-    mutating func replay(_ remembered: [VerificationReport.Step], validAt time: Int64) {
-        for step in remembered {
-            if case .validAt = step.content {
-                steps.append(.init(step.name, step.outcome, .validAt(time)))
-            } else {
-                steps.append(step)
-            }
-        }
+    /// chain the chain cache holds; their validity step says this token's validation time.
+    mutating func replay(_ remembered: [VerificationReport.Step]) {
+        steps.append(contentsOf: remembered)
     }
 
     /// The report: every step in contract order; one not recorded did not run.
     var report: VerificationReport {
         var recorded = steps[...]
         return VerificationReport(
-            steps: VerificationReport.StepName.allCases.map { name in
+            steps: VerificationReport.StepName.order.map { name in
                 if let next = recorded.first, next.name == name {
                     recorded.removeFirst()
+                    if case .validAtValidationTime = next.content, let validationTime {
+                        return .init(next.name, next.outcome, .validAt(validationTime))
+                    }
                     return next
                 }
                 return .init(name, .skipped, .text("not run: an earlier check failed"))

@@ -80,7 +80,7 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
             return .verified(
                 Verified(
                     payload: transform(verified.payload), header: verified.header, chain: verified.chain,
-                    validationTime: verified.validationTime, report: verified.report,
+                    validationTime: verified.validationTime, recorded: verified.recorded,
                     nestedTokens: verified.nestedTokens))
         case .failed(let failure):
             return .failed(failure.map(transform))
@@ -99,19 +99,21 @@ public struct Verified<Payload: Sendable>: Sendable {
     /// The time at which the chain was validated.
     public let validationTime: Date
     /// Every check with its outcome.
-    public let report: VerificationReport
+    public var report: VerificationReport { recorded.report }
+    /// The steps as the checks recorded them (the report is made from them when asked for).
+    let recorded: ReportRecorder
     /// A notification's nested tokens, each verified (empty for other kinds).
     public let nestedTokens: [NestedToken]
 
     init(
         payload: Payload, header: JWSHeader, chain: [CertificateInfo], validationTime: Date,
-        report: VerificationReport, nestedTokens: [NestedToken] = []
+        recorded: ReportRecorder, nestedTokens: [NestedToken] = []
     ) {
         self.payload = payload
         self.header = header
         self.chain = chain
         self.validationTime = validationTime
-        self.report = report
+        self.recorded = recorded
         self.nestedTokens = nestedTokens
     }
 }
@@ -121,7 +123,9 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     /// The failed check and its code.
     public let error: VerificationError
     /// Every check with its outcome: the failed one, and which did not run.
-    public let report: VerificationReport
+    public var report: VerificationReport { recorded.report }
+    /// The steps as the checks recorded them (the report is made from them when asked for).
+    let recorded: ReportRecorder
     /// A notification's nested tokens, each with its own verification, when they were verified: a
     /// notification whose own checks passed but one of whose nested tokens failed.
     public let nestedTokens: [NestedToken]
@@ -148,12 +152,12 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     public var unverifiedPayloadJSON: Data? { payloadBytes.map { Data($0) } }
 
     init(
-        error: VerificationError, report: VerificationReport, kind: PayloadKind? = nil,
+        error: VerificationError, recorded: ReportRecorder, kind: PayloadKind? = nil,
         unverifiedHeader: JWSHeader? = nil,
         payload: UnverifiedPayload<Payload> = .none, payloadBytes: [UInt8]? = nil, nestedTokens: [NestedToken] = []
     ) {
         self.error = error
-        self.report = report
+        self.recorded = recorded
         self.kind = kind
         self.unverifiedHeader = unverifiedHeader
         self.payloadSource = payload
@@ -163,7 +167,7 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
 
     func map<T: Sendable>(_ transform: @escaping @Sendable (Payload) -> T) -> VerificationFailure<T> {
         VerificationFailure<T>(
-            error: error, report: report, kind: kind, unverifiedHeader: unverifiedHeader,
+            error: error, recorded: recorded, kind: kind, unverifiedHeader: unverifiedHeader,
             payload: payloadSource.map(transform),
             payloadBytes: payloadBytes, nestedTokens: nestedTokens)
     }
@@ -208,6 +212,16 @@ struct UnverifiedPayload<Payload: Sendable>: Sendable {
     func map<T: Sendable>(_ transform: @escaping @Sendable (Payload) -> T) -> UnverifiedPayload<T> {
         if let later { return .later { later.payload.map(transform) } }
         return .decoded(decoded.map(transform))
+    }
+}
+
+extension UnverifiedPayload where Payload: AppStorePayload {
+    /// What a failure carries of its payload: none after a forged header (checks 2–4 refuse it before
+    /// anything of the payload is decoded), else the model, decoded already or from `object` on first use.
+    static func after(_ error: VerificationError, decoded: Payload?, decoding object: [String: JSONValue]) -> Self {
+        if error.check == .header { return .none }
+        if let decoded { return .decoded(decoded) }
+        return .later { try? PayloadCheck.decode(object, as: Payload.self).get() }
     }
 }
 

@@ -21,7 +21,7 @@ enum TrustAndValidityCheck {
         if let leafValidity = chain.acceptedLeafValidity, let known = chain.known {
             let trusted = Trusted(root: known.root, validity: leafValidity.intersection(known.validity))
             recorder.passed(.trust, trustDetail(known.rootInfo))
-            recorder.passed(.validity, .validAt(time))
+            recorder.passed(.validity, .validAtValidationTime)
             return trusted
         }
         let verdict: TrustStore.ChainVerdict
@@ -57,7 +57,7 @@ enum TrustAndValidityCheck {
         guard let root else {
             throw VerificationError(.untrustedChain, step: .trust, "internal error: the chain could not be assembled")
         }
-        recorder.passed(.validity, .validAt(time))
+        recorder.passed(.validity, .validAtValidationTime)
         return Trusted(root: root, validity: verdict.validity)
     }
 
