@@ -16,13 +16,25 @@ final class ChainCache: Sendable {
     /// A header that passed checks 1–4 and the chain it carries, which passed checks 5–9, with the
     /// report steps those checks recorded: a token that uses the entry reports exactly what the full
     /// checks reported (its validity step at its own validation time).
-    struct Entry: Sendable {
+    ///
+    /// A class: a look-up hands out one reference, not a copy of every field.
+    final class Entry: Sendable {
         let header: JWSHeader
         let chain: ValidatedChain
         /// Steps 2–4 as the header check recorded them.
         let headerSteps: [VerificationReport.Step]
         /// Steps 5–9 as the chain checks recorded them.
         let chainSteps: [VerificationReport.Step]
+
+        init(
+            header: JWSHeader, chain: ValidatedChain, headerSteps: [VerificationReport.Step],
+            chainSteps: [VerificationReport.Step]
+        ) {
+            self.header = header
+            self.chain = chain
+            self.headerSteps = headerSteps
+            self.chainSteps = chainSteps
+        }
     }
 
     /// An entry with the header bytes it was stored under.
@@ -133,7 +145,9 @@ extension ChainCache {
 }
 
 /// A chain that passed checks 5 to 9 of the contract.
-struct ValidatedChain: Sendable {
+///
+/// A class: the chain cache hands out one reference per warm token, not a copy of every field.
+final class ValidatedChain: Sendable {
     let leafKey: PublicKey
     /// Every certificate of the chain is valid in this interval.
     let validity: ValidityInterval
@@ -147,4 +161,16 @@ struct ValidatedChain: Sendable {
     /// The intermediate's entry to remember once the token's signature verified, when the
     /// intermediate was not known yet and may be remembered.
     let intermediateEntry: IntermediateCache.Entry?
+
+    init(
+        leafKey: PublicKey, validity: ValidityInterval, certificates: [CertificateInfo], chain: [Certificate],
+        isRememberable: Bool, intermediateEntry: IntermediateCache.Entry?
+    ) {
+        self.leafKey = leafKey
+        self.validity = validity
+        self.certificates = certificates
+        self.chain = chain
+        self.isRememberable = isRememberable
+        self.intermediateEntry = intermediateEntry
+    }
 }

@@ -193,37 +193,42 @@ public struct SignedDataVerifier: Sendable {
     private func check<P: AppStorePayload>(
         _ parsed: ParsedToken, as type: P.Type, verifyingNestedTokens: Bool, recorder: inout ReportRecorder
     ) -> VerificationResult<P> {
-        var decoded: P?
-        do throws(VerificationError) {
-            let (chain, time) = try checkSignedToken(parsed, dateKey: P.validationDateKey, recorder: &recorder)
-            let payload = try PayloadCheck.check(
-                PayloadCheck.decode(parsed.payloadObject, as: P.self), recorder: &recorder)
-            decoded = payload
-            try claims.check(payload.claims, recorder: &recorder)
-            let (nested, nestedError) = NestedTokensCheck.check(
-                payload, verifying: verifyingNestedTokens, recorder: &recorder,
-                verify: { token, kind in verifyAndDecode(token, as: kind) })
-            if let nestedError {
-                recorder.failed(nestedError)
-                return .failed(
-                    VerificationFailure(
-                        error: nestedError, recorded: recorder, kind: P.kind, unverifiedHeader: parsed.header,
-                        payload: .decoded(payload), payloadBytes: parsed.payloadJSON, nestedTokens: nested))
-            }
-            return .verified(
-                Verified(
-                    payload: payload, header: parsed.header, chain: chain.certificates,
-                    validationTime: Date(timeIntervalSince1970: TimeInterval(time)), recorded: recorder,
-                    nestedTokens: nested))
-        } catch {
+        func failed(_ error: VerificationError, payload: UnverifiedPayload<P>) -> VerificationResult<P> {
             recorder.failed(error)
-            let object = parsed.payloadObject
             return .failed(
                 VerificationFailure(
-                    error: error, recorded: recorder, kind: P.kind, unverifiedHeader: parsed.header,
-                    payload: .after(error, decoded: decoded, decoding: object),
+                    error: error, recorded: recorder, kind: P.kind, unverifiedHeader: parsed.header, payload: payload,
                     payloadBytes: parsed.payloadJSON))
         }
+        let chain: ValidatedChain
+        let time: Int64
+        let payload: P
+        do throws(VerificationError) {
+            (chain, time) = try checkSignedToken(parsed, dateKey: P.validationDateKey, recorder: &recorder)
+            payload = try PayloadCheck.check(PayloadCheck.decode(parsed.payloadObject, as: P.self), recorder: &recorder)
+        } catch {
+            return failed(error, payload: .after(error, decoded: nil, decoding: parsed.payloadObject))
+        }
+        do throws(VerificationError) {
+            try claims.check(payload.claims, recorder: &recorder)
+        } catch {
+            return failed(error, payload: .decoded(payload))
+        }
+        let (nested, nestedError) = NestedTokensCheck.check(
+            payload, verifying: verifyingNestedTokens, recorder: &recorder,
+            verify: { token, kind in verifyAndDecode(token, as: kind) })
+        if let nestedError {
+            recorder.failed(nestedError)
+            return .failed(
+                VerificationFailure(
+                    error: nestedError, recorded: recorder, kind: P.kind, unverifiedHeader: parsed.header,
+                    payload: .decoded(payload), payloadBytes: parsed.payloadJSON, nestedTokens: nested))
+        }
+        return .verified(
+            Verified(
+                payload: payload, header: parsed.header, chain: chain.certificates,
+                validationTime: Date(timeIntervalSince1970: TimeInterval(time)), recorded: recorder,
+                nestedTokens: nested))
     }
 
     /// A payload of no recognizable kind: checks 2 to 11 so that the first real failure is reported,
