@@ -18,41 +18,20 @@ struct InvalidValue: Error, Equatable, Sendable {
 /// Parsing (``CommandLineGrammar/parseOptions(_:declarations:into:subcommand:)``), the help screens,
 /// the synopsis and the usage errors all read these declarations, as `swift-argument-parser` derives
 /// them from `@Option(help:)`; no option's name is written anywhere else.
+@dynamicMemberLookup
 struct OptionDeclaration<Options>: Sendable {
-    /// The long name, such as `--app-apple-id`.
-    let name: String
-    /// The short name, such as `-q`, or nil.
-    let shortName: String?
-    /// The value placeholder, such as `<n>`; nil for a flag, which takes no value.
-    let valueLabel: String?
-    /// The help text, one or more sentences.
-    let help: String
-    /// What applies when the option is not given, for `(default: …)` in help; nil shows none.
-    let defaultValue: String?
-    /// The values the option accepts, listed in the usage error for a refused value; empty when any
-    /// value of the right form is accepted.
-    let allowedValues: [String]
-    /// Whether the option may be given several times, each value kept (else a later value replaces an
-    /// earlier one).
-    let repeats: Bool
-    /// Whether the subcommand refuses to run without it.
-    let isRequired: Bool
+    /// Everything but the setter: names, value label, help, default, allowed values (read through
+    /// dynamic members: `declaration.name`, `declaration.help`, ...).
+    let summary: OptionSummary
     /// Parses the value (an empty string for a flag) into the options, or throws why it is refused.
     let apply: @Sendable (inout Options, String) throws(InvalidValue) -> Void
 
-    /// The option as usage errors name it: `--root <file>`, or `--json` for a flag.
-    var spelling: String { valueLabel.map { "\(name) \($0)" } ?? name }
+    /// A field of the summary.
+    subscript<Value>(dynamicMember field: KeyPath<OptionSummary, Value>) -> Value { summary[keyPath: field] }
 
     /// Whether a spelled name (`--quiet`, `-q`) names this option.
     func isNamed(_ spelled: String) -> Bool {
-        spelled == name || spelled == shortName
-    }
-
-    /// The non-generic description that help screens and the synopsis use.
-    var summary: OptionSummary {
-        OptionSummary(
-            name: name, shortName: shortName, valueLabel: valueLabel, help: help, defaultValue: defaultValue,
-            allowedValues: allowedValues, repeats: repeats, isRequired: isRequired)
+        spelled == summary.name || spelled == summary.shortName
     }
 
     /// Declares an option that takes a value.
@@ -73,8 +52,10 @@ struct OptionDeclaration<Options>: Sendable {
         apply: @escaping @Sendable (inout Options, String) throws(InvalidValue) -> Void
     ) -> Self {
         OptionDeclaration(
-            name: name, shortName: nil, valueLabel: label, help: help, defaultValue: defaultValue,
-            allowedValues: allowedValues, repeats: repeats, isRequired: required, apply: apply)
+            summary: OptionSummary(
+                name: name, shortName: nil, valueLabel: label, help: help, defaultValue: defaultValue,
+                allowedValues: allowedValues, repeats: repeats, isRequired: required),
+            apply: apply)
     }
 
     /// Declares a flag: an option without a value that sets a `Bool` to true.
@@ -89,15 +70,17 @@ struct OptionDeclaration<Options>: Sendable {
         _ name: String, shortName: String? = nil, help: String, _ keyPath: WritableKeyPath<Options, Bool> & Sendable
     ) -> Self {
         OptionDeclaration(
-            name: name, shortName: shortName, valueLabel: nil, help: help, defaultValue: nil, allowedValues: [],
-            repeats: false, isRequired: false, apply: { options, _ in options[keyPath: keyPath] = true })
+            summary: OptionSummary(
+                name: name, shortName: shortName, valueLabel: nil, help: help, defaultValue: nil, allowedValues: [],
+                repeats: false, isRequired: false),
+            apply: { options, _ in options[keyPath: keyPath] = true })
     }
 
     /// The same option with another help text (`batch` words `--json` and `--quiet` its own way).
     func withHelp(_ help: String) -> Self {
-        OptionDeclaration(
-            name: name, shortName: shortName, valueLabel: valueLabel, help: help, defaultValue: defaultValue,
-            allowedValues: allowedValues, repeats: repeats, isRequired: isRequired, apply: apply)
+        var summary = summary
+        summary.help = help
+        return OptionDeclaration(summary: summary, apply: apply)
     }
 }
 
