@@ -161,7 +161,7 @@ struct Token {
         let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard segments.count == 3 else { return nil }
         func decode(_ segment: ArraySlice<UInt8>) -> [UInt8]? {
-            Array(segment).withUnsafeBufferPointer { Base64.decodeURL($0) }
+            Base64.decodeURL(segment)
         }
         guard let header = decode(segments[0]), let payload = decode(segments[1]), let signature = decode(segments[2])
         else { return nil }
