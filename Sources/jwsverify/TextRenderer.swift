@@ -136,7 +136,10 @@ enum TextRenderer {
 
     /// `CN=…, O=…`, or `(no CN or O)`.
     private static func name(_ commonName: String?, _ organization: String?) -> String {
-        let parts = [commonName.map { "CN=\($0)" }, organization.map { "O=\($0)" }].compactMap { $0 }
+        // Names come from the token's certificates: escaped, as any token text.
+        let parts = [
+            commonName.map { "CN=\(EscapedText.escaped($0))" }, organization.map { "O=\(EscapedText.escaped($0))" },
+        ].compactMap { $0 }
         return parts.isEmpty ? "(no CN or O)" : parts.joined(separator: ", ")
     }
 
@@ -167,7 +170,7 @@ enum TextRenderer {
         _ label: String, _ value: JSONValue, path: String, indent: Int, payload: PayloadDocument,
         nestedPaths: Set<String>, into out: inout [String]
     ) {
-        let prefix = String(repeating: "  ", count: indent) + label + ":"
+        let prefix = String(repeating: "  ", count: indent) + EscapedText.escaped(label) + ":"
         switch value {
         case .object(let members) where !members.isEmpty:
             out.append(prefix)
@@ -219,14 +222,14 @@ enum TextRenderer {
         payload.timestampPaths.contains(path) || key.hasSuffix("Date")
     }
 
-    /// The text as is, or JSON-quoted when it is empty, has surrounding spaces or control characters.
+    /// The text as is, or quoted, with `"` and `\` escaped and every character that does not print as
+    /// itself escaped (``EscapedText``), when it is empty, has surrounding spaces or such characters.
     private static func printable(_ text: String) -> String {
-        let plain =
-            !text.isEmpty && text.first != " " && text.last != " "
-            && !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        let escaped = EscapedText.escaped(text)
+        let plain = !text.isEmpty && text.first != " " && text.last != " " && escaped == text
         guard !plain else { return text }
-        guard let data = try? JSONEncoder().encode(text) else { return text }
-        return String(decoding: data, as: UTF8.self)
+        let quoted = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"" + EscapedText.escaped(quoted) + "\""
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -112,7 +112,8 @@ public struct CompactJWS: Sendable {
         do {
             return (json, JWSHeader(members: try JSONParser.parseObject(json)))
         } catch {
-            throw .malformed("the header is not a JSON object: \(error.reason) at byte \(error.offset)")
+            throw .malformed(
+                "the header is not a JSON object: \(EscapedText.escaped(error.reason)) at byte \(error.offset)")
         }
     }
 
@@ -126,7 +127,8 @@ public struct CompactJWS: Sendable {
         do {
             return (json, try JSONParser.parseObject(json))
         } catch {
-            throw .malformed("the payload is not a JSON object: \(error.reason) at byte \(error.offset)")
+            throw .malformed(
+                "the payload is not a JSON object: \(EscapedText.escaped(error.reason)) at byte \(error.offset)")
         }
     }
 

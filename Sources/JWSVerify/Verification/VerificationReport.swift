@@ -140,7 +140,7 @@ public struct VerificationReport: Sendable, Hashable, Codable {
             case .validAt(let seconds):
                 return "every certificate is valid at \(ISO8601Text.iso8601(seconds: seconds))"
             case .validAtValidationTime: return "every certificate is valid at the validation time"
-            case .matched(let value): return "\"\(value)\""
+            case .matched(let value): return "\"\(EscapedText.escaped(value))\""
             case .decodesAs(let kind): return "decodes as \(kind)"
             }
         }

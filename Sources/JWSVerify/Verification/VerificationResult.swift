@@ -144,7 +144,11 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     /// on first use when the failure came before the payload check.
     ///
     /// - Warning: Unverified data. Never grant anything on it.
-    public var unverifiedPayload: Payload? { payloadSource.value }
+    public var unverifiedPayload: Payload? { error.check == .header ? nil : payloadSource.value }
+
+    /// The payload as the token claims it, whatever check failed (a forged header's too), decoded on
+    /// first use from the same parse: for display only (the CLI shows what a refused token claims).
+    package var claimedPayload: Payload? { payloadSource.value }
 
     /// The payload's JSON exactly as in the token, when the token got past the format check.
     ///
@@ -216,10 +220,10 @@ struct UnverifiedPayload<Payload: Sendable>: Sendable {
 }
 
 extension UnverifiedPayload where Payload: AppStorePayload {
-    /// What a failure carries of its payload: none after a forged header (checks 2–4 refuse it before
-    /// anything of the payload is decoded), else the model, decoded already or from `object` on first use.
-    static func after(_ error: VerificationError, decoded: Payload?, decoding object: [String: JSONValue]) -> Self {
-        if error.check == .header { return .none }
+    /// What a failure carries of its payload: the model, decoded already or from `object` on first use
+    /// (``VerificationFailure/unverifiedPayload`` shows none after a forged header: checks 2–4 refuse
+    /// it before anything of the payload is decoded).
+    static func after(decoded: Payload?, decoding object: [String: JSONValue]) -> Self {
         if let decoded { return .decoded(decoded) }
         return .later { try? PayloadCheck.decode(object, as: Payload.self).get() }
     }

@@ -14,7 +14,9 @@ enum HeaderCheck {
         _ header: JWSHeader, anchor: TrustAnchor, recorder: inout ReportRecorder
     ) throws(VerificationError) -> [String] {
         guard header.alg == "ES256" else {
-            let found = header.alg.map { "\"\($0)\"" } ?? header.additionalMembers["alg"].map { "\($0)" } ?? "absent"
+            let found =
+                header.alg.map { "\"\(EscapedText.escaped($0))\"" }
+                ?? header.additionalMembers["alg"].map { EscapedText.escaped("\($0)") } ?? "absent"
             throw VerificationError(
                 .unsupportedAlgorithm, step: .algorithm,
                 "alg is \(found); App Store tokens are signed with exactly \"ES256\"")

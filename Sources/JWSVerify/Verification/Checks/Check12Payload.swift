@@ -20,7 +20,8 @@ enum PayloadCheck {
         } catch {
             return .failure(
                 VerificationError(
-                    .payloadDecodingFailed, step: .payload, "the payload is not a valid \(P.kind): \(describe(error))"))
+                    .payloadDecodingFailed, step: .payload,
+                    "the payload is not a valid \(P.kind): \(EscapedText.escaped(describe(error)))"))
         }
     }
 

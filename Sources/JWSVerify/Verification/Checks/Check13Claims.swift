@@ -27,7 +27,7 @@ struct ClaimsCheck: Sendable {
             guard claims.bundleId.map({ $0.utf8.elementsEqual(bundleId.utf8) }) ?? false else {
                 throw VerificationError(
                     .invalidAppIdentifier, step: .bundleId,
-                    "bundleId is \(Self.quoted(claims.bundleId)), expected \"\(bundleId)\"")
+                    "bundleId is \(Self.quoted(claims.bundleId)), expected \(Self.quoted(bundleId))")
             }
             recorder.passed(.bundleId, .matched(bundleId))
         } else {
@@ -55,7 +55,7 @@ struct ClaimsCheck: Sendable {
                 throw VerificationError(
                     .invalidEnvironment, step: .environment,
                     "\(claims.environmentField) is \(Self.quoted(claims.environment?.rawValue)), expected"
-                        + " \"\(environment.rawValue)\"")
+                        + " \(Self.quoted(environment.rawValue))")
             }
             recorder.passed(.environment, .matched(environment.rawValue))
         } else {
@@ -66,7 +66,8 @@ struct ClaimsCheck: Sendable {
         }
     }
 
+    /// A claimed value as messages quote it (escaped: it comes from the token).
     static func quoted(_ value: String?) -> String {
-        value.map { "\"\($0)\"" } ?? "absent"
+        value.map { "\"\(EscapedText.escaped($0))\"" } ?? "absent"
     }
 }
