@@ -213,7 +213,8 @@ enum BatchCommand {
         do {
             object = try JSONParser.parseObject(Array(bytes))
         } catch {
-            return .unreadableToken("the line starts with '{' but is not a JSON object: \(error.reason)")
+            return .unreadableToken(
+                "the line starts with '{' but is not a JSON object: \(EscapedText.escaped(error.reason))")
         }
         guard case .string(let token)? = object["token"] else {
             return .unreadableToken("the NDJSON object has no \"token\" string member")
