@@ -54,7 +54,7 @@ let package = Package(
         ),
         .testTarget(
             name: "jwsverifyTests",
-            dependencies: ["jwsverify", "JWSVerify"]
+            dependencies: ["jwsverify", "JWSVerify", "JWSVerifyTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

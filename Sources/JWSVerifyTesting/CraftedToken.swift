@@ -58,6 +58,19 @@ public enum CraftedToken {
             signer: signer)
     }
 
+    /// `token` with the first character of its signature changed (`A` becomes `B`, anything else `A`).
+    ///
+    /// The first character's six bits all belong to the signature, so the token still decodes and
+    /// reaches the signature check, which must refuse it; changing the last character could set its
+    /// unused bits and make the token malformed instead.
+    public static func alteringSignature(of token: String) -> String {
+        guard let dot = token.lastIndex(of: "."), token.index(after: dot) < token.endIndex else { return token }
+        let first = token.index(after: dot)
+        var altered = token
+        altered.replaceSubrange(first...first, with: token[first] == "A" ? "B" : "A")
+        return altered
+    }
+
     /// Forges an ES256 signature (raw 64-byte r‖s) of `signingInput` that verifies with the P-256
     /// point at infinity as public key, without any private key: r = x(kG) mod n and
     /// s = e·k⁻¹ mod n, so that u1·G + u2·O = kG. `k` (big-endian, 1...32 bytes) makes it

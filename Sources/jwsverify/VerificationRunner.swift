@@ -117,8 +117,11 @@ struct VerificationRunner: Sendable {
     private func outcome(of result: VerificationResult<DecodedPayload>, verifier: SignedDataVerifier) -> TokenOutcome {
         // A token refused before its payload was checked still shows what it claims (decoded from the
         // library's own parse, on use).
-        var shown = result.unverifiedPayload
-        if case .failed(let failure) = result { shown = failure.claimedPayload }
+        let shown: DecodedPayload? =
+            switch result {
+            case .verified(let verified): verified.payload
+            case .failed(let failure): failure.claimedPayload
+            }
         var outcome = TokenOutcome(
             verified: result.isVerified, kind: shown?.kind ?? kind, error: result.error,
             checks: result.report.steps.map {

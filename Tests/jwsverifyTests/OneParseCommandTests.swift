@@ -1,4 +1,5 @@
 import Foundation
+import JWSVerifyTesting
 import Testing
 
 /// The real binary parses each token once, nested tokens included: the library verifies a
@@ -14,15 +15,6 @@ struct OneParseCommandTests {
         return try #require(object as? [String: Int])
     }
 
-    /// A transaction with the first character of its signature changed.
-    static func alteredSignature(_ token: String) -> String {
-        guard let dot = token.lastIndex(of: ".") else { return token }
-        let first = token.index(after: dot)
-        var altered = token
-        altered.replaceSubrange(first...first, with: token[first] == "A" ? "B" : "A")
-        return altered
-    }
-
     /// Input: a batch of a good transaction, one with an altered signature, one for another bundle id, a
     /// malformed line, a notification with two nested tokens that verify and one whose nested renewal
     /// info has a bad signature. Expected: 6 lines out, and 10 parses (one per line, one per nested token).
@@ -30,7 +22,7 @@ struct OneParseCommandTests {
     func batch() throws {
         let transaction = try CLI.token("apple-library/mock_signed_data/transactionInfo")
         let lines = [
-            transaction, Self.alteredSignature(transaction),
+            transaction, CraftedToken.alteringSignature(of: transaction),
             try CLI.token("apple-library/mock_signed_data/wrongBundleId"), "e30.e30",
             Fixtures.notification, Fixtures.notificationWithTamperedRenewal,
         ]
@@ -48,7 +40,8 @@ struct OneParseCommandTests {
     func verifyRefused() throws {
         let transaction = try CLI.token("apple-library/mock_signed_data/transactionInfo")
         for token in [
-            Self.alteredSignature(transaction), try CLI.token("apple-library/mock_signed_data/wrongBundleId"),
+            CraftedToken.alteringSignature(of: transaction),
+            try CLI.token("apple-library/mock_signed_data/wrongBundleId"),
         ] {
             let run = try CLI.run(
                 CLI.mockConfiguration + ["--json"], stdin: token, environment: ["JWSVERIFY_OPERATION_COUNTS": "1"])

@@ -207,7 +207,7 @@ public struct SignedDataVerifier: Sendable {
             (chain, time) = try checkSignedToken(parsed, dateKey: P.validationDateKey, recorder: &recorder)
             payload = try PayloadCheck.check(PayloadCheck.decode(parsed.payloadObject, as: P.self), recorder: &recorder)
         } catch {
-            return failed(error, payload: .after(decoded: nil, decoding: parsed.payloadObject))
+            return failed(error, payload: .decodingLater(parsed.payloadObject))
         }
         do throws(VerificationError) {
             try claims.check(payload.claims, recorder: &recorder)

@@ -220,12 +220,11 @@ struct UnverifiedPayload<Payload: Sendable>: Sendable {
 }
 
 extension UnverifiedPayload where Payload: AppStorePayload {
-    /// What a failure carries of its payload: the model, decoded already or from `object` on first use
+    /// The payload of a failure before check 12: decoded from the parsed `object` on first use
     /// (``VerificationFailure/unverifiedPayload`` shows none after a forged header: checks 2–4 refuse
     /// it before anything of the payload is decoded).
-    static func after(decoded: Payload?, decoding object: [String: JSONValue]) -> Self {
-        if let decoded { return .decoded(decoded) }
-        return .later { try? PayloadCheck.decode(object, as: Payload.self).get() }
+    static func decodingLater(_ object: [String: JSONValue]) -> Self {
+        .later { try? PayloadCheck.decode(object, as: Payload.self).get() }
     }
 }
 

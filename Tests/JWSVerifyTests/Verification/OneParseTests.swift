@@ -43,7 +43,7 @@ enum OneParseRun {
             let parameters = PayloadParameters(
                 bundleId: bundleId, signedDate: Date(timeIntervalSince1970: 1_780_000_000))
             let good = try minter.mint(.transaction, parameters: parameters)[0]
-            let badSignature = alteredSignature(good)
+            let badSignature = CraftedToken.alteringSignature(of: good)
             var otherApp = parameters
             otherApp.bundleId = "com.example.other"
             let badClaims = try minter.mint(.transaction, parameters: otherApp)[0]
@@ -51,7 +51,7 @@ enum OneParseRun {
             let renewal = try minter.mint(.renewal, parameters: parameters)[0]
             var nestedFailure = try minter.defaultPayload(.notification, parameters: parameters)
             if case .object(var data)? = nestedFailure["data"] {
-                data["signedRenewalInfo"] = .string(alteredSignature(renewal))
+                data["signedRenewalInfo"] = .string(CraftedToken.alteringSignature(of: renewal))
                 nestedFailure["data"] = .object(data)
             }
             let notificationWithBadNested = try minter.sign(nestedFailure)
@@ -119,15 +119,5 @@ enum OneParseRun {
         case .notification: return verifier.verifyAndDecodeNotification(token).isVerified
         case .realtimeRequest: return verifier.verifyAndDecodeRealtimeRequest(token).isVerified
         }
-    }
-
-    /// `token` with the first character of its signature changed (its bits are all used, so the
-    /// token still decodes and reaches the signature check).
-    static func alteredSignature(_ token: String) -> String {
-        guard let dot = token.lastIndex(of: ".") else { return token }
-        let first = token.index(after: dot)
-        var altered = token
-        altered.replaceSubrange(first...first, with: token[first] == "A" ? "B" : "A")
-        return altered
     }
 }
