@@ -1,6 +1,6 @@
 # Enumerations: (type name, raw type, summary lines, [(constant, raw value, doc)])
 ENUMS = [
-    ("Environment", "String",
+    ("AppStoreEnvironment", "String",
      "The server environment that signed a payload: sandbox, production, Xcode or local StoreKit testing.",
      "[environment](https://developer.apple.com/documentation/appstoreserverapi/environment)",
      [("sandbox", "Sandbox", "The sandbox environment."),

@@ -111,7 +111,7 @@ enum MintTokenCommand {
 
     /// `--environment <environment>`.
     static let environment = OptionDeclaration<MintTokenOptions>.environment(
-        values: [Environment.sandbox, .production].map(\.rawValue), defaultValue: defaults.environment
+        values: [AppStoreEnvironment.sandbox, .production].map(\.rawValue), defaultValue: defaults.environment
     ) { options, canonical in options.environment = canonical }
 
     /// `--product-id <id>`.

@@ -36,7 +36,7 @@ struct VerifyOptions: Equatable, Sendable {
     /// `--app-apple-id`.
     var appAppleId: Int64?
     /// `--environment`, canonical spelling; nil when not configured.
-    var environment: Environment?
+    var environment: AppStoreEnvironment?
     /// `--xcode-certificate`.
     var xcodeCertificate: String?
     /// `--at`.
@@ -58,7 +58,7 @@ enum VerifyCommand {
     /// The values `--kind` accepts: `auto` or a payload kind.
     static let kindValues = ["auto"] + PayloadKind.allCases.map(\.rawValue)
     /// The values `--environment` accepts, in canonical spelling.
-    static let environmentValues = [Environment.sandbox, .production, .xcode, .localTesting].map(\.rawValue)
+    static let environmentValues = [AppStoreEnvironment.sandbox, .production, .xcode, .localTesting].map(\.rawValue)
 
     /// `--root <file>`.
     static let root = OptionDeclaration<VerifyOptions>.value(
@@ -74,20 +74,20 @@ enum VerifyCommand {
     /// `--app-apple-id <n>`.
     static let appAppleId = OptionDeclaration<VerifyOptions>.appAppleId(
         help: "The app's Apple id, checked in Production; required with"
-            + " '\(environment.name) \(Environment.production.rawValue)'.", \.appAppleId)
+            + " '\(environment.name) \(AppStoreEnvironment.production.rawValue)'.", \.appAppleId)
 
     /// `--environment <environment>`.
     static let environment = OptionDeclaration<VerifyOptions>.environment(
         values: environmentValues,
         help: " LocalTesting tokens are signed by nobody: they are decoded and reported NOT VERIFIED.",
         defaultValue: "not configured; the environment is taken from the payload"
-    ) { options, canonical in options.environment = Environment(rawValue: canonical) }
+    ) { options, canonical in options.environment = AppStoreEnvironment(rawValue: canonical) }
 
     /// `--xcode-certificate <file>`.
     static let xcodeCertificate = OptionDeclaration<VerifyOptions>.value(
         "--xcode-certificate", label: "<file>",
         help: "The StoreKit Testing certificate exported from Xcode, for"
-            + " '\(environment.name) \(Environment.xcode.rawValue)'."
+            + " '\(environment.name) \(AppStoreEnvironment.xcode.rawValue)'."
     ) { options, path in options.xcodeCertificate = path }
 
     /// `--at <time>`.
@@ -177,7 +177,7 @@ enum VerifyCommand {
                 return .failure(
                     UsageError(
                         message:
-                            "'\(xcodeCertificate.name)' requires '\(environment.name) \(Environment.xcode.rawValue)'",
+                            "'\(xcodeCertificate.name)' requires '\(environment.name) \(AppStoreEnvironment.xcode.rawValue)'",
                         subcommand: subcommand))
             }
             return parsed.input().map { input in
@@ -220,10 +220,10 @@ enum VerifyCommand {
     /// - Returns: the usage message, or nil when the library is left to judge.
     static func configurationProblem(_ options: VerifyOptions) -> String? {
         if options.environment == .production && options.appAppleId == nil {
-            return "'\(environment.name) \(Environment.production.rawValue)' requires '\(appAppleId.name)'"
+            return "'\(environment.name) \(AppStoreEnvironment.production.rawValue)' requires '\(appAppleId.name)'"
         }
         if options.environment == .xcode && options.xcodeCertificate == nil && !options.online {
-            return "'\(environment.name) \(Environment.xcode.rawValue)' requires '\(xcodeCertificate.name)': in"
+            return "'\(environment.name) \(AppStoreEnvironment.xcode.rawValue)' requires '\(xcodeCertificate.name)': in"
                 + " Xcode, open the .storekit configuration, choose Editor > Save Public Certificate, and pass"
                 + " that file"
         }

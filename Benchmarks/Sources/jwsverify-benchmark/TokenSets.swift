@@ -43,7 +43,7 @@ enum BenchmarkConfiguration {
     ) throws -> SignedDataVerifier {
         try SignedDataVerifier(
             rootCertificates: [rootDER], bundleId: bundleId, appAppleId: appAppleId,
-            environment: Environment(rawValue: environment), enableOnlineChecks: enableOnlineChecks,
+            environment: AppStoreEnvironment(rawValue: environment), enableOnlineChecks: enableOnlineChecks,
             chainCacheCapacity: chainCacheCapacity)
     }
 }

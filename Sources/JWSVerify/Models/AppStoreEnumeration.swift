@@ -1,4 +1,4 @@
-/// The behaviour shared by the App Store enumerations, such as ``Environment`` or ``OfferType``.
+/// The behaviour shared by the App Store enumerations, such as ``AppStoreEnvironment`` or ``OfferType``.
 ///
 /// Each enumeration is a struct that wraps the raw JSON value (a string or an integer) instead of a Swift `enum`, so
 /// that a value Apple adds later decodes and encodes unchanged rather than failing the whole payload. Its static

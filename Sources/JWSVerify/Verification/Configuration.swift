@@ -7,7 +7,7 @@ enum Configuration {
     /// Production needs an app Apple id, LocalTesting cannot be verified, Xcode needs its pinned
     /// certificate and no online checks, and every root must parse into a trust store.
     static func anchor(
-        rootCertificates: [Data], xcodeCertificate: Data?, environment: Environment?, appAppleId: Int64?,
+        rootCertificates: [Data], xcodeCertificate: Data?, environment: AppStoreEnvironment?, appAppleId: Int64?,
         enableOnlineChecks: Bool, cachesIntermediates: Bool
     ) throws(VerificationError) -> TrustAnchor {
         if environment == .production && appAppleId == nil {

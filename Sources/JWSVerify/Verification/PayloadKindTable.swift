@@ -54,7 +54,7 @@ struct PayloadClaims: Sendable {
     var checksAppAppleId: Bool
     var bundleId: String?
     var appAppleId: Int64?
-    var environment: Environment?
+    var environment: AppStoreEnvironment?
     /// `environment`, or `receiptType` for an app transaction.
     var environmentField = "environment"
     /// Set for a notification that has none of data, summary, externalPurchaseToken, appData.

@@ -29,7 +29,7 @@ public struct SignedDataVerifier: Sendable {
     /// The app Apple id payloads must carry in Production, or nil.
     public let appAppleId: Int64?
     /// The environment every payload must name, or nil to accept whatever the payload says.
-    public let environment: Environment?
+    public let environment: AppStoreEnvironment?
     /// Whether OCSP revocation checks run (and validation happens at the current time).
     public let enableOnlineChecks: Bool
     /// The largest token accepted, in bytes.
@@ -52,7 +52,7 @@ public struct SignedDataVerifier: Sendable {
     ///     bundle id check is then skipped.
     ///   - appAppleId: The app's Apple id; required when `environment` is Production.
     ///   - environment: The environment tokens must come from, or nil to accept any (inspection only).
-    ///     For ``Environment/xcode`` pass `xcodeCertificate`.
+    ///     For ``AppStoreEnvironment/xcode`` pass `xcodeCertificate`.
     ///   - xcodeCertificate: The StoreKit Testing certificate exported from Xcode (DER or PEM). An
     ///     Xcode token verifies only when its single `x5c` certificate is byte-identical to it.
     ///   - enableOnlineChecks: Check the leaf and intermediate with OCSP, at the current time.
@@ -68,7 +68,7 @@ public struct SignedDataVerifier: Sendable {
         rootCertificates: [Data] = AppleRootCertificate.defaultRoots,
         bundleId: String?,
         appAppleId: Int64? = nil,
-        environment: Environment?,
+        environment: AppStoreEnvironment?,
         xcodeCertificate: Data? = nil,
         enableOnlineChecks: Bool = false,
         revocationTimeout: Duration = .seconds(5),

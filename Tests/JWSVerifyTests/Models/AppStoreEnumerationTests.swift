@@ -7,8 +7,8 @@ struct AppStoreEnumerationTests {
     @Test("Documented values have their constant name, as name and description")
     func names() {
         let samples: [(String?, String, String)] = [
-            (Environment.sandbox.name, Environment.sandbox.description, "sandbox"),
-            (Environment.localTesting.name, "\(Environment.localTesting)", "localTesting"),
+            (AppStoreEnvironment.sandbox.name, AppStoreEnvironment.sandbox.description, "sandbox"),
+            (AppStoreEnvironment.localTesting.name, "\(AppStoreEnvironment.localTesting)", "localTesting"),
             (
                 NotificationTypeV2.didChangeRenewalPref.name, NotificationTypeV2.didChangeRenewalPref.description,
                 "didChangeRenewalPref"
@@ -26,7 +26,7 @@ struct AppStoreEnumerationTests {
     func everyEnumeration() {
         // Reading a name builds the type's table of names, so this also checks that no table repeats a raw value.
         let names: [String?] = [
-            Environment.production.name, NotificationTypeV2.priceChange.name, Subtype.activeTokenReminder.name,
+            AppStoreEnvironment.production.name, NotificationTypeV2.priceChange.name, Subtype.activeTokenReminder.name,
             ProductType.nonRenewingSubscription.name, InAppOwnershipType.familyShared.name,
             RevocationReason.refundedForOtherReason.name, RevocationType.familyRevoke.name, OfferType.offerCode.name,
             OfferDiscountType.oneTime.name, TransactionReason.renewal.name, BillingPlanType.billedUpfront.name,
@@ -48,19 +48,19 @@ struct AppStoreEnumerationTests {
 
     @Test("Raw values match Apple's JSON")
     func rawValues() {
-        #expect(Environment.xcode.rawValue == "Xcode")
+        #expect(AppStoreEnvironment.xcode.rawValue == "Xcode")
         #expect(ProductType.autoRenewableSubscription.rawValue == "Auto-Renewable Subscription")
         #expect(OfferType.promotionalOffer.rawValue == 2)
         #expect(ExpirationIntent.productNotAvailable.rawValue == 4)
         #expect(PriceIncreaseStatus.customerHasNotResponded.rawValue == 0)
         #expect(Subtype.productNotForSale.rawValue == "PRODUCT_NOT_FOR_SALE")
         #expect(OfferType(rawValue: 1) == .introductoryOffer)
-        #expect(Environment(rawValue: "Sandbox") == .sandbox)
+        #expect(AppStoreEnvironment(rawValue: "Sandbox") == .sandbox)
     }
 
     @Test("An unknown value has no name, is described by its raw value and encodes unchanged")
     func unknownValue() throws {
-        let staging = try ModelJSON.decode([Environment].self, from: #"["Staging"]"#)[0]
+        let staging = try ModelJSON.decode([AppStoreEnvironment].self, from: #"["Staging"]"#)[0]
         #expect(staging.rawValue == "Staging")
         #expect(staging.name == nil)
         #expect(staging.description == "Staging")

@@ -89,7 +89,7 @@ struct ForwardCompatibilityTests {
         #expect(notification.notificationType?.name == nil)
         #expect(notification.subtype?.rawValue == "FUTURE_SUBTYPE")
         #expect(notification.subtype?.name == nil)
-        #expect(notification.data?.environment == Environment(rawValue: "Staging"))
+        #expect(notification.data?.environment == AppStoreEnvironment(rawValue: "Staging"))
         #expect(notification.data?.environment?.name == nil)
         #expect(notification.data?.status?.rawValue == 42)
         #expect(notification.data?.status?.name == nil)

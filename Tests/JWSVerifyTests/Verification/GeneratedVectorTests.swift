@@ -55,7 +55,7 @@ struct GeneratedVectorTests {
         let roots = try testCase.roots.map { try TestVectorFiles.data("generated/\($0)") }
         let verifier = try SignedDataVerifier(
             rootCertificates: roots, bundleId: testCase.bundleId, appAppleId: testCase.appAppleId,
-            environment: testCase.environment.map(Environment.init(rawValue:)))
+            environment: testCase.environment.map(AppStoreEnvironment.init(rawValue:)))
         let token = String(decoding: try TestVectorFiles.data("generated/\(testCase.file)"), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let result = verifier.verifyAndDecode(token, as: testCase.kind)

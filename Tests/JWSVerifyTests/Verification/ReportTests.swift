@@ -10,7 +10,7 @@ struct ReportTests {
     static let bundleId = "com.example.jwsverify"
 
     static func verifier(
-        _ pki: TestPKI, bundleId: String? = bundleId, environment: Environment? = .sandbox
+        _ pki: TestPKI, bundleId: String? = bundleId, environment: AppStoreEnvironment? = .sandbox
     ) throws
         -> SignedDataVerifier
     {

@@ -14,7 +14,7 @@ enum AppleTestData {
     }
 
     static func verifier(
-        environment: Environment? = .sandbox, bundleId: String? = "com.example", appAppleId: Int64? = 1234,
+        environment: AppStoreEnvironment? = .sandbox, bundleId: String? = "com.example", appAppleId: Int64? = 1234,
         cacheCapacity: Int = 64
     ) throws -> SignedDataVerifier {
         try SignedDataVerifier(

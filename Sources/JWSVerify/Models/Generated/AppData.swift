@@ -11,7 +11,7 @@ public struct AppData: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObj
     public var bundleId: String?
 
     /// The server environment that the notification applies to.
-    public var environment: Environment?
+    public var environment: AppStoreEnvironment?
 
     /// The app transaction information, as a JWS signed by the App Store.
     public var signedAppTransactionInfo: String?
@@ -24,7 +24,7 @@ public struct AppData: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObj
     public init(
         appAppleId: Int64? = nil,
         bundleId: String? = nil,
-        environment: Environment? = nil,
+        environment: AppStoreEnvironment? = nil,
         signedAppTransactionInfo: String? = nil,
         additionalFields: [String: JSONValue] = [:]
     ) {

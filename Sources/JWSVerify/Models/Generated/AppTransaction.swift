@@ -5,7 +5,7 @@
 /// <https://developer.apple.com/documentation/appstoreserverapi/jwsapptransactiondecodedpayload>
 public struct AppTransaction: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The server environment that signed the app transaction.
-    public var receiptType: Environment?
+    public var receiptType: AppStoreEnvironment?
 
     /// The unique identifier the App Store uses for the app.
     public var appAppleId: Int64?
@@ -52,7 +52,7 @@ public struct AppTransaction: Codable, Hashable, Sendable, JSONObjectDecodable, 
 
     /// Creates a value from its fields; every field defaults to absent.
     public init(
-        receiptType: Environment? = nil,
+        receiptType: AppStoreEnvironment? = nil,
         appAppleId: Int64? = nil,
         bundleId: String? = nil,
         applicationVersion: String? = nil,

@@ -20,7 +20,7 @@ public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable, JSONObjec
     public var requestIdentifier: String?
 
     /// The server environment of the request.
-    public var environment: Environment?
+    public var environment: AppStoreEnvironment?
 
     /// When the App Store signed the request.
     public var signedDate: Timestamp?
@@ -36,7 +36,7 @@ public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable, JSONObjec
         productId: String? = nil,
         userLocale: String? = nil,
         requestIdentifier: String? = nil,
-        environment: Environment? = nil,
+        environment: AppStoreEnvironment? = nil,
         signedDate: Timestamp? = nil,
         additionalFields: [String: JSONValue] = [:]
     ) {

@@ -38,7 +38,7 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable, JSONObj
     public var signedDate: Timestamp?
 
     /// The server environment that signed the renewal information.
-    public var environment: Environment?
+    public var environment: AppStoreEnvironment?
 
     /// The earliest start date of the subscription in a series that ignores lapses of 60 days or fewer.
     public var recentSubscriptionStartDate: Timestamp?
@@ -99,7 +99,7 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable, JSONObj
         offerType: OfferType? = nil,
         offerIdentifier: String? = nil,
         signedDate: Timestamp? = nil,
-        environment: Environment? = nil,
+        environment: AppStoreEnvironment? = nil,
         recentSubscriptionStartDate: Timestamp? = nil,
         renewalDate: Timestamp? = nil,
         currency: String? = nil,

@@ -63,7 +63,7 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable, JSONObj
     public var offerIdentifier: String?
 
     /// The server environment that signed the transaction.
-    public var environment: Environment?
+    public var environment: AppStoreEnvironment?
 
     /// The three-letter code of the country or region of the App Store storefront of the purchase.
     public var storefront: String?
@@ -138,7 +138,7 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable, JSONObj
         isUpgraded: Bool? = nil,
         offerType: OfferType? = nil,
         offerIdentifier: String? = nil,
-        environment: Environment? = nil,
+        environment: AppStoreEnvironment? = nil,
         storefront: String? = nil,
         storefrontId: String? = nil,
         transactionReason: TransactionReason? = nil,

@@ -5,7 +5,7 @@
 /// [data](https://developer.apple.com/documentation/appstoreservernotifications/data)
 public struct NotificationData: Codable, Hashable, Sendable, JSONObjectDecodable, JSONObjectEncodable {
     /// The server environment that the notification applies to.
-    public var environment: Environment?
+    public var environment: AppStoreEnvironment?
 
     /// The unique identifier of the app (absent in the sandbox).
     public var appAppleId: Int64?
@@ -34,7 +34,7 @@ public struct NotificationData: Codable, Hashable, Sendable, JSONObjectDecodable
 
     /// Creates a value from its fields; every field defaults to absent.
     public init(
-        environment: Environment? = nil,
+        environment: AppStoreEnvironment? = nil,
         appAppleId: Int64? = nil,
         bundleId: String? = nil,
         bundleVersion: String? = nil,

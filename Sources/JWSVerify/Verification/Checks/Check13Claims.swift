@@ -5,7 +5,7 @@
 struct ClaimsCheck: Sendable {
     var bundleId: String?
     var appAppleId: Int64?
-    var environment: Environment?
+    var environment: AppStoreEnvironment?
 
     /// Whether the app Apple id is compared for these claims: as Apple's library, in Production,
     /// where the configuration requires it.

@@ -5,7 +5,7 @@
 /// [environment](https://developer.apple.com/documentation/appstoreserverapi/environment)
 ///
 /// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
-public struct Environment: AppStoreEnumeration {
+public struct AppStoreEnvironment: AppStoreEnumeration {
     /// The raw JSON value.
     public let rawValue: String
 
@@ -21,13 +21,13 @@ public struct Environment: AppStoreEnumeration {
     package var jsonValue: JSONValue { rawValue.jsonValue }
 
     /// `Sandbox`: The sandbox environment.
-    public static let sandbox = Environment(rawValue: "Sandbox")
+    public static let sandbox = AppStoreEnvironment(rawValue: "Sandbox")
     /// `Production`: The production environment.
-    public static let production = Environment(rawValue: "Production")
+    public static let production = AppStoreEnvironment(rawValue: "Production")
     /// `Xcode`: StoreKit Testing in Xcode.
-    public static let xcode = Environment(rawValue: "Xcode")
+    public static let xcode = AppStoreEnvironment(rawValue: "Xcode")
     /// `LocalTesting`: Local StoreKit testing.
-    public static let localTesting = Environment(rawValue: "LocalTesting")
+    public static let localTesting = AppStoreEnvironment(rawValue: "LocalTesting")
 
     static let constantNames: [String: String] = [
         "Sandbox": "sandbox",
