@@ -46,11 +46,11 @@ struct StructureTests {
     }
 
     /// Input: every Swift and C file under `Sources/`. Expected: none over its limit (Swift 450 lines,
-    /// generated models aside; C 400; `SignedDataVerifier.swift` 300).
+    /// generated models aside; C 400; each `SignedDataVerifier` file 300).
     @Test("no source file over its size limit")
     func fileSizes() throws {
         for path in Self.files(endingIn: ".swift") where !path.hasPrefix("JWSVerify/Models/Generated/") {
-            let limit = path.hasSuffix("/SignedDataVerifier.swift") ? 300 : 450
+            let limit = path.contains("/SignedDataVerifier") ? 300 : 450
             let count = try Self.lines(path).count - 1
             #expect(count <= limit, "\(path): \(count) lines")
         }

@@ -68,6 +68,7 @@ struct OCSPFailure: Error, Sendable, Hashable {
         case unsupportedURL
         case transferFailed
         case timedOut
+        case cancelled
         case malformedResponse
         case unsuccessfulResponse
         case badSignature

@@ -70,12 +70,33 @@ final class RevocationChecker: Sendable {
     var cacheStatistics: (hits: Int, misses: Int, count: Int) { cache.statistics }
 
     /// Nil when both certificates are good; else `revokedCertificate` or `revocationUnavailable`.
+    /// Blocks the calling thread while OCSP exchanges run (see ``begin(_:)`` for the parts).
     /// - Parameter chain: leaf, intermediate, root.
     func check(_ chain: [Certificate]) -> VerificationError? {
+        switch begin(chain) {
+        case .decided(let error): return error
+        case .asking(let exchange): return exchange.blockingAnswer()
+        }
+    }
+
+    /// What check 11 learns at once, or the exchanges it started.
+    enum Start: Sendable {
+        /// Decided without the network: both answers cached good, or a failure that needs no request
+        /// (no OCSP URL, a short chain). Nil when good.
+        case decided(VerificationError?)
+        /// OCSP requests are in flight on threads of their own; wait for ``RevocationExchange``'s answer.
+        case asking(RevocationExchange)
+    }
+
+    /// Looks both certificates up in the cache and starts an OCSP exchange for each that misses.
+    /// Never blocks: the requests run on threads of their own.
+    /// - Parameter chain: leaf, intermediate, root.
+    func begin(_ chain: [Certificate]) -> Start {
         guard chain.count >= 3 else {
-            return VerificationError(
-                .revocationUnavailable, check: .revocation,
-                "OCSP needs the leaf, the intermediate and the root; the chain has \(chain.count) certificates")
+            return .decided(
+                VerificationError(
+                    .revocationUnavailable, check: .revocation,
+                    "OCSP needs the leaf, the intermediate and the root; the chain has \(chain.count) certificates"))
         }
         let now = Self.seconds(clock())
         let subjects = [
@@ -90,11 +111,35 @@ final class RevocationChecker: Sendable {
             case .ask(let job): jobs.append(job)
             }
         }
-        if !jobs.isEmpty {
-            for (index, outcome) in run(jobs, at: now) {
-                outcomes[index] = outcome
+        guard !jobs.isEmpty else { return .decided(Self.verdict(outcomes)) }
+        let exchange = RevocationExchange(
+            decided: outcomes,
+            asking: jobs.map { job in
+                RevocationExchange.Question(
+                    index: job.subject.index,
+                    unanswered: unavailable(
+                        job.subject, url: job.url, OCSPFailure(.timedOut, "no OCSP answer within \(timeoutSeconds) s")),
+                    cancelled: unavailable(
+                        job.subject, url: job.url,
+                        OCSPFailure(.cancelled, "the task was cancelled while it waited for the OCSP answer")))
+            },
+            deadline: .seconds(timeoutSeconds + 2))
+        for job in jobs {
+            // A thread of its own, neither a Dispatch worker nor a thread of Swift's cooperative pool:
+            // the request blocks for up to the timeout, and on Linux blocked workers of the global
+            // queues starve other work (the pool is about one thread per core), which would also
+            // serialize the two requests.
+            let thread = Thread {
+                exchange.finish(job.subject.index, with: self.ask(job, at: now))
             }
+            thread.name = "JWSVerify OCSP \(job.subject.role)"
+            thread.start()
         }
+        return .asking(exchange)
+    }
+
+    /// Revoked wins over unavailable, then the leaf over the intermediate; nil when both are good.
+    static func verdict(_ outcomes: [Outcome?]) -> VerificationError? {
         let errors = outcomes.compactMap { $0?.error }
         return errors.first { $0.code == .revokedCertificate } ?? errors.first
     }
@@ -122,7 +167,7 @@ final class RevocationChecker: Sendable {
         let url: String
     }
 
-    private enum Outcome: Sendable {
+    enum Outcome: Sendable {
         case good
         case failed(VerificationError)
 
@@ -191,37 +236,6 @@ final class RevocationChecker: Sendable {
             return .done(.good)
         }
         return .ask(Job(subject: subject, request: request, url: url))
-    }
-
-    /// Runs the jobs concurrently, one thread each, and waits for them, at most the timeout plus a grace period
-    /// (OpenSSL's own timeout does not cover name resolution). A job still running then is
-    /// reported unavailable and finishes in the background.
-    private func run(_ jobs: [Job], at now: Int64) -> [Int: Outcome] {
-        final class Results: Sendable {
-            let values = ReadWriteLocked<[Int: Outcome]>([:])
-        }
-        let results = Results()
-        let group = DispatchGroup()
-        for job in jobs {
-            group.enter()
-            // A thread of its own, not a Dispatch worker: the request blocks for up to the timeout,
-            // and on Linux blocked workers of the global queues starve other work (the pool is
-            // about one thread per core), which would also serialize the two requests.
-            let thread = Thread {
-                let outcome = self.ask(job, at: now)
-                results.values.write { $0[job.subject.index] = outcome }
-                group.leave()
-            }
-            thread.name = "JWSVerify OCSP \(job.subject.role)"
-            thread.start()
-        }
-        _ = group.wait(timeout: .now() + .seconds(timeoutSeconds + 2))
-        var collected = results.values.read { $0 }
-        for job in jobs where collected[job.subject.index] == nil {
-            collected[job.subject.index] = unavailable(
-                job.subject, url: job.url, OCSPFailure(.timedOut, "no OCSP answer within \(timeoutSeconds) s"))
-        }
-        return collected
     }
 
     /// One exchange: send, verify, judge freshness and status, update the cache.

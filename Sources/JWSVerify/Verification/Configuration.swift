@@ -3,25 +3,32 @@ import Foundation
 /// The configuration check (`invalidConfiguration`, thrown by ``SignedDataVerifier``'s initializer):
 /// a verifier that could verify nothing is never made.
 enum Configuration {
-    /// The trust anchor for `environment`, after checking that the configuration can verify anything:
+    /// The trust anchor for `environments`, after checking that the configuration can verify anything:
     /// Production needs an app Apple id, LocalTesting cannot be verified, Xcode needs its pinned
-    /// certificate and no online checks, and every root must parse into a trust store.
+    /// certificate, no online checks and no other environment, and every root must parse into a
+    /// trust store.
     static func anchor(
-        rootCertificates: [Data], xcodeCertificate: Data?, environment: AppStoreEnvironment?, appAppleId: Int64?,
+        rootCertificates: [Data], xcodeCertificate: Data?, environments: [AppStoreEnvironment], appAppleId: Int64?,
         enableOnlineChecks: Bool, cachesIntermediates: Bool
     ) throws(VerificationError) -> TrustAnchor {
-        if environment == .production && appAppleId == nil {
-            throw error("appAppleId is required when the environment is Production")
+        if environments.contains(.production) && appAppleId == nil {
+            throw error("appAppleId is required when the environments include Production")
         }
-        if environment == .localTesting {
+        if environments.contains(.localTesting) {
             throw error(
                 "LocalTesting tokens are not signed by Apple and cannot be verified; decode them with"
                     + " SignedDataVerifier.decodeUnverified(_:as:)")
         }
-        if enableOnlineChecks && environment == .xcode {
-            throw error("online checks do not apply to Xcode tokens: nobody revokes a StoreKit Testing certificate")
-        }
-        if environment == .xcode {
+        if environments.contains(.xcode) {
+            if enableOnlineChecks {
+                throw error(
+                    "online checks do not apply to Xcode tokens: nobody revokes a StoreKit Testing certificate")
+            }
+            guard Set(environments) == [.xcode] else {
+                throw error(
+                    "Xcode tokens are trusted through a pinned certificate, not Apple's roots: configure Xcode"
+                        + " in a verifier of its own")
+            }
             guard let xcodeCertificate else {
                 throw error(
                     "environment Xcode needs the StoreKit Testing certificate: in Xcode, open the .storekit"

@@ -148,6 +148,15 @@ public struct DecodedNotification: Sendable, Hashable {
         self.appTransaction = appTransaction
     }
 
+    /// The environment the notification applies to: from the first present of `data`, `summary`,
+    /// `externalPurchaseToken` and `appData`, the member the claims check reads.
+    public var environment: AppStoreEnvironment? { notification.claims.environment }
+    /// The bundle id the notification names, from the same member as ``environment``.
+    public var bundleId: String? { notification.claims.bundleId }
+    /// The app Apple id the notification names, from the same member as ``environment``
+    /// (absent from Sandbox notifications).
+    public var appAppleId: Int64? { notification.claims.appAppleId }
+
     /// The notification with the payloads of its nested tokens, verified or not.
     init(notification: ResponseBodyV2DecodedPayload, nested: [NestedToken]) {
         self.init(notification: notification)

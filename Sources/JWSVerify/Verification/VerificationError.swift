@@ -97,11 +97,17 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         public static let payload = Check(rawValue: "payload")
         /// Bundle id, app Apple id and environment.
         public static let claims = Check(rawValue: "claims")
+        /// A notification's nested tokens (`signedTransactionInfo`, ...): one of them failed its own
+        /// checks; ``VerificationError/nestedField`` names it and ``VerificationError/nestedCheck`` says
+        /// which of its checks failed.
+        public static let nestedTokens = Check(rawValue: "nestedTokens")
         /// The verifier's own configuration.
         public static let configuration = Check(rawValue: "configuration")
 
         /// The checks in the order they run.
-        public static let all: [Check] = [.format, .header, .chain, .signature, .revocation, .payload, .claims]
+        public static let all: [Check] = [
+            .format, .header, .chain, .signature, .revocation, .payload, .claims, .nestedTokens,
+        ]
     }
 
     /// The stable code of this failure.
@@ -112,6 +118,13 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
     public let message: String
     /// OpenSSL's own error text, when OpenSSL reported one.
     public let underlying: String?
+    /// For a failure of check ``Check/nestedTokens``: the member of the notification that holds the
+    /// token that failed (`signedTransactionInfo`, `signedRenewalInfo`, `signedAppTransactionInfo`);
+    /// nil for every other failure. ``code`` is then the nested token's own code.
+    public let nestedField: String?
+    /// For a failure of check ``Check/nestedTokens``: the check that the nested token failed
+    /// (``Check/format`` for a nested token that is not a JWS, ...); nil otherwise.
+    public let nestedCheck: Check?
     /// The step of ``VerificationReport`` that failed, named by the check that failed (nil for a
     /// configuration error, which no report holds).
     let step: VerificationReport.StepName?
@@ -126,12 +139,17 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         self.init(code, check: step.check, message, underlying: underlying, step: step)
     }
 
-    init(_ code: Code, check: Check, _ message: String, underlying: String? = nil, step: VerificationReport.StepName?) {
+    init(
+        _ code: Code, check: Check, _ message: String, underlying: String? = nil, step: VerificationReport.StepName?,
+        nestedField: String? = nil, nestedCheck: Check? = nil
+    ) {
         self.code = code
         self.check = check
         self.message = message
         self.underlying = underlying.flatMap { $0.isEmpty ? nil : $0 }
         self.step = step
+        self.nestedField = nestedField
+        self.nestedCheck = nestedCheck
     }
 
     /// True only for ``Code/revocationUnavailable``: the same token may verify when tried again.

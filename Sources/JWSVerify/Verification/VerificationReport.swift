@@ -52,7 +52,7 @@ public struct VerificationReport: Sendable, Hashable, Codable {
             case .payload: return .payload
             case .bundleId, .appAppleId, .environment: return .claims
             // A nested failure keeps its own check; this is the step's place in the contract.
-            case .nestedTokens: return .claims
+            case .nestedTokens: return .nestedTokens
             }
         }
     }

@@ -80,8 +80,8 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
             return .verified(
                 Verified(
                     payload: transform(verified.payload), header: verified.header, chain: verified.chain,
-                    validationTime: verified.validationTime, recorded: verified.recorded,
-                    nestedTokens: verified.nestedTokens))
+                    validationTime: verified.validationTime, environment: verified.environment,
+                    recorded: verified.recorded, nestedTokens: verified.nestedTokens))
         case .failed(let failure):
             return .failed(failure.map(transform))
         }
@@ -98,6 +98,10 @@ public struct Verified<Payload: Sendable>: Sendable {
     public let chain: [CertificateInfo]
     /// The time at which the chain was validated.
     public let validationTime: Date
+    /// The environment the payload comes from, as the claims check accepted it: for a verifier
+    /// configured with `[.production, .sandbox]`, which of the two the token names. With no
+    /// environment configured, what the payload says (unchecked).
+    public let environment: AppStoreEnvironment?
     /// Every check with its outcome.
     public var report: VerificationReport { recorded.report }
     /// The steps as the checks recorded them (the report is made from them when asked for).
@@ -107,12 +111,13 @@ public struct Verified<Payload: Sendable>: Sendable {
 
     init(
         payload: Payload, header: JWSHeader, chain: [CertificateInfo], validationTime: Date,
-        recorded: ReportRecorder, nestedTokens: [NestedToken] = []
+        environment: AppStoreEnvironment?, recorded: ReportRecorder, nestedTokens: [NestedToken] = []
     ) {
         self.payload = payload
         self.header = header
         self.chain = chain
         self.validationTime = validationTime
+        self.environment = environment
         self.recorded = recorded
         self.nestedTokens = nestedTokens
     }

@@ -1,0 +1,185 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import JWSVerify
+
+/// The asynchronous methods never hold a thread of Swift's cooperative pool while OCSP runs, and a
+/// cancelled task stops waiting at once. Real `openssl` certificates whose AIA names a responder on
+/// loopback that accepts connections and never answers.
+@Suite(
+    "Asynchronous verification does not block", .enabled(if: OCSPOpenSSLTool.isAvailable, "needs the openssl tool"),
+    .timeLimit(.minutes(1)), .serialized)
+struct NonBlockingRevocationTests {
+    /// A PKI whose leaf and intermediate both name `stub`.
+    private static func silentPKI(_ stub: OCSPStubServer) throws -> OCSPTestPKI {
+        try OCSPTestPKI(.init(leafResponder: .stub(stub), intermediateResponder: .stub(stub)))
+    }
+
+    /// Input: 64 online verifications at once in a task group (timeout 1 s) against a responder
+    /// that never answers, and a heartbeat task ticking every 10 ms. Expected: every verification
+    /// ends `revocationUnavailable` within its deadline (timeout plus the 2 s grace), and the
+    /// heartbeat keeps at least 90 % of its ticks. Calling the synchronous methods from the tasks
+    /// instead blocks the pool's threads (two on this machine) for about 32 s and the heartbeat
+    /// keeps 1 % (tried). An exit test: in a process of its own, no other test's work competes for
+    /// the cooperative pool.
+    @Test("64 concurrent online verifications leave the heartbeat ticking")
+    func heartbeatKeepsTicking() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            exit(await HeartbeatRun.run())
+        }
+        let lines = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self).split(separator: "\n")
+        #expect(lines.contains { $0 == HeartbeatRun.prefix + "done" }, "the run did not finish: \(lines)")
+        for line in lines where line.hasPrefix(HeartbeatRun.prefix + "problem: ") {
+            Issue.record("\(line)")
+        }
+    }
+
+    /// Input: an online verification (timeout 30 s) against the silent responder, its task
+    /// cancelled after 200 ms. Expected: it ends at once with `revocationUnavailable`, saying it
+    /// was cancelled, long before the timeout.
+    @Test("cancelling the task ends the OCSP wait with revocationUnavailable")
+    func cancellationEndsTheWait() async throws {
+        let stub = try OCSPStubServer(.silent)
+        defer { stub.stop() }
+        let pki = try Self.silentPKI(stub)
+        defer { pki.stop() }
+        let verifier = try pki.verifier(timeout: .seconds(30))
+        let token = try pki.token()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let task = Task { await verifier.verifyAndDecodeTransaction(signedTransaction: token) }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        let result = await task.value
+        #expect(clock.now - start < .seconds(5))
+        #expect(result.error?.code == .revocationUnavailable)
+        #expect(result.error?.check == .revocation)
+        #expect(result.error?.message.contains("cancelled") == true, "\(String(describing: result.error))")
+        #expect(result.report.failedStep?.name == .revocation)
+    }
+
+    /// Input: a task cancelled before it verifies. Expected: the offline checks still run (a
+    /// forged signature fails as `invalidSignature`, not as a revocation failure), and a good token
+    /// ends `revocationUnavailable` without waiting.
+    @Test("a task cancelled before it starts gets the same verdicts for checks 1 to 10")
+    func cancelledBeforeStart() async throws {
+        let stub = try OCSPStubServer(.silent)
+        defer { stub.stop() }
+        let pki = try Self.silentPKI(stub)
+        defer { pki.stop() }
+        let verifier = try pki.verifier(timeout: .seconds(30))
+        let token = try pki.token()
+        var parts = token.split(separator: ".").map(String.init)
+        parts[2] = String(parts[2].reversed())
+        let forged = parts.joined(separator: ".")
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return (
+                await verifier.verifyAndDecodeTransaction(signedTransaction: forged),
+                await verifier.verifyAndDecodeTransaction(signedTransaction: token)
+            )
+        }
+        let (forgedResult, goodResult) = await task.value
+        #expect(forgedResult.error?.code == verifier.verifyAndDecodeTransaction(forged).error?.code)
+        #expect(forgedResult.error?.check != .revocation)
+        #expect(goodResult.error?.code == .revocationUnavailable)
+        #expect(goodResult.error?.message.contains("cancelled") == true)
+    }
+
+    /// Input: the same PKI with real `openssl ocsp` responders that answer good. Expected: the
+    /// asynchronous method verifies, and its report has the synchronous one's steps and outcomes.
+    @Test("with answering responders the asynchronous method verifies like the synchronous one")
+    func answeringRespondersVerify() async throws {
+        let pki = try OCSPTestPKI()
+        defer { pki.stop() }
+        let token = try pki.token()
+        let asynchronous = await (try pki.verifier()).verifyAndDecodeTransaction(signedTransaction: token)
+        let synchronous = try pki.verifier().verifyAndDecodeTransaction(token)
+        #expect(asynchronous.isVerified, "\(String(describing: asynchronous.error))")
+        #expect(asynchronous.report.steps.map(\.name) == synchronous.report.steps.map(\.name))
+        #expect(asynchronous.report.steps.map(\.outcome) == synchronous.report.steps.map(\.outcome))
+    }
+}
+
+/// The body of the heartbeat exit test: writes each problem to standard error, then `done`.
+enum HeartbeatRun {
+    static let prefix = "heartbeat: "
+
+    /// Counts 10 ms ticks that come on time (less than one period late). A tick that comes later
+    /// counts as lost, and the ticks missed meanwhile are not made up: while the cooperative pool's
+    /// threads are blocked, the heartbeat loses every tick.
+    final class Heartbeat: Sendable {
+        let stopped = Atomic<Bool>(false)
+        let kept = Atomic<Int>(0)
+
+        func run() async {
+            let clock = ContinuousClock()
+            let period = Duration.milliseconds(10)
+            var next = clock.now
+            while !stopped.load(ordering: .relaxed) {
+                next = next.advanced(by: period)
+                try? await Task.sleep(until: next, clock: clock)
+                if clock.now - next < period {
+                    kept.add(1, ordering: .relaxed)
+                } else {
+                    next = clock.now
+                }
+            }
+        }
+    }
+
+    static func run() async -> Int32 {
+        var problems: [String] = []
+        do {
+            let stub = try OCSPStubServer(.silent)
+            defer { stub.stop() }
+            let pki = try OCSPTestPKI(.init(leafResponder: .stub(stub), intermediateResponder: .stub(stub)))
+            defer { pki.stop() }
+            let verifier = try pki.verifier(timeout: .seconds(1))
+            let tokens = try (0..<64).map { _ in try pki.token() }
+
+            let heartbeat = Heartbeat()
+            let clock = ContinuousClock()
+            let started = clock.now
+            let beating = Task { await heartbeat.run() }
+            let outcomes = await withTaskGroup(of: (VerificationError?, Duration).self) { group in
+                for token in tokens {
+                    group.addTask {
+                        let start = clock.now
+                        let result = await verifier.verifyAndDecodeTransaction(signedTransaction: token)
+                        return (result.error, clock.now - start)
+                    }
+                }
+                var outcomes: [(VerificationError?, Duration)] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes
+            }
+            let elapsed = clock.now - started
+            heartbeat.stopped.store(true, ordering: .relaxed)
+            await beating.value
+
+            if outcomes.count != 64 { problems.append("\(outcomes.count) results, not 64") }
+            for (error, duration) in outcomes {
+                if error?.code != .revocationUnavailable || error?.check != .revocation {
+                    problems.append("not revocationUnavailable: \(String(describing: error))")
+                }
+                if duration >= .seconds(3.5) { problems.append("a verification took \(duration)") }
+            }
+            let expected = Int(elapsed / .milliseconds(10))
+            let kept = heartbeat.kept.load(ordering: .relaxed)
+            if expected < 90 { problems.append("the verifications took only \(elapsed)") }
+            if Double(kept) < 0.9 * Double(expected) {
+                problems.append("the heartbeat kept \(kept) of \(expected) ticks in \(elapsed)")
+            }
+            FileHandle.standardError.write(Data("\(prefix)kept \(kept) of \(expected) ticks in \(elapsed)\n".utf8))
+        } catch {
+            problems.append("setting up failed: \(error)")
+        }
+        for problem in problems {
+            FileHandle.standardError.write(Data("\(prefix)problem: \(problem)\n".utf8))
+        }
+        FileHandle.standardError.write(Data("\(prefix)done\n".utf8))
+        return problems.isEmpty ? 0 : 1
+    }
+}
