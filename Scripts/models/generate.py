@@ -169,9 +169,9 @@ def model_file(name, summary, link, fields):
         lines.append("        self.%s = %s" % (stored, stored))
     lines += ["        self.additionalFields = additionalFields", "    }", ""]
     # One coding key per stored property, named after it; its raw value is the JSON key when the two differ.
-    renamed = [(stored_name(f[0], f[1]), f[2] or f[0]) for f in fields if stored_name(f[0], f[1]) != (f[2] or f[0])]
-    case_items = [stored_name(f[0], f[1]) if stored_name(f[0], f[1]) == (f[2] or f[0])
-                  else '%s = "%s"' % (stored_name(f[0], f[1]), f[2] or f[0]) for f in fields]
+    stored_and_keys = [(stored_name(f[0], f[1]), f[2] or f[0]) for f in fields]
+    renamed = [(stored, key) for stored, key in stored_and_keys if stored != key]
+    case_items = [stored if stored == key else '%s = "%s"' % (stored, key) for stored, key in stored_and_keys]
     lines += ["    enum CodingKeys: String, CodingKey, CaseIterable {"]
     lines += wrapped_list(case_items, 8, "case ")
     lines += ["    }", "",
