@@ -1,5 +1,16 @@
 # Models: (type name, summary, apple doc link or None, [(swift name, swift type, json key or None, doc)])
 # Every field is optional; the JSON key is the Swift name unless given.
+# A "Timestamp" field is a date: `<name>: Date?`, with Apple's name, computed from the stored
+# `<name>Timestamp: Timestamp?` (the exact milliseconds, which the initializer takes), see generate.py.
+
+# The date fields that Apple's App Store Server Library (Sources/AppStoreServerLibrary/Models) doesn't have as
+# `Date?`: its type, or None where its model has no such property. Every other date field is `Date?` there.
+APPLE_NON_DATE_FIELDS = {
+    ("ExternalPurchaseToken", "tokenCreationDate"): "Int64?",
+    ("ExternalPurchaseToken", "tokenExpirationDate"): None,
+    ("AppTransaction", "requestDate"): None,
+}
+
 D = "https://developer.apple.com/documentation/"
 MODELS = [
     ("JWSTransactionDecodedPayload",

@@ -143,10 +143,13 @@ enum PayloadAnnotations {
         }
         switch mirror.displayStyle {
         case .struct?, .class?:
+            // A stored property's JSON key is its name unless the model says otherwise (`purchaseDateTimestamp`).
+            let renamed = (value as? any JSONObjectEncodable).map { type(of: $0).jsonKeysOfRenamedProperties } ?? [:]
             for child in mirror.children {
                 guard let label = child.label, label != "additionalFields" else { continue }
+                let key = renamed[label] ?? label
                 visit(
-                    child.value, path: path.isEmpty ? label : path + "." + label, names: &names,
+                    child.value, path: path.isEmpty ? key : path + "." + key, names: &names,
                     timestamps: &timestamps, depth: depth + 1)
             }
         case .collection?:

@@ -42,6 +42,26 @@ struct RenderingTests {
         #expect(PayloadDocument(payload, annotate: false).enumerationNames.isEmpty == true)
     }
 
+    /// Input: a transaction with dates at the top level and inside Advanced Commerce items and refunds, which
+    /// the models store as `…Timestamp` properties. Expected: the timestamp paths use the JSON keys
+    /// (`purchaseDate`, not `purchaseDateTimestamp`), at every depth.
+    @Test("payload annotations report timestamps under their JSON keys")
+    func timestampPathsAreJSONKeys() throws {
+        let json = #"""
+            {"purchaseDate":1697679936049.7297,"type":"Consumable","advancedCommerceInfo":{"items":[
+            {"SKU":"a","revocationDate":2,"refunds":[{"refundDate":-3,"refundType":"FULL"}]}]}}
+            """#
+        let transaction = try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: Data(json.utf8))
+        let document = PayloadDocument(transaction, annotate: true)
+        #expect(
+            document.timestampPaths == [
+                "purchaseDate", "advancedCommerceInfo.items[0].revocationDate",
+                "advancedCommerceInfo.items[0].refunds[0].refundDate",
+            ])
+        #expect(document.enumerationNames["type"] == "consumable")
+        #expect(document.enumerationNames["advancedCommerceInfo.items[0].refunds[0].refundType"] == "full")
+    }
+
     /// Nested tokens are string members named signed… that look like a compact JWS.
     @Test("nested tokens are found by name and shape")
     func nestedTokens() {

@@ -12,6 +12,10 @@ package protocol JSONValueEncodable {
 package protocol JSONObjectEncodable: JSONValueEncodable {
     /// The members `encode(to:)` writes.
     var jsonObject: [String: JSONValue] { get }
+
+    /// The JSON key of each stored property whose name isn't its key (`purchaseDateTimestamp`: `purchaseDate`),
+    /// for code that walks a model by reflection and reports JSON paths.
+    static var jsonKeysOfRenamedProperties: [String: String] { get }
 }
 
 extension JSONObjectEncodable {

@@ -74,7 +74,7 @@ struct AdvancedCommerceTests {
         let refundJSON =
             #"{"refundAmount":5000,"refundDate":1698149100000,"refundReason":"FULFILLMENT_ISSUE","refundType":"PRORATED"}"#
         let refund = AdvancedCommerceRefund(
-            refundAmount: 5000, refundDate: Timestamp(millisecondsSince1970: 1_698_149_100_000),
+            refundAmount: 5000, refundDateTimestamp: Timestamp(millisecondsSince1970: 1_698_149_100_000),
             refundReason: .fulfillmentIssue, refundType: .prorated)
         try ModelCheck.expect(refund, isJSON: refundJSON)
 
@@ -85,7 +85,8 @@ struct AdvancedCommerceTests {
         let item = AdvancedCommerceTransactionItem(
             sku: "com.example.sku.premium", description: "Premium feature", displayName: "Premium Feature",
             offer: Self.offer, price: 9990, refunds: [refund],
-            revocationDate: Timestamp(millisecondsSince1970: 1_698_149_200_000), additionalFields: ["x": .integer(1)])
+            revocationDateTimestamp: Timestamp(millisecondsSince1970: 1_698_149_200_000),
+            additionalFields: ["x": .integer(1)])
         try ModelCheck.expect(item, isJSON: itemJSON)
 
         let infoJSON = """

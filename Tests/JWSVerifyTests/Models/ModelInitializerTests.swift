@@ -30,15 +30,16 @@ struct ModelInitializerTests {
             ], period: .p1M, requestReferenceId: "ref-12345", taxCode: "TAX_CODE_1")
         let commitment = RenewalCommitmentInfo(
             commitmentAutoRenewProductId: "com.example.product.commitment", commitmentAutoRenewStatus: .on,
-            commitmentRenewalBillingPlanType: .monthly, commitmentRenewalDate: Self.ms(1_698_149_500_000),
+            commitmentRenewalBillingPlanType: .monthly, commitmentRenewalDateTimestamp: Self.ms(1_698_149_500_000),
             commitmentRenewalPrice: 9990)
         let renewal = JWSRenewalInfoDecodedPayload(
             expirationIntent: ExpirationIntent(rawValue: 1), originalTransactionId: "12345",
             autoRenewProductId: "com.example.product.2", productId: "com.example.product", autoRenewStatus: .on,
             isInBillingRetryPeriod: true, priceIncreaseStatus: PriceIncreaseStatus(rawValue: 0),
-            gracePeriodExpiresDate: Self.ms(1_698_148_900_000), offerType: OfferType(rawValue: 2),
-            offerIdentifier: "abc.123", signedDate: Self.ms(1_698_148_800_000), environment: .localTesting,
-            recentSubscriptionStartDate: Self.ms(1_698_148_800_000), renewalDate: Self.ms(1_698_148_850_000),
+            gracePeriodExpiresDateTimestamp: Self.ms(1_698_148_900_000), offerType: OfferType(rawValue: 2),
+            offerIdentifier: "abc.123", signedDateTimestamp: Self.ms(1_698_148_800_000), environment: .localTesting,
+            recentSubscriptionStartDateTimestamp: Self.ms(1_698_148_800_000),
+            renewalDateTimestamp: Self.ms(1_698_148_850_000),
             currency: "USD", renewalPrice: 9990, offerDiscountType: OfferDiscountType(rawValue: "PAY_AS_YOU_GO"),
             eligibleWinBackOfferIds: ["eligible1", "eligible2"],
             appAccountToken: "7e3fb20b-4cdb-47cc-936d-99d65f608138", appTransactionId: "71134", offerPeriod: "P1Y",
@@ -58,11 +59,12 @@ struct ModelInitializerTests {
         let json = String(decoding: try ModelJSON.data(object), as: UTF8.self)
         let transaction = AppTransaction(
             receiptType: .localTesting, appAppleId: 531412, bundleId: "com.example", applicationVersion: "1.2.3",
-            versionExternalIdentifier: 512, receiptCreationDate: Self.ms(1_698_148_900_000),
-            originalPurchaseDate: Self.ms(1_698_148_800_000), originalApplicationVersion: "1.1.2",
+            versionExternalIdentifier: 512, receiptCreationDateTimestamp: Self.ms(1_698_148_900_000),
+            originalPurchaseDateTimestamp: Self.ms(1_698_148_800_000), originalApplicationVersion: "1.1.2",
             deviceVerification: "device_verification_value",
-            deviceVerificationNonce: "48ccfa42-7431-4f22-9908-7e88983e105a", preorderDate: Self.ms(1_698_148_700_000),
-            appTransactionId: "71134", originalPlatform: .iOS, requestDate: Self.ms(1_698_149_000_000))
+            deviceVerificationNonce: "48ccfa42-7431-4f22-9908-7e88983e105a",
+            preorderDateTimestamp: Self.ms(1_698_148_700_000),
+            appTransactionId: "71134", originalPlatform: .iOS, requestDateTimestamp: Self.ms(1_698_149_000_000))
         try ModelCheck.expect(transaction, isJSON: json)
     }
 
@@ -74,7 +76,7 @@ struct ModelInitializerTests {
         let body = DecodedRealtimeRequestBody(
             originalTransactionId: "99371282", appAppleId: 531412, productId: "com.example.product",
             userLocale: "en-US", requestIdentifier: "3db5c98d-8acf-4e29-831e-8e1f82f9f6e9", environment: .localTesting,
-            signedDate: Self.ms(1_698_148_900_000))
+            signedDateTimestamp: Self.ms(1_698_148_900_000))
         try ModelCheck.expect(body, isJSON: json)
     }
 
@@ -110,8 +112,9 @@ struct ModelInitializerTests {
              "appAppleId":55555,"bundleId":"com.example","tokenExpirationDate":1698149950000,"tokenType":"SERVICES"}
             """
         let token = ExternalPurchaseToken(
-            externalPurchaseId: "b2158121-7af9-49d4-9561-1f588205523e", tokenCreationDate: Self.ms(1_698_148_950_000),
-            appAppleId: 55555, bundleId: "com.example", tokenExpirationDate: Self.ms(1_698_149_950_000),
+            externalPurchaseId: "b2158121-7af9-49d4-9561-1f588205523e",
+            tokenCreationDateTimestamp: Self.ms(1_698_148_950_000),
+            appAppleId: 55555, bundleId: "com.example", tokenExpirationDateTimestamp: Self.ms(1_698_149_950_000),
             tokenType: .services)
         try ModelCheck.expect(token, isJSON: tokenJSON)
 
@@ -129,7 +132,8 @@ struct ModelInitializerTests {
         let notification = ResponseBodyV2DecodedPayload(
             notificationType: .subscribed, subtype: Subtype(rawValue: "INITIAL_BUY"),
             notificationUUID: "002e14d5-51f5-4503-b5a8-c3a1af68eb20", data: data, version: "2.0",
-            signedDate: Self.ms(1_698_148_900_000), summary: summary, externalPurchaseToken: token, appData: appData,
+            signedDateTimestamp: Self.ms(1_698_148_900_000), summary: summary, externalPurchaseToken: token,
+            appData: appData,
             additionalFields: ["futureMember": .array([.integer(1)])])
         try ModelCheck.expect(notification, isJSON: json)
     }
@@ -141,7 +145,8 @@ struct ModelInitializerTests {
         let json = try Self.member(
             "commitmentInfo", of: String(decoding: try ModelJSON.vector("signedTransaction.json"), as: UTF8.self))
         let commitment = TransactionCommitmentInfo(
-            billingPeriodNumber: 3, commitmentExpiresDate: Self.ms(1_698_150_000_000), commitmentPrice: 119_880,
+            billingPeriodNumber: 3, commitmentExpiresDateTimestamp: Self.ms(1_698_150_000_000),
+            commitmentPrice: 119_880,
             totalBillingPeriods: 12)
         try ModelCheck.expect(commitment, isJSON: json)
     }

@@ -16,7 +16,7 @@ struct NotificationPayloadTests {
         #expect(notification.subtype == .initialBuy)
         #expect(notification.notificationUUID == "002e14d5-51f5-4503-b5a8-c3a1af68eb20")
         #expect(notification.version == "2.0")
-        #expect(notification.signedDate?.date == signedDate)
+        #expect(notification.signedDate == signedDate)
         #expect(notification.summary == nil)
         #expect(notification.externalPurchaseToken == nil)
         #expect(notification.appData == nil)
@@ -40,7 +40,7 @@ struct NotificationPayloadTests {
         #expect(unchanged)
         #expect(notification.notificationType == .consumptionRequest)
         #expect(notification.subtype == nil)
-        #expect(notification.signedDate?.date == signedDate)
+        #expect(notification.signedDate == signedDate)
         let data = try #require(notification.data)
         #expect(data.status == .active)
         #expect(data.consumptionRequestReason == .unintendedPurchase)
@@ -82,7 +82,7 @@ struct NotificationPayloadTests {
         #expect(notification.data == nil)
         let token = try #require(notification.externalPurchaseToken)
         #expect(token.externalPurchaseId == externalPurchaseId)
-        #expect(token.tokenCreationDate?.date == Date(timeIntervalSince1970: 1_698_148_950))
+        #expect(token.tokenCreationDate == Date(timeIntervalSince1970: 1_698_148_950))
         #expect(token.appAppleId == 55555)
         #expect(token.bundleId == "com.example")
         #expect(token.tokenType == nil)
@@ -126,7 +126,7 @@ struct NotificationPayloadTests {
         #expect(request.userLocale == "en-US")
         #expect(request.requestIdentifier == "3db5c98d-8acf-4e29-831e-8e1f82f9f6e9")
         #expect(request.environment == .localTesting)
-        #expect(request.signedDate?.date == signedDate)
+        #expect(request.signedDate == signedDate)
         #expect(request.additionalFields.isEmpty)
     }
 
@@ -138,7 +138,7 @@ struct NotificationPayloadTests {
             """
         let token = try ModelJSON.decode(ExternalPurchaseToken.self, from: json)
         #expect(token.tokenType == .services)
-        #expect(token.tokenExpirationDate?.millisecondsSince1970 == 1_752_592_000_000)
+        #expect(token.tokenExpirationDateTimestamp?.millisecondsSince1970 == 1_752_592_000_000)
         #expect(try ModelJSON.sameJSON(Data(json.utf8), ModelJSON.encode(token)))
     }
 }

@@ -16,7 +16,7 @@ struct AppleMockDataTests {
         let decoded = try result.get()
         #expect(decoded.notification.notificationType == .test)
         #expect(decoded.notification.data?.bundleId == "com.example")
-        #expect(decoded.notification.signedDate?.millisecondsSince1970 == 1_681_314_324_000)
+        #expect(decoded.notification.signedDateTimestamp?.millisecondsSince1970 == 1_681_314_324_000)
     }
 
     /// Expected: Production with app Apple id 1234 → `invalidEnvironment`; with 1235 → `invalidAppIdentifier`

@@ -41,8 +41,8 @@ struct XcodeTests {
         ).get()
         #expect(payload.environment == .xcode)
         #expect(payload.bundleId == Self.bundleId)
-        #expect(payload.purchaseDate?.millisecondsSince1970 == 1_697_679_936_049.7297)
-        #expect(payload.signedDate?.millisecondsSince1970 == 1_697_679_936_056.485)
+        #expect(payload.purchaseDateTimestamp?.millisecondsSince1970 == 1_697_679_936_049.7297)
+        #expect(payload.signedDateTimestamp?.millisecondsSince1970 == 1_697_679_936_056.485)
         #expect(payload.productId == "pass.premium")
     }
 
@@ -52,7 +52,7 @@ struct XcodeTests {
             try Self.token("renewal-info")
         ).get()
         #expect(payload.environment == .xcode)
-        #expect(payload.renewalDate?.millisecondsSince1970 == 1_700_358_336_049.7297)
+        #expect(payload.renewalDateTimestamp?.millisecondsSince1970 == 1_700_358_336_049.7297)
     }
 
     /// Its originalPurchaseDate is -62135769600000 (year 1): negative dates decode.
@@ -63,8 +63,8 @@ struct XcodeTests {
             try Self.token("app-transaction")
         ).get()
         #expect(payload.receiptType == .xcode)
-        #expect(payload.originalPurchaseDate?.millisecondsSince1970 == -62_135_769_600_000)
-        #expect(payload.receiptCreationDate?.millisecondsSince1970 == 1_697_680_122_257.447)
+        #expect(payload.originalPurchaseDateTimestamp?.millisecondsSince1970 == -62_135_769_600_000)
+        #expect(payload.receiptCreationDateTimestamp?.millisecondsSince1970 == 1_697_680_122_257.447)
     }
 
     /// Pinned to another certificate (Apple's test CA, a test leaf): `untrustedChain`.

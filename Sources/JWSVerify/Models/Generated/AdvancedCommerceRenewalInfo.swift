@@ -52,6 +52,9 @@ public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable, JSONObje
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
+    /// The JSON key of each stored property whose name isn't its key.
+    package static let jsonKeysOfRenamedProperties: [String: String] = [:]
+
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {
         try self.init(json: JSONObjectReader(decoder: decoder))
