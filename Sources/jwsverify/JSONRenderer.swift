@@ -38,6 +38,8 @@ enum JSONRenderer {
             "message": .string(outcome.error?.message ?? "every check passed"),
             "underlying": string(outcome.error?.underlying),
             "retryable": .bool(outcome.error?.isRetryable ?? false),
+            "nestedField": string(outcome.error?.nestedField),
+            "nestedCheck": string(outcome.error?.nestedCheck?.rawValue),
             "checks": .array(
                 outcome.checks.map {
                     .object(["name": .string($0.name), "outcome": .string($0.outcome), "detail": .string($0.detail)])

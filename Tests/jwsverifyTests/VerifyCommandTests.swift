@@ -6,8 +6,8 @@ import Testing
 struct VerifyCommandTests {
     /// The keys every `--json` verification object has.
     static let documentedKeys = [
-        "schemaVersion", "verified", "kind", "code", "check", "message", "underlying", "retryable", "checks", "chain",
-        "chainValidated", "certificateProblems", "validationTime", "payload", "nested",
+        "schemaVersion", "verified", "kind", "code", "check", "message", "underlying", "retryable", "nestedField",
+        "nestedCheck", "checks", "chain", "chainValidated", "certificateProblems", "validationTime", "payload", "nested",
     ]
 
     /// Apple's mock transaction, trusted through Apple's test root, with the right bundle id and environment.
@@ -246,6 +246,9 @@ struct VerifyCommandTests {
         #expect(bad.status == 1)
         let object = try bad.json()
         #expect(object.string("code") == "invalidSignature")
+        #expect(object.string("check") == "nestedTokens")
+        #expect(object.string("nestedField") == "signedRenewalInfo")
+        #expect(object.string("nestedCheck") == "signature")
         let nested = try #require(object["nested"] as? [String: [String: Any]])
         #expect(Set(nested.keys) == ["signedTransactionInfo", "signedRenewalInfo"])
         #expect(nested["signedTransactionInfo"]?["verified"] as? Bool == true)

@@ -59,3 +59,11 @@ func derSignature(_ raw: [UInt8]) -> [UInt8] {
     let body = integer(raw[0..<32]) + integer(raw[32..<64])
     return [0x30, UInt8(body.count)] + body
 }
+
+extension VerificationResult {
+    /// The verified value, or nil for a failure.
+    var verified: Verified<Payload>? {
+        if case .verified(let verified) = self { return verified }
+        return nil
+    }
+}
