@@ -40,6 +40,8 @@ final class RevocationChecker: Sendable {
     /// (the chain cache hands out the same objects for every token of a chain), so that a warm check
     /// builds no request: it looks the id up in ``cache`` and is done.
     private let identities = ReadWriteLocked(Identities())
+    /// The exchanges in flight and who waits for each (see ``launch(_:for:at:)``).
+    private let flights = ReadWriteLocked<[FlightKey: [RevocationExchange]]>([:])
 
     /// Creates a checker.
     ///
@@ -124,17 +126,7 @@ final class RevocationChecker: Sendable {
                         OCSPFailure(.cancelled, "the task was cancelled while it waited for the OCSP answer")))
             },
             deadline: .seconds(timeoutSeconds + 2))
-        for job in jobs {
-            // A thread of its own, neither a Dispatch worker nor a thread of Swift's cooperative pool:
-            // the request blocks for up to the timeout, and on Linux blocked workers of the global
-            // queues starve other work (the pool is about one thread per core), which would also
-            // serialize the two requests.
-            let thread = Thread {
-                exchange.finish(job.subject.index, with: self.ask(job, at: now))
-            }
-            thread.name = "JWSVerify OCSP \(job.subject.role)"
-            thread.start()
-        }
+        for job in jobs { launch(job, for: exchange, at: now) }
         return .asking(exchange)
     }
 
@@ -236,6 +228,41 @@ final class RevocationChecker: Sendable {
             return .done(.good)
         }
         return .ask(Job(subject: subject, request: request, url: url))
+    }
+
+    /// Sends `job`'s request, or joins the request for the same certificate already in flight:
+    /// concurrent checks of one certificate share one exchange and its answer, so the threads
+    /// waiting on the network are at most one per certificate asked about (the certificates of
+    /// Apple's chains, which nobody else can issue), however many verifications wait.
+    private func launch(_ job: Job, for exchange: RevocationExchange, at now: Int64) {
+        let key = FlightKey(certificateID: job.request.certificateID, index: job.subject.index)
+        let first = flights.write { flights -> Bool in
+            if flights[key] != nil {
+                flights[key]?.append(exchange)
+                return false
+            }
+            flights[key] = [exchange]
+            return true
+        }
+        guard first else { return }
+        // A thread of its own, neither a Dispatch worker nor a thread of Swift's cooperative pool:
+        // the request blocks for up to the timeout, and on Linux blocked workers of the global
+        // queues starve other work (the pool is about one thread per core), which would also
+        // serialize the two requests.
+        let thread = Thread {
+            let outcome = self.ask(job, at: now)
+            let waiting = self.flights.write { $0.removeValue(forKey: key) } ?? []
+            for exchange in waiting { exchange.finish(job.subject.index, with: outcome) }
+        }
+        thread.name = "JWSVerify OCSP \(job.subject.role)"
+        thread.start()
+    }
+
+    /// An exchange in flight: the certificate id asked about, and its place in the chain (the
+    /// outcome's message names the role).
+    private struct FlightKey: Hashable, Sendable {
+        let certificateID: [UInt8]
+        let index: Int
     }
 
     /// One exchange: send, verify, judge freshness and status, update the cache.

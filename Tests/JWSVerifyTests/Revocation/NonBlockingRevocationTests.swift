@@ -19,7 +19,8 @@ struct NonBlockingRevocationTests {
     /// Input: 64 online verifications at once in a task group (timeout 1 s) against a responder
     /// that never answers, and a heartbeat task ticking every 10 ms. Expected: every verification
     /// ends `revocationUnavailable` within its deadline (timeout plus the 2 s grace), and the
-    /// heartbeat keeps at least 90 % of its ticks. Calling the synchronous methods from the tasks
+    /// heartbeat keeps at least 90 % of its ticks; the 64 share the leaf's and the intermediate's
+    /// requests in flight (at most a few requests, not 128). Calling the synchronous methods from the tasks
     /// instead blocks the pool's threads (two on this machine) for about 32 s and the heartbeat
     /// keeps 1 % (tried). An exit test: in a process of its own, no other test's work competes for
     /// the cooperative pool.
@@ -102,7 +103,8 @@ struct NonBlockingRevocationTests {
     }
 }
 
-/// The body of the heartbeat exit test: writes each problem to standard error, then `done`.
+/// The body of the heartbeat exit test: writes each problem to standard error, then `done`, and
+/// exits 0; the test fails on each problem line.
 enum HeartbeatRun {
     static let prefix = "heartbeat: "
 
@@ -166,6 +168,9 @@ enum HeartbeatRun {
                 }
                 if duration >= .seconds(3.5) { problems.append("a verification took \(duration)") }
             }
+            // The verifications of one chain share each certificate's request while it is in flight.
+            let requests = verifier.revocationChecker?.requestCount ?? 0
+            if requests > 8 { problems.append("\(requests) OCSP requests for one chain, not one per certificate") }
             let expected = Int(elapsed / .milliseconds(10))
             let kept = heartbeat.kept.load(ordering: .relaxed)
             if expected < 90 { problems.append("the verifications took only \(elapsed)") }
@@ -180,6 +185,7 @@ enum HeartbeatRun {
             FileHandle.standardError.write(Data("\(prefix)problem: \(problem)\n".utf8))
         }
         FileHandle.standardError.write(Data("\(prefix)done\n".utf8))
-        return problems.isEmpty ? 0 : 1
+        // 0 even with problems: an exit test that ends otherwise returns no output to show them.
+        return 0
     }
 }
