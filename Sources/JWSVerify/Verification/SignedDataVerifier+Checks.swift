@@ -47,7 +47,7 @@ extension SignedDataVerifier {
     /// The entry of every method: check 1, then `next` on the parsed token.
     private func parse<Output>(
         _ token: String,
-        then next: (ParsedToken, ReportRecorder) -> VerificationStage<VerificationResult<Output>>
+        then next: (ParsedToken, consuming ReportRecorder) -> VerificationStage<VerificationResult<Output>>
     ) -> VerificationStage<VerificationResult<Output>> {
         var recorder = ReportRecorder()
         let parsed: ParsedToken
@@ -64,9 +64,8 @@ extension SignedDataVerifier {
     /// Checks 2 to 13 and the nested tokens, the payload taken as `P`.
     private func check<P: AppStorePayload>(
         _ parsed: ParsedToken, as type: P.Type, verifyingNestedTokens: Bool, claims: ClaimsCheck,
-        recorder: ReportRecorder
+        recorder: consuming ReportRecorder
     ) -> VerificationStage<VerificationResult<P>> {
-        var recorder = recorder
         let signed: SignedToken
         do throws(VerificationError) {
             signed = try checkSignedToken(parsed, dateKey: P.validationDateKey, recorder: &recorder)
@@ -93,9 +92,8 @@ extension SignedDataVerifier {
     /// Check 11's verdict (recorded when it passed), then checks 12 and 13 and the nested tokens.
     private func checkPayload<P: AppStorePayload>(
         _ parsed: ParsedToken, as type: P.Type, _ signed: SignedToken, revocation: VerificationError?,
-        verifyingNestedTokens: Bool, claims: ClaimsCheck, recorder: ReportRecorder
+        verifyingNestedTokens: Bool, claims: ClaimsCheck, recorder: consuming ReportRecorder
     ) -> VerificationStage<VerificationResult<P>> {
-        var recorder = recorder
         let payload: P
         do throws(VerificationError) {
             if let revocation { throw revocation }
@@ -130,10 +128,9 @@ extension SignedDataVerifier {
 
     /// A failure of `error`, recorded, with what the parse and the checks so far learned.
     private func failure<P: AppStorePayload>(
-        _ parsed: ParsedToken, _ error: VerificationError, payload: UnverifiedPayload<P>, recorder: ReportRecorder,
-        nestedTokens: [NestedToken] = []
+        _ parsed: ParsedToken, _ error: VerificationError, payload: UnverifiedPayload<P>,
+        recorder: consuming ReportRecorder, nestedTokens: [NestedToken] = []
     ) -> VerificationResult<P> {
-        var recorder = recorder
         recorder.failed(error)
         return .failed(
             VerificationFailure(
@@ -144,10 +141,11 @@ extension SignedDataVerifier {
     /// A payload of no recognizable kind: checks 2 to 11 so that the first real failure is reported,
     /// then check 12 fails.
     private func checkUnrecognized(
-        _ parsed: ParsedToken, recorder: ReportRecorder
+        _ parsed: ParsedToken, recorder: consuming ReportRecorder
     ) -> VerificationStage<VerificationResult<DecodedPayload>> {
-        func failed(_ error: VerificationError?, _ recorder: ReportRecorder) -> VerificationResult<DecodedPayload> {
-            var recorder = recorder
+        func failed(
+            _ error: VerificationError?, _ recorder: consuming ReportRecorder
+        ) -> VerificationResult<DecodedPayload> {
             let error = error ?? PayloadCheck.unrecognized
             recorder.failed(error)
             return .failed(
@@ -155,7 +153,6 @@ extension SignedDataVerifier {
                     error: error, recorded: recorder, unverifiedHeader: parsed.header, payloadBytes: parsed.payloadJSON
                 ))
         }
-        var recorder = recorder
         let signed: SignedToken
         do throws(VerificationError) {
             signed = try checkSignedToken(parsed, dateKey: ValidationTime.signedDateKey, recorder: &recorder)
