@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "JWSVerify",
+    // The oldest Apple releases whose runtime has what the code uses: Synchronization's `Mutex` and `Atomic`
+    // (macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2: the Swift 6.0 runtime), typed throws in function
+    // types (the same runtime) and `Duration` (macOS 13, iOS 16, tvOS 16, watchOS 9). Linux ignores it.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "JWSVerify", targets: ["JWSVerify"]),
         // Test PKI and token minting for integration tests; production servers need not link it.
