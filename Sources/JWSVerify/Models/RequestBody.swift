@@ -6,7 +6,10 @@ import Foundation
 /// [responseBodyV2](https://developer.apple.com/documentation/appstoreservernotifications/responsebodyv2)
 ///
 /// ``SignedDataVerifier/verifyAndDecodeNotification(httpBody:)`` parses and verifies it in one call.
-/// Parse it yourself with ``init(httpBody:)``, or let a framework decode it (it is `Codable`).
+/// Parse it yourself with ``init(httpBody:maximumTokenBytes:)``, which is strict (one JSON object,
+/// no duplicate member names, a size limit), or let a framework decode it (it is `Codable`; a
+/// general-purpose decoder such as `JSONDecoder` takes one of duplicate members silently). The token
+/// is verified either way.
 public struct NotificationRequestBody: Codable, Hashable, Sendable {
     /// The notification: a JWS to verify with
     /// ``SignedDataVerifier/verifyAndDecodeNotification(signedPayload:verifyingNestedTokens:)``.
@@ -28,8 +31,7 @@ public struct NotificationRequestBody: Codable, Hashable, Sendable {
     ///   (duplicate member names and raw control characters are refused), or has no string member
     ///   `signedPayload`. Other members are ignored.
     public init(httpBody: Data, maximumTokenBytes: Int = CompactJWS.defaultMaximumBytes) throws(VerificationError) {
-        self = try RequestBody.signedPayload(of: httpBody, maximumTokenBytes: maximumTokenBytes, kind: "notification")
-            .map(Self.init(signedPayload:)).get()
+        self = try Self.parse(httpBody, maximumTokenBytes: maximumTokenBytes).get()
     }
 
     /// The body, or the failure to report for it.
@@ -42,7 +44,8 @@ public struct NotificationRequestBody: Codable, Hashable, Sendable {
 /// The body of the HTTP POST that the App Store sends to a Retention Messaging realtime URL:
 /// `{"signedPayload": "<JWS>"}`.
 ///
-/// Verify its ``signedPayload`` with ``SignedDataVerifier/verifyAndDecodeRealtimeRequest(signedPayload:)``.
+/// ``SignedDataVerifier/verifyAndDecodeRealtimeRequest(httpBody:)`` parses and verifies it in one call;
+/// or verify its ``signedPayload`` with ``SignedDataVerifier/verifyAndDecodeRealtimeRequest(signedPayload:)``.
 public struct RealtimeRequestBody: Codable, Hashable, Sendable {
     /// The request: a JWS whose payload is a ``DecodedRealtimeRequestBody``.
     public var signedPayload: String
@@ -54,8 +57,13 @@ public struct RealtimeRequestBody: Codable, Hashable, Sendable {
 
     /// Parses the raw HTTP body, with the rules of ``NotificationRequestBody/init(httpBody:maximumTokenBytes:)``.
     public init(httpBody: Data, maximumTokenBytes: Int = CompactJWS.defaultMaximumBytes) throws(VerificationError) {
-        self = try RequestBody.signedPayload(of: httpBody, maximumTokenBytes: maximumTokenBytes, kind: "realtime request")
-            .map(Self.init(signedPayload:)).get()
+        self = try Self.parse(httpBody, maximumTokenBytes: maximumTokenBytes).get()
+    }
+
+    /// The body, or the failure to report for it.
+    static func parse(_ httpBody: Data, maximumTokenBytes: Int) -> Result<Self, VerificationError> {
+        RequestBody.signedPayload(of: httpBody, maximumTokenBytes: maximumTokenBytes, kind: "realtime request")
+            .map(Self.init(signedPayload:))
     }
 }
 

@@ -41,7 +41,7 @@ final class RevocationChecker: Sendable {
     /// builds no request: it looks the id up in ``cache`` and is done.
     private let identities = ReadWriteLocked(Identities())
     /// The exchanges in flight and who waits for each (see ``launch(_:for:at:)``).
-    private let flights = ReadWriteLocked<[FlightKey: [RevocationExchange]]>([:])
+    private let flights = ReadWriteLocked<[FlightKey: Flight]>([:])
 
     /// Creates a checker.
     ///
@@ -147,7 +147,7 @@ final class RevocationChecker: Sendable {
         /// "the leaf certificate (CN=…, serial …)"
         var description: String {
             var details: [String] = []
-            if let name = certificate.subjectCommonName { details.append("CN=\(name)") }
+            if let name = certificate.subjectCommonName { details.append("CN=\(EscapedText.escaped(name))") }
             if let serial = certificate.serialNumberHex { details.append("serial \(serial)") }
             return "the \(role) certificate" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
         }
@@ -230,39 +230,65 @@ final class RevocationChecker: Sendable {
         return .ask(Job(subject: subject, request: request, url: url))
     }
 
-    /// Sends `job`'s request, or joins the request for the same certificate already in flight:
-    /// concurrent checks of one certificate share one exchange and its answer, so the threads
-    /// waiting on the network are at most one per certificate asked about (the certificates of
-    /// Apple's chains, which nobody else can issue), however many verifications wait.
+    /// Sends `job`'s request, or joins the request for the same certificate at the same second
+    /// already in flight: concurrent checks of one certificate share one exchange and its answer,
+    /// so the threads waiting on the network are at most one per certificate and second (the
+    /// certificates of Apple's chains, which nobody else can issue), however many verifications
+    /// wait. A joiner is judged exactly as a lone check would be: the answer is judged at `now`,
+    /// which is part of the key.
+    ///
+    /// A request older than its deadline is dropped from the table when the next one is launched, so
+    /// that a thread that never ran (Foundation's `Thread` on Linux does not report a failed
+    /// `pthread_create`) or that hangs in name resolution holds nothing for later checks: each
+    /// waiter ends at its own deadline and the next second's check sends a request of its own.
     private func launch(_ job: Job, for exchange: RevocationExchange, at now: Int64) {
-        let key = FlightKey(certificateID: job.request.certificateID, index: job.subject.index)
-        let first = flights.write { flights -> Bool in
-            if flights[key] != nil {
-                flights[key]?.append(exchange)
-                return false
+        let key = FlightKey(certificateID: job.request.certificateID, index: job.subject.index, second: now)
+        let oldest = now - Int64(timeoutSeconds) - 3
+        let flight = flights.write { flights -> Flight? in
+            if let flight = flights[key] {
+                flight.waiters.append(exchange)
+                return nil
             }
-            flights[key] = [exchange]
-            return true
+            if flights.count >= Self.flightSweepThreshold {
+                flights = flights.filter { $0.key.second >= oldest }
+            }
+            let flight = Flight(waiters: [exchange])
+            flights[key] = flight
+            return flight
         }
-        guard first else { return }
+        guard let flight else { return }
         // A thread of its own, neither a Dispatch worker nor a thread of Swift's cooperative pool:
         // the request blocks for up to the timeout, and on Linux blocked workers of the global
         // queues starve other work (the pool is about one thread per core), which would also
         // serialize the two requests.
         let thread = Thread {
             let outcome = self.ask(job, at: now)
-            let waiting = self.flights.write { $0.removeValue(forKey: key) } ?? []
+            let waiting = self.flights.write { flights -> [RevocationExchange] in
+                if flights[key] === flight { flights[key] = nil }
+                defer { flight.waiters = [] }
+                return flight.waiters
+            }
             for exchange in waiting { exchange.finish(job.subject.index, with: outcome) }
         }
         thread.name = "JWSVerify OCSP \(job.subject.role)"
         thread.start()
     }
 
-    /// An exchange in flight: the certificate id asked about, and its place in the chain (the
-    /// outcome's message names the role).
+    /// How many requests in flight make the next launch drop those older than their deadline.
+    private static let flightSweepThreshold = 64
+
+    /// An exchange in flight: the certificate id asked about, its place in the chain (the outcome's
+    /// message names the role), and the second it is judged at.
     private struct FlightKey: Hashable, Sendable {
         let certificateID: [UInt8]
         let index: Int
+        let second: Int64
+    }
+
+    /// The checks waiting for one request. Only touched under the lock of ``flights``.
+    private final class Flight: @unchecked Sendable {
+        var waiters: [RevocationExchange]
+        init(waiters: [RevocationExchange]) { self.waiters = waiters }
     }
 
     /// One exchange: send, verify, judge freshness and status, update the cache.
@@ -283,7 +309,7 @@ final class RevocationChecker: Sendable {
                 VerificationError(
                     .revokedCertificate, check: .revocation,
                     "\(job.subject.description) was revoked on \(OCSPAnswer.iso8601(time))"
-                        + " (reason: \(reason ?? "not given")), according to the OCSP responder at \(job.url)"))
+                        + " (reason: \(reason ?? "not given")), according to the OCSP responder at \(EscapedText.escaped(job.url))"))
         }
         let maximumAge = Self.wholeSeconds(maximumAgeWithoutNextUpdate)
         if let staleness = answer.staleness(at: now, clockSkew: Self.wholeSeconds(clockSkew), maximumAge: maximumAge) {
@@ -301,7 +327,7 @@ final class RevocationChecker: Sendable {
     }
 
     private func unavailable(_ subject: Subject, url: String?, _ failure: OCSPFailure) -> Outcome {
-        let source = url.map { " from the OCSP responder at \($0)" } ?? ""
+        let source = url.map { " from the OCSP responder at \(EscapedText.escaped($0))" } ?? ""
         return .failed(
             VerificationError(
                 .revocationUnavailable, check: .revocation,

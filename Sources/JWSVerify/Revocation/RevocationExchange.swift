@@ -51,6 +51,7 @@ final class RevocationExchange: Sendable {
         questions = asking
         self.deadline = deadline
         state = Mutex(State(outcomes: decided, unanswered: asking.count, ending: asking.isEmpty ? .answered : nil))
+        if asking.isEmpty { ended.signal() }
     }
 
     /// Records a request's outcome; the last one ends the exchange.
@@ -77,10 +78,13 @@ final class RevocationExchange: Sendable {
     /// The verdict, waited for without blocking a thread. Cancelling the task ends the wait at once,
     /// with the unanswered certificates unavailable.
     func answer() async -> VerificationError? {
-        let timer = DispatchWorkItem { [self] in
+        // A timer source, not `asyncAfter`: cancelling it releases this exchange at once.
+        let timer = DispatchSource.makeTimerSource()
+        timer.setEventHandler { [self] in
             if let waiter = state.withLock({ end(&$0, .deadline) }) { resume(waiter) }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + dispatchDeadline, execute: timer)
+        timer.schedule(deadline: .now() + dispatchDeadline)
+        timer.resume()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let endedAlready = state.withLock { state -> Bool in

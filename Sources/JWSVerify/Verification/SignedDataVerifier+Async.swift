@@ -64,11 +64,29 @@ extension SignedDataVerifier {
     public func verifyAndDecodeNotification(httpBody: Data) async -> VerificationResult<DecodedNotification> {
         switch NotificationRequestBody.parse(httpBody, maximumTokenBytes: maximumTokenBytes) {
         case .success(let body): return await verifyAndDecodeNotification(signedPayload: body.signedPayload)
-        case .failure(let error):
-            var recorder = ReportRecorder()
-            recorder.failed(error)
-            return .failed(VerificationFailure(error: error, recorded: recorder))
+        case .failure(let error): return .failed(Self.bodyFailure(error))
         }
+    }
+
+    /// Verifies the body of the HTTP POST that the App Store sends to a Retention Messaging realtime
+    /// URL: `{"signedPayload": "..."}` (``RealtimeRequestBody``), then its token.
+    ///
+    /// A body that is not such a JSON object fails with ``VerificationError/Code/malformedToken``
+    /// at check ``VerificationError/Check/format``.
+    ///
+    /// - Parameter httpBody: The request body's bytes, as received.
+    public func verifyAndDecodeRealtimeRequest(httpBody: Data) async -> VerificationResult<DecodedRealtimeRequestBody> {
+        switch RealtimeRequestBody.parse(httpBody, maximumTokenBytes: maximumTokenBytes) {
+        case .success(let body): return await verifyAndDecodeRealtimeRequest(signedPayload: body.signedPayload)
+        case .failure(let error): return .failed(Self.bodyFailure(error))
+        }
+    }
+
+    /// The failure of a body that did not parse: check 1, and nothing after it.
+    private static func bodyFailure<P>(_ error: VerificationError) -> VerificationFailure<P> {
+        var recorder = ReportRecorder()
+        recorder.failed(error)
+        return VerificationFailure(error: error, recorded: recorder)
     }
 
     /// Verifies a token of any kind: the given one, or the one its payload's keys reveal, as

@@ -67,8 +67,9 @@ public struct SignedDataVerifier: Sendable {
     ///   - revocationTimeout: How long each OCSP request may take (default 5 s).
     ///   - validationTime: When the certificates must be valid (default: the payload's signed date).
     ///   - maximumTokenBytes: The largest token accepted (default 64 KiB).
-    ///   - chainCacheCapacity: How many chains to remember (default 64); 0 disables every cache, so
-    ///     that each token's chain is parsed and verified in full.
+    ///   - chainCacheCapacity: How many chains to remember (default 64); 0 disables every cache (the
+    ///     chain, intermediate and OCSP caches), so that each token's chain is parsed and verified in
+    ///     full and each online check asks the responders.
     ///   - clock: The current time, read only when a payload carries no date.
     /// - Throws: ``VerificationError`` with code ``VerificationError/Code/invalidConfiguration``
     ///   when a root does not parse, Production has no app Apple id, or Xcode has no certificate.
@@ -102,13 +103,22 @@ public struct SignedDataVerifier: Sendable {
     /// ``VerificationError/Code/invalidEnvironment``. ``Verified/environment`` says which matched, and
     /// a notification's nested tokens must name the notification's environment.
     ///
+    /// The other parameters are those of
+    /// ``init(rootCertificates:bundleId:appAppleId:environment:xcodeCertificate:enableOnlineChecks:revocationTimeout:validationTime:maximumTokenBytes:chainCacheCapacity:clock:)``.
+    ///
     /// - Parameters:
+    ///   - rootCertificates: DER (or PEM) trusted roots; the default is Apple Root CA - G3.
+    ///   - bundleId: The app's bundle id (nil skips the check: inspection only).
+    ///   - appAppleId: The app's Apple id; required when `environments` include Production.
     ///   - environments: The environments tokens may come from; empty accepts any (inspection only).
     ///     Xcode, which trusts a pinned certificate instead of Apple's roots, must be alone.
-    ///   - appAppleId: The app's Apple id; required when `environments` include Production.
-    ///   - rootCertificates, bundleId, xcodeCertificate, enableOnlineChecks, revocationTimeout,
-    ///     validationTime, maximumTokenBytes, chainCacheCapacity, clock: As for
-    ///     ``init(rootCertificates:bundleId:appAppleId:environment:xcodeCertificate:enableOnlineChecks:revocationTimeout:validationTime:maximumTokenBytes:chainCacheCapacity:clock:)``.
+    ///   - xcodeCertificate: The StoreKit Testing certificate, with `environments: [.xcode]`.
+    ///   - enableOnlineChecks: Check the leaf and intermediate with OCSP, at the current time.
+    ///   - revocationTimeout: How long each OCSP request may take (default 5 s).
+    ///   - validationTime: When the certificates must be valid (default: the payload's signed date).
+    ///   - maximumTokenBytes: The largest token accepted (default 64 KiB).
+    ///   - chainCacheCapacity: How many chains to remember (default 64); 0 disables every cache.
+    ///   - clock: The current time, read only when a payload carries no date.
     /// - Throws: ``VerificationError`` with code ``VerificationError/Code/invalidConfiguration``
     ///   when a root does not parse, Production has no app Apple id, Xcode has no certificate or
     ///   is not alone, or LocalTesting is among the environments.
@@ -139,7 +149,9 @@ public struct SignedDataVerifier: Sendable {
         self.clock = clock
         self.chainCache = ChainCache(capacity: chainCacheCapacity)
         self.revocationChecker =
-            enableOnlineChecks ? RevocationChecker(timeout: revocationTimeout, clock: clock) : nil
+            enableOnlineChecks
+            ? RevocationChecker(
+                timeout: revocationTimeout, clock: clock, cacheCapacity: chainCacheCapacity > 0 ? 1024 : 0) : nil
         self.claims = ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: distinct)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Every check of one verification with its outcome, for people debugging a token (the CLI prints it).
 ///
-/// The report is written while the checks run (``ReportRecorder``): each check records that it
+/// The report is written while the checks run (`ReportRecorder`): each check records that it
 /// passed, was skipped and why, or failed with the error's message. Steps after a failure did not
 /// run and say so. Steps that the configuration turns off (no bundle id given, revocation offline)
 /// are skipped with a detail saying why, never reported as passed.

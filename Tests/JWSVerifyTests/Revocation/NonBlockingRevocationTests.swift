@@ -88,6 +88,52 @@ struct NonBlockingRevocationTests {
         #expect(goodResult.error?.message.contains("cancelled") == true)
     }
 
+    final class Calls: Sendable { let count = Atomic<Int>(0) }
+
+    /// Input: two checks of one chain started back to back, the first at T and the second at
+    /// T + 2 days (the answers' nextUpdate is T + 1 day), while the first's requests are in flight.
+    /// Expected: the second is judged as a check alone at T + 2 days (stale: unavailable), not
+    /// given the first's answer. (Found in review: a request shared across seconds judged every
+    /// waiter at the first one's time.)
+    @Test("a check never shares a request judged at another time")
+    func sharedRequestsAreJudgedAtTheirOwnTime() throws {
+        let pki = try OCSPTestPKI()
+        defer { pki.stop() }
+        let base = Date()
+        let later = base.addingTimeInterval(2 * 86_400)
+        let calls = Calls()
+        let checker = RevocationChecker(
+            timeout: .seconds(3), clock: { calls.count.add(1, ordering: .relaxed).oldValue == 0 ? base : later })
+        func verdict(_ start: RevocationChecker.Start) -> VerificationError? {
+            switch start {
+            case .decided(let error): return error
+            case .asking(let exchange): return exchange.blockingAnswer()
+            }
+        }
+        let first = checker.begin(pki.chain)
+        let second = checker.begin(pki.chain)
+        #expect(verdict(first) == nil)
+        let joined = verdict(second)
+        let alone = RevocationChecker(timeout: .seconds(3), clock: { later }).check(pki.chain)
+        #expect(alone?.code == .revocationUnavailable)
+        #expect(joined?.code == alone?.code, "\(String(describing: joined))")
+    }
+
+    /// Input: a verifier with `chainCacheCapacity: 0` verifying one token twice against answering
+    /// responders. Expected: both verify and each asks both responders (no OCSP cache either).
+    @Test("chainCacheCapacity 0 turns the OCSP cache off too")
+    func noCacheAsksEachTime() async throws {
+        let pki = try OCSPTestPKI()
+        defer { pki.stop() }
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [Data(pki.rootDER)], bundleId: OCSPTestPKI.bundleId, environment: .sandbox,
+            enableOnlineChecks: true, revocationTimeout: .seconds(3), chainCacheCapacity: 0)
+        let token = try pki.token()
+        #expect(await verifier.verifyAndDecodeTransaction(signedTransaction: token).isVerified)
+        #expect(await verifier.verifyAndDecodeTransaction(signedTransaction: token).isVerified)
+        #expect(verifier.revocationChecker?.requestCount == 4)
+    }
+
     /// Input: the same PKI with real `openssl ocsp` responders that answer good. Expected: the
     /// asynchronous method verifies, and its report has the synchronous one's steps and outcomes.
     @Test("with answering responders the asynchronous method verifies like the synchronous one")

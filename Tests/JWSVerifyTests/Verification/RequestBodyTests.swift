@@ -26,6 +26,23 @@ struct RequestBodyTests {
         #expect(result.report.steps == verifier.verifyAndDecodeNotification(token).report.steps)
     }
 
+    /// Input: a minted realtime request in a body. Expected: the one call verifies it, and a body
+    /// without the member fails at check 1.
+    @Test("a realtime request body verifies in one call")
+    func realtimeBody() async throws {
+        let pki = try TestPKI.generate(seed: 76)
+        let token = try TokenMinter(pki: pki).mint(.realtimeRequest)[0]
+        let verifier = try SignedDataVerifier(
+            rootCertificates: [pki.root.der], bundleId: nil, appAppleId: PayloadParameters().appAppleId,
+            environments: [.production, .sandbox])
+        let result = await verifier.verifyAndDecodeRealtimeRequest(httpBody: Self.body(token))
+        #expect(result.isVerified, "\(String(describing: result.error))")
+        #expect(result.report.steps == verifier.verifyAndDecodeRealtimeRequest(token).report.steps)
+        let empty = await verifier.verifyAndDecodeRealtimeRequest(httpBody: Data("{}".utf8))
+        #expect(empty.error?.code == .malformedToken)
+        #expect(empty.error?.message.contains("realtime request body") == true)
+    }
+
     /// Input: bodies that are not Apple's. Expected: `malformedToken` at check `format` from the
     /// parser and from the one call, with a message that says what is wrong (escaped).
     @Test("a body that is not Apple's is malformedToken with the reason")
