@@ -160,7 +160,7 @@ public enum FuzzEntryPoints {
 
         // The caches change nothing. Only for tokens whose chain was checked (the rest fail before).
         guard let kind = recognized,
-            automatic.error.map({ [.chain, .signature, .payload, .claims].contains($0.check) }) ?? true
+            automatic.error.map({ [.chain, .signature, .payload, .claims, .nestedTokens].contains($0.check) }) ?? true
         else { return }
         if digest % 4 == 0 {
             let again = verifier.verifyAndDecode(token, as: kind)
@@ -184,7 +184,18 @@ public enum FuzzEntryPoints {
     private static func checkResult(_ result: VerificationResult<DecodedPayload>, token: String) {
         switch result {
         case .failed(let failure):
-            check(checkOfCode[failure.error.code] == failure.error.check, "code \(failure.error.code) is of its check")
+            let error = failure.error
+            if error.check == .nestedTokens {
+                // A notification's nested token failed: its own code and check, and the member named.
+                check(checkOfCode[error.code] == error.nestedCheck, "a nested code \(error.code) is of its nested check")
+                check(
+                    ["signedTransactionInfo", "signedRenewalInfo", "signedAppTransactionInfo"].contains(
+                        error.nestedField ?? ""), "a nested failure names its member")
+                check(failure.kind == .notification, "only a notification has nested tokens")
+            } else {
+                check(checkOfCode[error.code] == error.check, "code \(error.code) is of its check")
+                check(error.nestedField == nil && error.nestedCheck == nil, "only nested failures name a member")
+            }
             check(!failure.error.message.isEmpty, "an error says why")
         case .verified(let verified):
             check(token.utf8.count <= CompactJWS.defaultMaximumBytes, "a verified token is within the size limit")
