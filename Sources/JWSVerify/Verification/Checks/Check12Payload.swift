@@ -33,7 +33,8 @@ enum PayloadCheck {
         if let other = PayloadKind.recognize(keys: payload.unmodeledKeys), other != P.kind {
             throw VerificationError(
                 .payloadDecodingFailed, step: .payload,
-                "this token is a \(other), not a \(P.kind): use \(other.methodName) instead of \(P.kind.methodName)")
+                "this token is a \(other), not a \(P.kind): use \(other.methodName) instead of \(P.kind.methodName)",
+                remedy: .otherKind(other))
         }
         recorder.passed(.payload, .decodesAs(P.kind))
         return payload
