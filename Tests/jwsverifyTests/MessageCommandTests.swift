@@ -182,6 +182,38 @@ struct MessageCommandTests {
         #expect(object.string("validationTime") == "2023-01-05T22:02:34Z")
     }
 
+    /// A Production app transaction minted for app Apple id 99, verified with `--app-apple-id 1234`.
+    /// Expected: the library's message and a hint naming `--app-apple-id` that says not to copy the
+    /// token's id, in text and JSON, with the validated chain.
+    @Test("an app Apple id mismatch hints '--app-apple-id' without suggesting the token's id")
+    func appAppleIdMismatch() throws {
+        try Self.withFiles([:]) { folder in
+            let pki = folder.appendingPathComponent("pki").path
+            #expect(try CLI.run(["mint", "pki", "--out", pki, "--seed", "1"]).status == 0)
+            let minted = try CLI.run([
+                "mint", "token", "--pki", pki, "--kind", "app-transaction", "--environment", "Production",
+                "--app-apple-id", "99", "--seed", "1",
+            ])
+            #expect(minted.status == 0)
+            let arguments = [
+                "--root", pki + "/root.der", "--environment", "Production", "--app-apple-id", "1234", "--bundle-id",
+                "com.example.jwsverify",
+            ]
+            let text = try CLI.run(arguments, stdin: minted.stdoutData)
+            #expect(text.status == 1)
+            #expect(
+                text.stdout.hasPrefix("NOT VERIFIED: invalidAppIdentifier (claims): appAppleId is 99, expected 1234\n"))
+            #expect(
+                text.stdout.contains(
+                    "\n  hint: the token names another app Apple id; '--app-apple-id' must be your app's, from App Store"
+                        + " Connect: never copy the token's\n"))
+            #expect(!text.stdout.contains("--app-apple-id 99"))
+            let object = try CLI.run(arguments + ["--json"], stdin: minted.stdoutData).json()
+            #expect((object["hints"] as? [String])?.first?.contains("'--app-apple-id'") == true)
+            #expect(object["chainValidated"] as? Bool == true)
+        }
+    }
+
     /// Failures before or in the chain checks. Expected: a header failure has no validation time and
     /// an unvalidated chain; an expired chain says which certificate, its window and the time used,
     /// with `validationTime` that time and `chainValidated` false; a bad signature comes after a
