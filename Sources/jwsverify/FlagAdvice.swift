@@ -86,6 +86,16 @@ enum FlagAdvice {
         case .otherKind(let other)?:
             return "the payload is a \(other.rawValue): pass '\(kind) \(other.rawValue)', or leave out '\(kind)' to"
                 + " verify each token as the kind its payload shows"
+        case .kindRequired?:
+            let kinds = OptionValue.alternatives(PayloadKind.allCases.map(\.rawValue))
+            return "pass '\(kind)' with the kind to verify it as: \(kinds) ('jwsverify inspect' shows the payload)"
+        case .xcodeToken?:
+            return "pass '\(VerifyCommand.environment.name) \(AppStoreEnvironment.xcode.rawValue)"
+                + " \(VerifyCommand.xcodeCertificate.name) <file>' with the certificate exported from Xcode (open the"
+                + " .storekit configuration, Editor > Save Public Certificate)"
+        case .notAnXcodeToken?:
+            return "this token carries Apple's chain, not a StoreKit Testing certificate: verify it without"
+                + " '\(VerifyCommand.environment.name) \(AppStoreEnvironment.xcode.rawValue)'"
         case .localTestingCannotBeVerified?:
             return "LocalTesting tokens are signed by nobody, so nothing can verify them; this one was decoded only"
                 + " ('jwsverify inspect' decodes any token the same way)"

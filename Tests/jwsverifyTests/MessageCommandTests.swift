@@ -247,6 +247,28 @@ struct MessageCommandTests {
         #expect(signature.string("validationTime") == "2023-01-05T22:02:34Z")
     }
 
+    /// An Xcode StoreKit Testing token verified with Apple's roots, and Apple's mock transaction verified
+    /// as Xcode. Expected: invalidChainLength with the library's message, and a hint naming the flags:
+    /// add `--environment Xcode --xcode-certificate <file>`, or leave out `--environment Xcode`.
+    @Test("a token for the other trust anchor hints the --environment Xcode flags")
+    func xcodeHints() throws {
+        let xcode = try CLI.run(["--json", CLI.vector("apple-library/xcode/xcode-signed-transaction")]).json()
+        #expect(xcode.string("code") == "invalidChainLength")
+        #expect(
+            (xcode["hints"] as? [String])?.first?.hasPrefix(
+                "pass '--environment Xcode --xcode-certificate <file>' with the certificate exported from Xcode")
+                == true)
+        let apple = try CLI.run([
+            "--environment", "Xcode", "--xcode-certificate",
+            CLI.vector("apple-library/xcode/StoreKitTestCertificate.cer"), CLI.mock("transactionInfo"),
+        ])
+        #expect(apple.status == 1)
+        #expect(
+            apple.stdout.contains(
+                "\n  hint: this token carries Apple's chain, not a StoreKit Testing certificate: verify it without"
+                    + " '--environment Xcode'\n"))
+    }
+
     /// `--environment LocalTesting`. Expected: the library's message, and a hint in CLI terms (decoded
     /// only; `jwsverify inspect`), in text and JSON.
     @Test("LocalTesting tokens hint that they were decoded only")

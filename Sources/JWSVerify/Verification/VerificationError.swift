@@ -153,6 +153,12 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         case rootsRefused
         /// The payload is of this other kind: verify it as that kind.
         case otherKind(PayloadKind)
+        /// The payload is of no recognizable kind: name the kind to verify it as.
+        case kindRequired
+        /// A StoreKit Testing token given to a verifier of Apple's roots: configure Xcode.
+        case xcodeToken
+        /// A token of Apple's chain shape given to an Xcode verifier: verify it with Apple's roots.
+        case notAnXcodeToken
     }
 
     /// Creates an error. It fails the first step of `check` in a ``VerificationReport``.

@@ -1,4 +1,5 @@
 import Foundation
+import JWSVerifyTesting
 import Testing
 
 @testable import JWSVerify
@@ -111,6 +112,16 @@ struct FailureContextTests {
         }
         #expect(root?.remedy == .rootUnreadable(index: 0))
         #expect(root?.message == "root certificate 0 is not a DER or PEM X.509 certificate")
+
+        let hierarchy = try OneVerdictTests.Hierarchy()
+        let unrecognized = try CraftedToken.mint(
+            x5c: [hierarchy.goodLeaf, hierarchy.intermediate, hierarchy.root],
+            payload: ["signedDate": .integer(OneVerdictTests.inside * 1000), "somethingElse": .string("x")],
+            signer: .key(hierarchy.keys.goodLeafKey))
+        let verifier = try hierarchy.verifier(at: .signedDate)
+        let result = verifier.verifyAndDecode(unrecognized, as: nil)
+        #expect(result.error?.code == .payloadDecodingFailed)
+        #expect(result.error?.remedy == .kindRequired)
 
         let renewal = try AppleTestData.verifier().verifyAndDecodeRenewalInfo(
             try AppleTestData.token("testNotification"))

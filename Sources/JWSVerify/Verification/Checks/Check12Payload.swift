@@ -43,7 +43,7 @@ enum PayloadCheck {
     /// The error for a payload of no recognizable kind, when no kind was asked for.
     static let unrecognized = VerificationError(
         .payloadDecodingFailed, step: .payload,
-        "the payload is not recognizably any App Store kind; name the kind to verify it as")
+        "the payload is not recognizably any App Store kind; name the kind to verify it as", remedy: .kindRequired)
 
     private static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
