@@ -5,8 +5,9 @@ import JWSVerify
 ///
 /// The library decides every failure and says what the caller could change
 /// (``VerificationError/remedy``) in its own terms (`appAppleId`, `verifyAndDecodeNotification`);
-/// this type only words that in flags. It decides nothing: each sentence comes from a remedy, a
-/// failed report step, or what the library recorded about the validation time.
+/// this type only words that in flags. It decides nothing about verification: each sentence comes
+/// from a remedy, a failed report step, or what the library recorded about the validation time; it
+/// only looks at a refused certificate file's bytes to say what kind of file it is instead.
 enum FlagAdvice {
     // MARK: Configuration
 
@@ -16,6 +17,7 @@ enum FlagAdvice {
     ///   - error: The library's ``VerificationError/Code/invalidConfiguration`` error.
     ///   - options: The options the verifier was configured from.
     ///   - roots: The `--root` files as read, in order (the library's root index is an index here).
+    ///   - xcodeCertificate: The contents of the `--xcode-certificate` file, if one was given.
     /// - Returns: the message, ending in the library's code.
     static func configurationMessage(
         _ error: VerificationError, options: VerifyOptions, roots: [VerificationRunner.RootFile],
