@@ -65,13 +65,17 @@ enum TokenInput {
     }
 
     /// Reads a certificate file given with `--root` or `--xcode-certificate` (at most 1 MiB is kept).
+    ///
+    /// - Returns: the bytes; an ``InputFailure`` (exit 66) naming the option and the file, such as
+    ///   `--root /x: cannot open: No such file or directory` or `--root /x: empty file, not a certificate`.
     static func readCertificate(_ path: String, option: String) -> Result<Data, InputFailure> {
-        switch ByteSource.open(path: path, role: "\(option) file ") {
+        switch ByteSource.open(path: path, option: option) {
         case .failure(let failure): return .failure(failure)
         case .success(let input):
             return input.readAll(keepingAtMost: 1024 * 1024).flatMap { bytes, _ in
                 bytes.isEmpty
-                    ? .failure(InputFailure(message: "\(input.name) is empty")) : .success(Data(bytes))
+                    ? .failure(InputFailure(message: "\(input.name): empty file, not a certificate"))
+                    : .success(Data(bytes))
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import JWSVerify
 
 #if canImport(Glibc)
     import Glibc
@@ -20,11 +21,14 @@ final class ByteSource {
     let name: String
     private let descriptor: Int32
     private let owned: Bool
+    /// Whether messages start with the name (`--root /x: cannot read: …`), as for a file given to an option.
+    private let leadsWithName: Bool
 
-    private init(descriptor: Int32, name: String, owned: Bool) {
+    private init(descriptor: Int32, name: String, owned: Bool, leadsWithName: Bool = false) {
         self.descriptor = descriptor
         self.name = name
         self.owned = owned
+        self.leadsWithName = leadsWithName
     }
 
     deinit {
@@ -50,13 +54,27 @@ final class ByteSource {
         return .success(ByteSource(descriptor: descriptor, name: "\(role)'\(path)'", owned: true))
     }
 
+    /// Opens a file given to an option (`--root`, `--xcode-certificate`): it is named `--root /x` and
+    /// its messages start with that name, `--root /x: cannot open: No such file or directory`.
+    static func open(path: String, option: String) -> Result<ByteSource, InputFailure> {
+        let name = "\(option) \(EscapedText.escaped(path))"
+        let descriptor = path.withCString { systemOpen($0, O_RDONLY) }
+        guard descriptor >= 0 else {
+            return .failure(InputFailure(message: "\(name): cannot open: \(Self.reason(errno))"))
+        }
+        return .success(ByteSource(descriptor: descriptor, name: name, owned: true, leadsWithName: true))
+    }
+
     /// Reads up to `buffer.count` bytes; 0 at the end of the input.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, InputFailure> {
         while true {
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return .success(count) }
             if errno == EINTR { continue }
-            return .failure(InputFailure(message: "cannot read \(name): \(Self.reason(errno))"))
+            let reason = Self.reason(errno)
+            return .failure(
+                InputFailure(
+                    message: leadsWithName ? "\(name): cannot read: \(reason)" : "cannot read \(name): \(reason)"))
         }
     }
 

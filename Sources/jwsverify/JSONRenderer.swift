@@ -49,6 +49,9 @@ enum JSONRenderer {
             "chainValidated": .bool(outcome.chainValidated),
             "certificateProblems": .array(outcome.certificateProblems.map(JSONValue.string)),
             "validationTime": string(outcome.validationTime.map(ISO8601Text.iso8601)),
+            "hints": .array(
+                (outcome.hints + (outcome.validationTimeNote.map { ["validated at \($0)"] } ?? [])).map(
+                    JSONValue.string)),
             "payload": outcome.payload?.json ?? .null,
             "nested": .null,
         ]

@@ -35,7 +35,11 @@ enum TextRenderer {
         if outcome.error?.isRetryable == true { out.append("  retryable: the same token may verify later") }
         out.append(
             "  kind: \(outcome.kind?.rawValue ?? "unknown")")
-        if let time = outcome.validationTime { out.append("  validated at: \(ISO8601Text.iso8601(time))") }
+        for hint in outcome.hints { out.append("  hint: \(hint)") }
+        if let time = outcome.validationTime {
+            out.append(
+                "  validated at: \(ISO8601Text.iso8601(time))" + (outcome.validationTimeNote.map { " (\($0))" } ?? ""))
+        }
 
         out.append("")
         out.append("CHECKS")

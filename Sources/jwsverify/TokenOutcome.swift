@@ -86,14 +86,24 @@ struct TokenOutcome: Sendable {
     var chainValidated: Bool
     /// What was wrong with `x5c` entries that did not parse (unverified chains only).
     var certificateProblems: [String] = []
-    /// When the chain was validated.
+    /// When the certificates were checked: for a verified token, and for a failure once the checks
+    /// reached the certificates.
     var validationTime: Date?
+    /// Whether ``validationTime`` is the current time because the payload has no signed date.
+    var validatedWithoutSignedDate = false
+    /// What to type, or not, after this failure, in the words of the flags (``FlagAdvice``).
+    var hints: [String] = []
     /// The payload (unverified unless ``verified``).
     var payload: PayloadDocument?
     /// A notification's nested tokens, each verified on its own.
     var nested: [NestedOutcome] = []
     /// Set for LocalTesting tokens, which nobody signs: decoded, never verified.
     var decodedWithoutVerification = false
+
+    /// The note on a validation time taken from the clock for lack of a signed date, naming `--at`.
+    var validationTimeNote: String? {
+        validatedWithoutSignedDate ? FlagAdvice.withoutSignedDate(kind: kind) : nil
+    }
 
     /// The exit status this outcome asks for.
     var exitCode: Int32 {

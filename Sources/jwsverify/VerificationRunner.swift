@@ -83,7 +83,7 @@ struct VerificationRunner: Sendable {
                 validationTime: options.at.validationTime)
             mode = .verify(verifier)
         } catch {
-            guard options.environment == .localTesting, error.code == .invalidConfiguration else {
+            guard error.remedy == .localTestingCannotBeVerified else {
                 return .failure(error)
             }
             mode = .decodeOnly(error)
@@ -131,23 +131,31 @@ struct VerificationRunner: Sendable {
         outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
         switch result {
         case .verified(let verified):
-            outcome.chain = Self.roles(verified.chain, complete: true)
-            if let root = outcome.chain.indices.last, outcome.chain.count > 1 || verifier.environment == .xcode {
-                let fingerprint = outcome.chain[root].info.sha256Fingerprint
-                outcome.chain[root].trustAnchor = trustAnchorNames[fingerprint] ?? "a configured root"
-            }
-            outcome.chainValidated = true
+            outcome.showValidatedChain(verified.chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
             outcome.validationTime = verified.validationTime
+            outcome.validatedWithoutSignedDate = verified.validatedWithoutSignedDate
         case .failed(let failure):
             outcome.kind = outcome.kind ?? failure.kind
-            // Show what the token claims, for debugging; the renderers label it as not trusted.
-            if showsUndecodedDetails, let header = failure.unverifiedHeader {
+            outcome.validationTime = failure.validationTime
+            outcome.validatedWithoutSignedDate = failure.validatedWithoutSignedDate
+            let failedStep = outcome.checks.first { $0.outcome == VerificationReport.Outcome.failed.rawValue }?.name
+            outcome.hints =
+                FlagAdvice.hint(
+                    for: failure.error, failedStep: failedStep, environment: verifier.environment
+                ).map { [$0] } ?? []
+            if let chain = failure.validatedChain {
+                // A later check failed: the chain itself was validated, as for a verified token.
+                outcome.showValidatedChain(chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
+            } else if showsUndecodedDetails, let header = failure.unverifiedHeader {
+                // Show what the token claims, for debugging; the renderers label it as not trusted.
                 let certificates = UnverifiedToken.certificates(of: header)
                 outcome.chain = Self.roles(certificates.parsed, complete: certificates.problems.isEmpty)
                 outcome.certificateProblems = certificates.problems
-                if outcome.payload == nil, let json = failure.unverifiedPayloadJSON {
-                    outcome.payload = Self.rawPayload(json)
-                }
+            }
+            if showsUndecodedDetails, failure.unverifiedHeader != nil, outcome.payload == nil,
+                let json = failure.unverifiedPayloadJSON
+            {
+                outcome.payload = Self.rawPayload(json)
             }
         }
         outcome.nested = result.nestedTokens.map { nested in
@@ -177,6 +185,7 @@ struct VerificationRunner: Sendable {
             unverified.payload.map { PayloadDocument($0, annotate: annotate) }
             ?? Self.rawPayload(unverified.payloadJSON)
         outcome.decodedWithoutVerification = true
+        outcome.hints = FlagAdvice.hint(for: reason, failedStep: nil, environment: nil).map { [$0] } ?? []
         return outcome
     }
 
@@ -221,6 +230,17 @@ struct VerificationRunner: Sendable {
 }
 
 extension TokenOutcome {
+    /// Sets ``chain`` to the library's validated chain, with roles and the configured root it matched.
+    mutating func showValidatedChain(
+        _ certificates: [CertificateInfo], verifier: SignedDataVerifier, trustAnchorNames: [String: String]
+    ) {
+        chain = VerificationRunner.roles(certificates, complete: true)
+        if let root = chain.indices.last, chain.count > 1 || verifier.environment == .xcode {
+            chain[root].trustAnchor = trustAnchorNames[chain[root].info.sha256Fingerprint] ?? "a configured root"
+        }
+        chainValidated = true
+    }
+
     /// An outcome for a token that did not get past the format check outside a verification (LocalTesting decoding).
     static func failedFormat(_ error: VerificationError) -> TokenOutcome {
         var outcome = TokenOutcome.unreadableToken(error.message)

@@ -211,30 +211,11 @@ enum VerifyCommand {
         return CommandResult(stdout: text, status: outcome.exitCode)
     }
 
-    /// The configurations the CLI refuses before building the verifier, in the words of its flags.
-    ///
-    /// The library refuses them too (``VerificationError/Code/invalidConfiguration``), but its messages
-    /// name its parameters (`appAppleId`); these name the options to add. The checks run in the
-    /// library's order: `--online` with Xcode is left to the library, whose message names no parameter.
-    ///
-    /// - Returns: the usage message, or nil when the library is left to judge.
-    static func configurationProblem(_ options: VerifyOptions) -> String? {
-        if options.environment == .production && options.appAppleId == nil {
-            return "'\(environment.name) \(AppStoreEnvironment.production.rawValue)' requires '\(appAppleId.name)'"
-        }
-        if options.environment == .xcode && options.xcodeCertificate == nil && !options.online {
-            return "'\(environment.name) \(AppStoreEnvironment.xcode.rawValue)' requires '\(xcodeCertificate.name)': in"
-                + " Xcode, open the .storekit configuration, choose Editor > Save Public Certificate, and pass"
-                + " that file"
-        }
-        return nil
-    }
-
     /// Reads the certificate files and configures the library's verifier.
     ///
-    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read, 64 when
-    ///   ``configurationProblem(_:)`` finds one or the library refuses the configuration
-    ///   (``VerificationError/Code/invalidConfiguration``, with the library's message).
+    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64
+    ///   when the library refuses the configuration (``VerificationError/Code/invalidConfiguration``),
+    ///   in the words of the flags and files given (``FlagAdvice/configurationMessage(_:options:roots:xcodeCertificate:)``).
     static func makeRunner(
         _ options: VerifyOptions, subcommand: Subcommand, annotate: Bool, showsUndecodedDetails: Bool
     ) -> Result<VerificationRunner, CommandResult> {
@@ -252,15 +233,16 @@ enum VerifyCommand {
             case .success(let data): xcodeCertificateData = data
             }
         }
-        if let problem = configurationProblem(options) {
-            return .failure(.usage(UsageError(message: problem, subcommand: subcommand)))
-        }
         return VerificationRunner.make(
             options: options, roots: roots, xcodeCertificate: xcodeCertificateData, annotate: annotate,
             showsUndecodedDetails: showsUndecodedDetails
         )
         .mapError { error in
-            .usage(UsageError(message: "\(error.message) (\(error.code.rawValue))", subcommand: subcommand))
+            .usage(
+                UsageError(
+                    message: FlagAdvice.configurationMessage(
+                        error, options: options, roots: roots, xcodeCertificate: xcodeCertificateData),
+                    subcommand: subcommand))
         }
     }
 }

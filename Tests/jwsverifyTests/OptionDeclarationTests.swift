@@ -140,25 +140,39 @@ struct OptionDeclarationTests {
     }
 
     /// `--environment Production` without `--app-apple-id`: the error names the flag to add, never the
-    /// library's parameter `appAppleId`; the same for Xcode without `--xcode-certificate`.
+    /// library's parameter `appAppleId`; the same for Xcode without `--xcode-certificate`. The library
+    /// decides (its remedy); the CLI only words it.
     @Test("a Production environment without --app-apple-id names --app-apple-id")
     func productionWithoutAppAppleIdNamesTheFlag() throws {
+        func message(_ options: VerifyOptions) -> String? {
+            switch VerificationRunner.make(
+                options: options, roots: [], xcodeCertificate: nil, annotate: false, showsUndecodedDetails: false)
+            {
+            case .success: return nil
+            case .failure(let error):
+                return FlagAdvice.configurationMessage(error, options: options, roots: [], xcodeCertificate: nil)
+            }
+        }
         var options = VerifyOptions()
         options.environment = .production
-        #expect(VerifyCommand.configurationProblem(options) == "'--environment Production' requires '--app-apple-id'")
+        #expect(message(options)?.hasPrefix("'--environment Production' requires '--app-apple-id' (") == true)
+        #expect(message(options)?.hasSuffix(" (invalidConfiguration)") == true)
+        #expect(message(options)?.contains("appAppleId") == false)
         options.appAppleId = 1
-        #expect(VerifyCommand.configurationProblem(options) == nil)
+        #expect(message(options) == nil)
         options.environment = .xcode
+        #expect(message(options)?.hasPrefix("'--environment Xcode' requires '--xcode-certificate': in Xcode") == true)
+        options.online = true
         #expect(
-            VerifyCommand.configurationProblem(options)?.hasPrefix(
-                "'--environment Xcode' requires '--xcode-certificate'") == true)
+            message(options)?.hasPrefix(
+                "'--online' cannot be combined with '--environment Xcode': nobody revokes") == true)
 
         for subcommand in [[], ["batch"]] {
             let run = try CLI.run(subcommand + ["--environment", "production"], stdin: "x")
             #expect(run.status == 64)
             #expect(run.stdout.isEmpty)
             #expect(
-                run.stderr.hasPrefix("Error: '--environment Production' requires '--app-apple-id'\n"), "\(run.stderr)")
+                run.stderr.hasPrefix("Error: '--environment Production' requires '--app-apple-id' ("), "\(run.stderr)")
             #expect(!run.stderr.contains("appAppleId"))
         }
     }

@@ -7,7 +7,8 @@ struct VerifyCommandTests {
     /// The keys every `--json` verification object has.
     static let documentedKeys = [
         "schemaVersion", "verified", "kind", "code", "check", "message", "underlying", "retryable", "nestedField",
-        "nestedCheck", "checks", "chain", "chainValidated", "certificateProblems", "validationTime", "payload", "nested",
+        "nestedCheck", "checks", "chain", "chainValidated", "certificateProblems", "validationTime", "hints", "payload",
+        "nested",
     ]
 
     /// Apple's mock transaction, trusted through Apple's test root, with the right bundle id and environment.
@@ -172,7 +173,8 @@ struct VerifyCommandTests {
             (["--environment", "Xcode"], "Error: '--environment Xcode' requires '--xcode-certificate'"),
             (
                 ["--root", CLI.vector("apple-library/certs/testCA.key")],
-                "Error: root certificate 0 is not a DER or PEM X.509 certificate"
+                "Error: --root \(CLI.vector("apple-library/certs/testCA.key")): not a certificate: a PEM file with no"
+                    + " CERTIFICATE block (invalidConfiguration)\n"
             ),
         ])
     func usageErrors(arguments: [String], message: String) throws {
@@ -198,7 +200,7 @@ struct VerifyCommandTests {
         #expect(blank.stdout.isEmpty)
         let root = try CLI.run(["--root", "/nonexistent/root.der", CLI.mock("transactionInfo")])
         #expect(root.status == 66)
-        #expect(root.stderr.contains("--root file '/nonexistent/root.der'"))
+        #expect(root.stderr == "Error: --root /nonexistent/root.der: cannot open: No such file or directory\n")
     }
 
     /// Binary garbage (invalid UTF-8, NUL, control bytes) is a malformed token, not a crash.

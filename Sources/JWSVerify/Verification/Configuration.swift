@@ -12,37 +12,42 @@ enum Configuration {
         enableOnlineChecks: Bool, cachesIntermediates: Bool
     ) throws(VerificationError) -> TrustAnchor {
         if environments.contains(.production) && appAppleId == nil {
-            throw error("appAppleId is required when the environments include Production")
+            throw error("appAppleId is required when the environments include Production", .appAppleIdRequired)
         }
         if environments.contains(.localTesting) {
             throw error(
                 "LocalTesting tokens are not signed by Apple and cannot be verified; decode them with"
-                    + " SignedDataVerifier.decodeUnverified(_:as:)")
+                    + " SignedDataVerifier.decodeUnverified(_:as:)", .localTestingCannotBeVerified)
         }
         if environments.contains(.xcode) {
             if enableOnlineChecks {
                 throw error(
-                    "online checks do not apply to Xcode tokens: nobody revokes a StoreKit Testing certificate")
+                    "online checks do not apply to Xcode tokens: nobody revokes a StoreKit Testing certificate",
+                    .xcodeWithoutOnlineChecks)
             }
             guard Set(environments) == [.xcode] else {
                 throw error(
                     "Xcode tokens are trusted through a pinned certificate, not Apple's roots: configure Xcode"
-                        + " in a verifier of its own")
+                        + " in a verifier of its own", .xcodeAlone)
             }
             guard let xcodeCertificate else {
                 throw error(
                     "environment Xcode needs the StoreKit Testing certificate: in Xcode, open the .storekit"
-                        + " configuration, choose Editor > Save Public Certificate, and pass that file")
+                        + " configuration, choose Editor > Save Public Certificate, and pass that file",
+                    .xcodeCertificateRequired)
             }
             guard let certificate = Certificate(derOrPEM: Array(xcodeCertificate)), certificate.publicKey != nil else {
-                throw error("the Xcode certificate is not a DER or PEM X.509 certificate with a key")
+                throw error(
+                    "the Xcode certificate is not a DER or PEM X.509 certificate with a key",
+                    .xcodeCertificateUnreadable)
             }
             return .pinnedXcodeCertificate(certificate)
         }
         var roots: [Certificate] = []
         for (index, data) in rootCertificates.enumerated() {
             guard let root = Certificate(derOrPEM: Array(data)) else {
-                throw error("root certificate \(index) is not a DER or PEM X.509 certificate")
+                throw error(
+                    "root certificate \(index) is not a DER or PEM X.509 certificate", .rootUnreadable(index: index))
             }
             roots.append(root)
         }
@@ -50,12 +55,12 @@ enum Configuration {
         guard let store = TrustStore(roots: roots) else {
             throw error(
                 "OpenSSL could not build a trust store (a root whose extensions OpenSSL finds invalid, or whose"
-                    + " key it cannot read, cannot be one): \(drainOpenSSLErrors())")
+                    + " key it cannot read, cannot be one): \(drainOpenSSLErrors())", .rootsRefused)
         }
         return .appleRoots(trustStore: store, intermediates: IntermediateCache(capacity: cachesIntermediates ? 16 : 0))
     }
 
-    private static func error(_ message: String) -> VerificationError {
-        VerificationError(.invalidConfiguration, check: .configuration, message)
+    private static func error(_ message: String, _ remedy: VerificationError.Remedy? = nil) -> VerificationError {
+        VerificationError(.invalidConfiguration, check: .configuration, message, step: nil, remedy: remedy)
     }
 }

@@ -183,9 +183,10 @@ extension SignedDataVerifier {
     private func checkSignedToken(
         _ parsed: ParsedToken, dateKey: String, recorder: inout ReportRecorder
     ) throws(VerificationError) -> SignedToken {
-        let time = validationTime.seconds(
+        let (time, withoutSignedDate) = validationTime.seconds(
             payload: parsed.payloadObject, dateKey: dateKey, online: enableOnlineChecks, clock: clock)
         recorder.validationTime = time
+        recorder.validatedWithoutSignedDate = withoutSignedDate
         let x5c: [String]
         if let cached = parsed.cached {
             recorder.replay(cached.headerSteps)
@@ -201,6 +202,7 @@ extension SignedDataVerifier {
         } else {
             chain = try anchor.validate(x5c, at: time, recorder: &recorder)
         }
+        recorder.validatedChain = chain.certificates
         try SignatureCheck.check(parsed, key: chain.leafKey, recorder: &recorder)
         if !remembered, chain.isRememberable, let key = parsed.cacheKey {
             let entry = ChainCache.Entry(

@@ -21,23 +21,25 @@ public enum ValidationTime: Sendable, Hashable {
     ///   - dateKey: The kind's validation-date member (``PayloadKind/validationDateKey``).
     ///   - online: Whether online checks run: they validate at the current time, as Apple's library does.
     ///   - clock: The current time.
+    /// - Returns: the seconds, and whether they are the clock's for lack of a signed date (``signedDate``
+    ///   offline, a payload without a usable `dateKey`), which reports and the CLI say.
     func seconds(
         payload: [String: JSONValue], dateKey: String, online: Bool, clock: () -> Date
-    ) -> Int64 {
+    ) -> (seconds: Int64, withoutSignedDate: Bool) {
         func seconds(_ date: Date) -> Int64 {
             let value = date.timeIntervalSince1970
             return value.isFinite && abs(value) < 1e14 ? Int64(value.rounded(.down)) : 0
         }
         switch self {
-        case .fixed(let date): return seconds(date)
-        case .current: return seconds(clock())
+        case .fixed(let date): return (seconds(date), false)
+        case .current: return (seconds(clock()), false)
         case .signedDate:
             if !online, let value = payload[dateKey], let timestamp = try? Timestamp(jsonValue: value),
                 timestamp.millisecondsSince1970.isFinite, abs(timestamp.millisecondsSince1970) < 1e17
             {
-                return Int64((timestamp.millisecondsSince1970 / 1000).rounded(.down))
+                return (Int64((timestamp.millisecondsSince1970 / 1000).rounded(.down)), false)
             }
-            return seconds(clock())
+            return (seconds(clock()), !online)
         }
     }
 }

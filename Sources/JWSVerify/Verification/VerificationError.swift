@@ -128,6 +128,38 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
     /// The step of ``VerificationReport`` that failed, named by the check that failed (nil for a
     /// configuration error, which no report holds).
     let step: VerificationReport.StepName?
+    /// What the caller could change, for callers that word it in their own terms (the CLI names its
+    /// flags where ``message`` names the library's parameters and methods); nil when nothing applies.
+    package let remedy: Remedy?
+
+    /// What a caller could change about a failure, decided where the failure is: ``message`` says the
+    /// same in the library's terms.
+    package enum Remedy: Sendable, Equatable {
+        /// Production needs the app's Apple id (`appAppleId`).
+        case appAppleIdRequired
+        /// LocalTesting tokens are signed by nobody: decode them without verification.
+        case localTestingCannotBeVerified
+        /// Online checks do not apply to Xcode tokens.
+        case xcodeWithoutOnlineChecks
+        /// Xcode tokens need a verifier of their own.
+        case xcodeAlone
+        /// Xcode tokens need the StoreKit Testing certificate exported from Xcode.
+        case xcodeCertificateRequired
+        /// The StoreKit Testing certificate given is not a certificate with a key.
+        case xcodeCertificateUnreadable
+        /// The root certificate at this index of `rootCertificates` is not a certificate.
+        case rootUnreadable(index: Int)
+        /// OpenSSL refused the roots as a trust store.
+        case rootsRefused
+        /// The payload is of this other kind: verify it as that kind.
+        case otherKind(PayloadKind)
+        /// The payload is of no recognizable kind: name the kind to verify it as.
+        case kindRequired
+        /// A StoreKit Testing token given to a verifier of Apple's roots: configure Xcode.
+        case xcodeToken
+        /// A token of Apple's chain shape given to an Xcode verifier: verify it with Apple's roots.
+        case notAnXcodeToken
+    }
 
     /// Creates an error. It fails the first step of `check` in a ``VerificationReport``.
     public init(_ code: Code, check: Check, _ message: String, underlying: String? = nil) {
@@ -135,14 +167,18 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     /// An error of the check that owns `step` (see ``VerificationReport/StepName/check``).
-    init(_ code: Code, step: VerificationReport.StepName, _ message: String, underlying: String? = nil) {
-        self.init(code, check: step.check, message, underlying: underlying, step: step)
+    init(
+        _ code: Code, step: VerificationReport.StepName, _ message: String, underlying: String? = nil,
+        remedy: Remedy? = nil
+    ) {
+        self.init(code, check: step.check, message, underlying: underlying, step: step, remedy: remedy)
     }
 
     init(
         _ code: Code, check: Check, _ message: String, underlying: String? = nil, step: VerificationReport.StepName?,
-        nestedField: String? = nil, nestedCheck: Check? = nil
+        nestedField: String? = nil, nestedCheck: Check? = nil, remedy: Remedy? = nil
     ) {
+        self.remedy = remedy
         self.code = code
         self.check = check
         self.message = message

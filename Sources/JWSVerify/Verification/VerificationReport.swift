@@ -172,6 +172,12 @@ struct ReportRecorder: Sendable {
     /// The validation time of the token (seconds since 1970), once known: what a validity step
     /// recorded as ``VerificationReport/Detail/validAtValidationTime`` says.
     var validationTime: Int64?
+    /// The chain that passed checks 5 to 9, leaf first, ending in the trusted root, once it did: what
+    /// a failure of a later check reports as validated (``VerificationFailure/validatedChain``).
+    var validatedChain: [CertificateInfo]?
+    /// Whether ``validationTime`` is the current time because the payload has no signed date
+    /// (``ValidationTime/signedDate`` offline).
+    var validatedWithoutSignedDate = false
 
     init() {
         steps.reserveCapacity(VerificationReport.StepName.order.count)

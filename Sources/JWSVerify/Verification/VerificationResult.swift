@@ -106,6 +106,9 @@ public struct Verified<Payload: Sendable>: Sendable {
     public var report: VerificationReport { recorded.report }
     /// The steps as the checks recorded them (the report is made from them when asked for).
     let recorded: ReportRecorder
+    /// Whether ``validationTime`` is the current time because the payload carries no signed date
+    /// (``ValidationTime/signedDate`` without online checks): the CLI says so, and how to pick a time.
+    package var validatedWithoutSignedDate: Bool { recorded.validatedWithoutSignedDate }
     /// A notification's nested tokens, each verified (empty for other kinds).
     public let nestedTokens: [NestedToken]
 
@@ -134,6 +137,27 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     /// A notification's nested tokens, each with its own verification, when they were verified: a
     /// notification whose own checks passed but one of whose nested tokens failed.
     public let nestedTokens: [NestedToken]
+
+    /// The time the token's certificates were checked at (the ``Verified/validationTime`` a verified
+    /// token would carry: its signed date, the current time or a fixed one), when the checks reached
+    /// the certificates; nil for a token refused by checks 1 to 4, which never got there.
+    package var validationTime: Date? {
+        let order = VerificationReport.StepName.order
+        guard let seconds = recorded.validationTime, let step = error.step,
+            let failed = order.firstIndex(of: step), let first = order.firstIndex(of: .certificates), failed >= first
+        else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// The chain that passed checks 5 to 9 (leaf first, ending in the trusted root that matched, as
+    /// ``Verified/chain``), when the failure came after them: a bad signature, a revoked certificate, a
+    /// payload or claims failure, a nested token's failure. Nil when the chain itself was not validated.
+    package var validatedChain: [CertificateInfo]? { recorded.validatedChain }
+
+    /// Whether ``validationTime`` is the current time because the payload carries no signed date
+    /// (``ValidationTime/signedDate`` without online checks).
+    package var validatedWithoutSignedDate: Bool { validationTime != nil && recorded.validatedWithoutSignedDate }
+
     /// The kind the token was checked as (the one asked for, or the one its payload's keys show);
     /// nil when the token did not get past the format check or its kind was not recognized.
     public let kind: PayloadKind?

@@ -278,6 +278,63 @@ struct OneVerdictTests {
         }
     }
 
+    /// The certificateExpired message names the certificate (role and CN), its validity window and the
+    /// validation time. Input: the leaf, the intermediate or the root valid only in the narrow window,
+    /// at notBefore − 1 and at notAfter. Expected: the message (and the whole report's text) of a cold
+    /// verifier, of a warm one at the same fixed time, of one that cached the intermediate earlier (the
+    /// leaf new) and of one that cached the whole chain earlier are the same, and read
+    /// `the <role> certificate (CN=…) is not valid at <t>, outside its validity from <notBefore> to
+    /// <notAfter>: <OpenSSL's reason>`.
+    @Test(
+        "the certificateExpired message names the certificate, its window and the time, warm as cold",
+        arguments: ["leaf", "intermediate", "root"])
+    func expiredMessageIsOneText(_ role: String) throws {
+        let narrow = Self.narrowFrom...Self.narrowUntil
+        let hierarchy = try Hierarchy(
+            rootValidity: role == "root" ? narrow : nil, intermediateValidity: role == "intermediate" ? narrow : nil)
+        let leaf = try hierarchy.leaf(validity: role == "leaf" ? narrow : nil)
+        let token = try hierarchy.token(leaf: leaf)
+        let commonName = [
+            "leaf": "One Verdict Test Leaf - NOT APPLE", "intermediate": "One Verdict Intermediate - NOT APPLE",
+            "root": "One Verdict Root - NOT APPLE",
+        ][role]!
+        func text(_ result: VerificationResult<JWSTransactionDecodedPayload>) -> [String] {
+            [result.error?.message ?? "verified"]
+                + result.report.steps.map { "\($0.name.rawValue) \($0.outcome.rawValue) \($0.detail)" }
+        }
+        let mid = (Self.narrowFrom + Self.narrowUntil) / 2
+        for (time, reason) in [
+            (Self.narrowFrom - 1, "certificate is not yet valid"), (Self.narrowUntil, "certificate has expired"),
+        ] {
+            let date = Date(timeIntervalSince1970: TimeInterval(time))
+            let cold = try hierarchy.verifier(capacity: 0, at: .fixed(date)).verifyAndDecodeTransaction(token)
+            #expect(cold.error?.code == .certificateExpired, "\(role) at \(time)")
+            #expect(cold.error?.check == .chain)
+            #expect(
+                cold.error?.message
+                    == "the \(role) certificate (CN=\(commonName)) is not valid at \(ISO8601Text.iso8601(seconds: time)),"
+                    + " outside its validity from \(ISO8601Text.iso8601(seconds: Self.narrowFrom)) to"
+                    + " \(ISO8601Text.iso8601(seconds: Self.narrowUntil)): \(reason)", "\(role) at \(time)")
+
+            let fixedWarm = try hierarchy.verifier(at: .fixed(date))
+            _ = fixedWarm.verifyAndDecodeTransaction(try hierarchy.goodToken())
+            #expect(text(fixedWarm.verifyAndDecodeTransaction(token)) == text(cold), "\(role) at \(time): warm fixed")
+
+            let clock = ManualClock(mid)
+            let newLeaf = try hierarchy.verifier(clock: clock)
+            #expect(newLeaf.verifyAndDecodeTransaction(try hierarchy.goodToken()).isVerified)
+            clock.set(time)
+            #expect(text(newLeaf.verifyAndDecodeTransaction(token)) == text(cold), "\(role) at \(time): new leaf")
+
+            let chainClock = ManualClock(mid)
+            let cached = try hierarchy.verifier(clock: chainClock)
+            #expect(cached.verifyAndDecodeTransaction(token).isVerified, "the test chain verifies at mid")
+            #expect(cached.chainCacheStatistics.count == 1, "the test chain is cached")
+            chainClock.set(time)
+            #expect(text(cached.verifyAndDecodeTransaction(token)) == text(cold), "\(role) at \(time): cached chain")
+        }
+    }
+
     /// Case (4). Input: a leaf whose SubjectPublicKeyInfo is P-256 with the point at infinity (BIT
     /// STRING `00 00`), and a token with an ES256 "signature" forged for that key without any
     /// private key. Expected: OpenSSL's chain check accepts the chain (it does not look at the

@@ -37,17 +37,20 @@ enum HeaderCheck {
         let expected = anchor.chainLength
         guard x5c.count == expected else {
             var message = "x5c holds \(x5c.count) certificate\(x5c.count == 1 ? "" : "s"), expected \(expected)"
+            var remedy: VerificationError.Remedy?
             if case .pinnedXcodeCertificate = anchor {
                 message += " (a StoreKit Testing token carries one self-signed certificate)"
+                if x5c.count == 3 { remedy = .notAnXcodeToken }
             } else {
                 message += " (leaf, intermediate, root)"
                 if x5c.count == 1 && header.kid == "Apple_Xcode_Key" {
                     message +=
                         "; this is an Xcode StoreKit Testing token: configure environment Xcode with the"
                         + " certificate exported from Xcode"
+                    remedy = .xcodeToken
                 }
             }
-            throw VerificationError(.invalidChainLength, step: .chainLength, message)
+            throw VerificationError(.invalidChainLength, step: .chainLength, message, remedy: remedy)
         }
         recorder.passed(.chainLength, anchor.chainLengthDetail)
         return x5c

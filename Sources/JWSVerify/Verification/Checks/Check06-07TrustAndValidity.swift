@@ -48,17 +48,41 @@ enum TrustAndValidityCheck {
         let root = chain.known?.root ?? trustStore.root(withFingerprint: verdict.rootFingerprint)
         if let root { recorder.passed(.trust, trustDetail(chain.known?.rootInfo ?? CertificateInfo(root))) }
         if let failure = verdict.timeFailure {
-            let role = ["leaf", "intermediate", "root"][min(Int(failure.depth), 2)]
-            throw VerificationError(
-                .certificateExpired, step: .validity,
-                "the \(role) certificate is not valid at \(ISO8601Text.iso8601(seconds: time)): \(failure.reason)",
-                underlying: failure.reason)
+            let depth = min(Int(failure.depth), 2)
+            throw expired(
+                role: ["leaf", "intermediate", "root"][depth], [chain.leaf, chain.intermediate, root][depth],
+                at: time, reason: failure.reason)
         }
         guard let root else {
             throw VerificationError(.untrustedChain, step: .trust, "internal error: the chain could not be assembled")
         }
         recorder.passed(.validity, .validAtValidationTime)
         return Trusted(root: root, validity: verdict.validity)
+    }
+
+    /// The error of check 7: which certificate (its role and CN, else O, escaped: it comes from the token),
+    /// its validity window and the validation time, then OpenSSL's reason.
+    ///
+    /// Built here only, from the certificates themselves, so a verifier whose caches hold the chain
+    /// (which revalidates in full a chain not valid at the time) says exactly what a cold one says.
+    private static func expired(
+        role: String, _ certificate: Certificate?, at time: Int64, reason: String
+    ) -> VerificationError {
+        var named = "the \(role) certificate"
+        if let certificate {
+            let name =
+                certificate.subjectCommonName.map { "CN=" + EscapedText.escaped($0) }
+                ?? certificate.subjectOrganization.map { "O=" + EscapedText.escaped($0) } ?? "without a CN or O"
+            named += " (\(name))"
+        }
+        let window =
+            certificate?.validity.map {
+                ", outside its validity from \(ISO8601Text.iso8601(seconds: $0.notBefore)) to"
+                    + " \(ISO8601Text.iso8601(seconds: $0.notAfter))"
+            } ?? ""
+        return VerificationError(
+            .certificateExpired, step: .validity,
+            "\(named) is not valid at \(ISO8601Text.iso8601(seconds: time))\(window): \(reason)", underlying: reason)
     }
 
     private static func trustDetail(_ root: CertificateInfo) -> VerificationReport.Detail {

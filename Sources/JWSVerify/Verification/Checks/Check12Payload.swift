@@ -33,7 +33,8 @@ enum PayloadCheck {
         if let other = PayloadKind.recognize(keys: payload.unmodeledKeys), other != P.kind {
             throw VerificationError(
                 .payloadDecodingFailed, step: .payload,
-                "this token is a \(other), not a \(P.kind): use \(other.methodName) instead of \(P.kind.methodName)")
+                "this token is a \(other), not a \(P.kind): use \(other.methodName) instead of \(P.kind.methodName)",
+                remedy: .otherKind(other))
         }
         recorder.passed(.payload, .decodesAs(P.kind))
         return payload
@@ -42,7 +43,7 @@ enum PayloadCheck {
     /// The error for a payload of no recognizable kind, when no kind was asked for.
     static let unrecognized = VerificationError(
         .payloadDecodingFailed, step: .payload,
-        "the payload is not recognizably any App Store kind; name the kind to verify it as")
+        "the payload is not recognizably any App Store kind; name the kind to verify it as", remedy: .kindRequired)
 
     private static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }

@@ -1,0 +1,130 @@
+import Foundation
+import JWSVerify
+
+/// The library's failures in the words of the CLI: which flag to pass, which file was wrong.
+///
+/// The library decides every failure and says what the caller could change
+/// (``VerificationError/remedy``) in its own terms (`appAppleId`, `verifyAndDecodeNotification`);
+/// this type only words that in flags. It decides nothing about verification: each sentence comes
+/// from a remedy, a failed report step, or what the library recorded about the validation time; it
+/// only looks at a refused certificate file's bytes to say what kind of file it is instead.
+enum FlagAdvice {
+    // MARK: Configuration
+
+    /// The usage message for a configuration the library refused, naming the flags and files given.
+    ///
+    /// - Parameters:
+    ///   - error: The library's ``VerificationError/Code/invalidConfiguration`` error.
+    ///   - options: The options the verifier was configured from.
+    ///   - roots: The `--root` files as read, in order (the library's root index is an index here).
+    ///   - xcodeCertificate: The contents of the `--xcode-certificate` file, if one was given.
+    /// - Returns: the message, ending in the library's code.
+    static func configurationMessage(
+        _ error: VerificationError, options: VerifyOptions, roots: [VerificationRunner.RootFile],
+        xcodeCertificate: Data?
+    ) -> String {
+        let environment = VerifyCommand.environment.name
+        let message: String
+        switch error.remedy {
+        case .appAppleIdRequired?:
+            message =
+                "'\(environment) \(AppStoreEnvironment.production.rawValue)' requires '\(VerifyCommand.appAppleId.name)'"
+                + " (the app's Apple id, from App Store Connect): Production tokens are checked against it"
+        case .xcodeCertificateRequired?:
+            message =
+                "'\(environment) \(AppStoreEnvironment.xcode.rawValue)' requires"
+                + " '\(VerifyCommand.xcodeCertificate.name)': in Xcode, open the .storekit configuration, choose"
+                + " Editor > Save Public Certificate, and pass that file"
+        case .xcodeWithoutOnlineChecks?:
+            message =
+                "'\(VerifyCommand.online.name)' cannot be combined with '\(environment) \(AppStoreEnvironment.xcode.rawValue)':"
+                + " nobody revokes a StoreKit Testing certificate"
+        case .xcodeCertificateUnreadable?:
+            let path = options.xcodeCertificate ?? "?"
+            message = "\(VerifyCommand.xcodeCertificate.name) \(quotedPath(path)): \(notACertificate(xcodeCertificate))"
+        case .rootUnreadable(let index)? where roots.indices.contains(index):
+            message =
+                "\(VerifyCommand.root.name) \(quotedPath(roots[index].path)): \(notACertificate(roots[index].contents))"
+        case .rootsRefused? where !roots.isEmpty:
+            message = "the '\(VerifyCommand.root.name)' certificates: \(error.message)"
+        default:
+            message = error.message
+        }
+        return "\(message) (\(error.code.rawValue))"
+    }
+
+    /// A path as messages show it: as given, escaped where it holds characters that do not print.
+    static func quotedPath(_ path: String) -> String {
+        EscapedText.escaped(path)
+    }
+
+    /// Why a file the library could not read as a certificate is not one, from the shape of its bytes.
+    static func notACertificate(_ contents: Data?) -> String {
+        if let contents, CertificateInfo(derOrPEM: contents) != nil {
+            return "not a usable certificate: its public key cannot be read"
+        }
+        let text = contents.map { String(decoding: $0.prefix(64 * 1024), as: UTF8.self) } ?? ""
+        if text.contains("-----BEGIN CERTIFICATE-----") {
+            return "not a certificate: its PEM CERTIFICATE block is not a valid X.509 certificate"
+        }
+        if text.contains("-----BEGIN ") {
+            return "not a certificate: a PEM file with no CERTIFICATE block"
+        }
+        return "not a certificate: neither DER nor PEM X.509"
+    }
+
+    // MARK: Verdicts
+
+    /// What to type, or not, after a failure: for the library's remedies and the claims steps.
+    ///
+    /// - Parameters:
+    ///   - error: The failure.
+    ///   - failedStep: The name of the report step that failed (`bundleId`, `environment`, …).
+    ///   - environment: The `--environment` given, if any.
+    /// - Returns: the sentence, or nil when the message says all there is.
+    static func hint(for error: VerificationError, failedStep: String?, environment: AppStoreEnvironment?) -> String? {
+        let kind = VerifyCommand.kind.name
+        switch error.remedy {
+        case .otherKind(let other)?:
+            return "the payload is a \(other.rawValue): pass '\(kind) \(other.rawValue)', or leave out '\(kind)' to"
+                + " verify each token as the kind its payload shows"
+        case .kindRequired?:
+            let kinds = OptionValue.alternatives(PayloadKind.allCases.map(\.rawValue))
+            return "pass '\(kind)' with the kind to verify it as: \(kinds) ('jwsverify inspect' shows the payload)"
+        case .xcodeToken?:
+            return "pass '\(VerifyCommand.environment.name) \(AppStoreEnvironment.xcode.rawValue)"
+                + " \(VerifyCommand.xcodeCertificate.name) <file>' with the certificate exported from Xcode (open the"
+                + " .storekit configuration, Editor > Save Public Certificate)"
+        case .notAnXcodeToken?:
+            return "this token carries Apple's chain, not a StoreKit Testing certificate: verify it without"
+                + " '\(VerifyCommand.environment.name) \(AppStoreEnvironment.xcode.rawValue)'"
+        case .localTestingCannotBeVerified?:
+            return "LocalTesting tokens are signed by nobody, so nothing can verify them; this one was decoded only"
+                + " ('jwsverify inspect' decodes any token the same way)"
+        default:
+            break
+        }
+        guard error.check == .claims else { return nil }
+        switch failedStep {
+        case "bundleId":
+            return "the token names another app's bundle id; '\(VerifyCommand.bundleId.name)' must be your app's:"
+                + " change it only if that bundle id is yours too"
+        case "appAppleId":
+            return "the token names another app Apple id; '\(VerifyCommand.appAppleId.name)' must be your app's, from"
+                + " App Store Connect: never copy the token's"
+        case "environment":
+            let given = environment.map { " '\(VerifyCommand.environment.name) \($0.rawValue)'" } ?? ""
+            return "the token comes from another environment than\(given); pass the environment it names to"
+                + " '\(VerifyCommand.environment.name)' only where such tokens may be accepted"
+        default:
+            return nil
+        }
+    }
+
+    /// The note on a validation time that is the current time for lack of a signed date.
+    static func withoutSignedDate(kind: PayloadKind?) -> String {
+        let key = kind?.validationDateKey ?? "signedDate"
+        return "the current time: the payload has no \(key); pass '\(VerifyCommand.at.name) <time>' to validate at"
+            + " another time"
+    }
+}
