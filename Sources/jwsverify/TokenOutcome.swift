@@ -90,6 +90,8 @@ struct TokenOutcome: Sendable {
     var validationTime: Date?
     /// The payload (unverified unless ``verified``).
     var payload: PayloadDocument?
+    /// The environment: as the claims check accepted it when verified, else as the payload names it.
+    var environment: String?
     /// A notification's nested tokens, each verified on its own.
     var nested: [NestedOutcome] = []
     /// Set for LocalTesting tokens, which nobody signs: decoded, never verified.

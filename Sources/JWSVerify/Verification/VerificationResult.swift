@@ -81,7 +81,8 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
                 Verified(
                     payload: transform(verified.payload), header: verified.header, chain: verified.chain,
                     validationTime: verified.validationTime, environment: verified.environment,
-                    recorded: verified.recorded, nestedTokens: verified.nestedTokens))
+                    recorded: verified.recorded, nestedTokens: verified.nestedTokens,
+                    payloadObject: verified.payloadObject))
         case .failed(let failure):
             return .failed(failure.map(transform))
         }
@@ -108,11 +109,16 @@ public struct Verified<Payload: Sendable>: Sendable {
     let recorded: ReportRecorder
     /// A notification's nested tokens, each verified (empty for other kinds).
     public let nestedTokens: [NestedToken]
+    /// The payload's JSON tree as check 1 parsed it, the same members ``payload`` decoded from: the CLI
+    /// renders it without rebuilding a tree from the model.
+    package let payloadObject: [String: JSONValue]
 
     init(
         payload: Payload, header: JWSHeader, chain: [CertificateInfo], validationTime: Date,
-        environment: AppStoreEnvironment?, recorded: ReportRecorder, nestedTokens: [NestedToken] = []
+        environment: AppStoreEnvironment?, recorded: ReportRecorder, nestedTokens: [NestedToken] = [],
+        payloadObject: [String: JSONValue] = [:]
     ) {
+        self.payloadObject = payloadObject
         self.payload = payload
         self.header = header
         self.chain = chain
@@ -159,6 +165,12 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     ///
     /// - Warning: Unverified data.
     public var unverifiedPayloadJSON: Data? { payloadBytes.map { Data($0) } }
+
+    /// The payload's JSON bytes exactly as in the token, without a copy into `Data` (the CLI parses
+    /// them only for a failure it shows).
+    ///
+    /// - Warning: Unverified data.
+    package var unverifiedPayloadBytes: [UInt8]? { payloadBytes }
 
     init(
         error: VerificationError, recorded: ReportRecorder, kind: PayloadKind? = nil,
