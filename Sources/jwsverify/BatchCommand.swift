@@ -178,27 +178,10 @@ enum BatchCommand {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 
-        while true {
-            var chunk: [InputLine] = []
-            var chunkBytes = 0
-            while chunk.count < linesPerChunk, chunkBytes < bytesPerChunk {
-                switch reader.next() {
-                case .failure(let failure):
-                    standardError(CommandResult.inputFailure(failure).stderr)
-                    return ExitCode.noInput
-                case .success(nil):
-                    break
-                case .success(let line?):
-                    chunkBytes += line.bytes.count
-                    chunk.append(line)
-                    continue
-                }
-                break
-            }
-            if chunk.isEmpty { break }
-            let results = verify(chunk, with: runner, lineLimit: lineLimit, options: options)
+        // Writes one verified chunk's lines and counts them.
+        func finish(_ results: [LineResult]) {
             var text = ""
-            text.reserveCapacity(results.reduce(0) { $0 + $1.json.utf8.count })
+            if !options.quiet { text.reserveCapacity(results.reduce(0) { $0 + $1.json.utf8.count }) }
             for result in results {
                 tally.add(result)
                 if !options.quiet { text += result.json }
@@ -208,6 +191,38 @@ enum BatchCommand {
                 let rate = Int((Double(tally.total) / max(elapsed(), 1e-9)).rounded())
                 standardError("\r\(tally.total) lines, \(tally.verified) verified, \(rate) tokens/s\u{1B}[K")
             }
+        }
+        // One chunk verifies on every core while this thread reads the next one and writes the results
+        // of the one before: at most two chunks of lines and one of results are held.
+        var inFlight: ChunkInFlight?
+        while true {
+            var chunk: [InputLine] = []
+            var chunkBytes = 0
+            var failure: InputFailure?
+            while chunk.count < linesPerChunk, chunkBytes < bytesPerChunk {
+                switch reader.next() {
+                case .failure(let value):
+                    failure = value
+                case .success(nil):
+                    break
+                case .success(let line?):
+                    chunkBytes += line.bytes.count
+                    chunk.append(line)
+                    continue
+                }
+                break
+            }
+            let previous = inFlight?.wait()
+            inFlight = nil
+            if failure == nil, !chunk.isEmpty {
+                inFlight = ChunkInFlight(chunk, runner: runner, lineLimit: lineLimit, options: options)
+            }
+            if let previous { finish(previous) }
+            if let failure {
+                standardError(CommandResult.inputFailure(failure).stderr)
+                return ExitCode.noInput
+            }
+            if chunk.isEmpty { break }
         }
         if showProgress && !options.quiet { standardError("\r\u{1B}[K") }
         if reader.bytesRead == 0 {
@@ -254,6 +269,29 @@ enum BatchCommand {
         case .failure(let failure): return (.unreadableToken(failure.message), failure.id)
         case .success(let shaped): return (runner.run(shaped.token, reporting: report == .full), shaped.id)
         }
+    }
+}
+
+/// A chunk being verified on every core, started on a global queue so that the reading thread goes on.
+///
+/// `@unchecked Sendable`: the results are written by the verification before `group` is left and read
+/// only after ``wait()`` returned, which orders the writes before the read.
+private final class ChunkInFlight: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var results: [BatchCommand.LineResult] = []
+
+    init(_ lines: [InputLine], runner: VerificationRunner, lineLimit: Int, options: VerifyOptions) {
+        group.enter()
+        DispatchQueue.global().async { [self] in
+            results = BatchCommand.verify(lines, with: runner, lineLimit: lineLimit, options: options)
+            group.leave()
+        }
+    }
+
+    /// The chunk's results in input order, once verified.
+    func wait() -> [BatchCommand.LineResult] {
+        group.wait()
+        return results
     }
 }
 

@@ -83,11 +83,19 @@ enum BatchResultLine {
         }
         members["line"] = .integer(Int64(line))
         if let id { members["id"] = id }
-        if let fields { members = members.filter { fields.contains($0.key) || alwaysKept.contains($0.key) } }
-        return JSONWriter.write(.object(members), pretty: false) + "\n"
+        var writesPayload = report == .compact
+        if let fields {
+            members = members.filter { fields.contains($0.key) || alwaysKept.contains($0.key) }
+            writesPayload = writesPayload && fields.contains("payload")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(2048)
+        writeObject(members, payloadOf: writesPayload ? outcome : nil, into: &out)
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// The compact members of one outcome (without `line` and `id`).
+    /// The compact members of one outcome, without `line`, `id` and `payload` (written by ``writePayload(_:into:)``).
     static func compact(_ outcome: TokenOutcome) -> [String: JSONValue] {
         var members = verdict(outcome)
         members["schemaVersion"] = .integer(Int64(compactSchemaVersion))
@@ -104,7 +112,7 @@ enum BatchResultLine {
         return members
     }
 
-    /// `verified`, `code`, `check`, `message`, `kind` and `payload`: the members a nested token's
+    /// `verified`, `code`, `check`, `message` and `kind`: with `payload`, the members a nested token's
     /// verdict has too.
     private static func verdict(_ outcome: TokenOutcome) -> [String: JSONValue] {
         [
@@ -113,47 +121,81 @@ enum BatchResultLine {
             "check": outcome.error.map { .string($0.check.rawValue) } ?? .null,
             "message": .string(outcome.error?.message ?? "every check passed"),
             "kind": outcome.kind.map { .string($0.rawValue) } ?? .null,
-            "payload": payload(outcome),
         ]
     }
 
-    /// The decoded payload; for a notification, each nested token replaced by its verdict.
-    private static func payload(_ outcome: TokenOutcome) -> JSONValue {
+    /// The verdict of a nested token the notification's own failure left unchecked.
+    private static let unchecked: [String: JSONValue] = [
+        "verified": .bool(false), "code": .null, "check": .null, "kind": .null, "payload": .null,
+        "message": .string("not checked: the notification itself did not pass its checks"),
+    ]
+
+    /// Writes an object, members sorted by key, with a `payload` member written from `outcome`.
+    private static func writeObject(
+        _ members: [String: JSONValue], payloadOf outcome: TokenOutcome?, into out: inout [UInt8]
+    ) {
+        var keys = Array(members.keys)
+        if outcome != nil { keys.append("payload") }
+        keys.sort(by: JSONWriter.precedes)
+        out.append(UInt8(ascii: "{"))
+        for (index, key) in keys.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            if let value = members[key] {
+                JSONWriter.write(value, pretty: false, depth: 1, into: &out)
+            } else if let outcome {
+                writePayload(outcome, into: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes the decoded payload: its JSON text as in the token, compacted and escaped (member order
+    /// the token's), a notification's nested tokens replaced by their verdicts; null when there is none.
+    private static func writePayload(_ outcome: TokenOutcome, into out: inout [UInt8]) {
+        var replacements: [String: JSONTextCopier.Writer] = [:]
+        if outcome.kind == .notification {
+            for nested in outcome.nested {
+                replacements[nested.path] = {
+                    writeObject(verdict(nested.outcome), payloadOf: nested.outcome, into: &$0)
+                }
+            }
+            // A notification refused by its own checks did not verify its nested tokens: they are not
+            // echoed either.
+            for field in PayloadKind.notification.nestedTokenFields where replacements[field.path] == nil {
+                replacements[field.path] = { JSONWriter.write(.object(unchecked), pretty: false, depth: 1, into: &$0) }
+            }
+        }
+        if let json = outcome.payloadJSON, JSONTextCopier.copy(json, replacing: replacements, into: &out) { return }
+        JSONWriter.write(payloadTree(outcome), pretty: false, depth: 1, into: &out)
+    }
+
+    /// The payload as a tree, for payloads the copier refused: each nested token replaced by its verdict.
+    private static func payloadTree(_ outcome: TokenOutcome) -> JSONValue {
         guard var json = outcome.payload?.json else { return .null }
         guard outcome.kind == .notification else { return json }
         for nested in outcome.nested {
-            json = replacing(path: nested.path[...], in: json, with: .object(verdict(nested.outcome)))
+            var members = verdict(nested.outcome)
+            members["payload"] = payloadTree(nested.outcome)
+            json = replacing(path: nested.path[...], in: json, with: .object(members))
         }
-        // A notification refused by its own checks did not verify its nested tokens: they are not
-        // echoed either.
-        let unchecked: JSONValue = .object([
-            "verified": .bool(false), "code": .null, "check": .null, "kind": .null, "payload": .null,
-            "message": .string("not checked: the notification itself did not pass its checks"),
-        ])
         for field in PayloadKind.notification.nestedTokenFields
         where !outcome.nested.contains(where: {
             $0.path == field.path
         }) {
-            json = replacing(path: field.path[...], in: json, with: unchecked, onlyStrings: true)
+            json = replacing(path: field.path[...], in: json, with: .object(unchecked))
         }
         return json
     }
 
-    /// `json` with the member at a dotted `path` set to `value` when present (when a string, with `onlyStrings`).
-    private static func replacing(
-        path: Substring, in json: JSONValue, with value: JSONValue, onlyStrings: Bool = false
-    ) -> JSONValue {
+    /// `json` with the member at a dotted `path` set to `value` when present.
+    private static func replacing(path: Substring, in json: JSONValue, with value: JSONValue) -> JSONValue {
         guard case .object(var members) = json else { return json }
         let dot = path.firstIndex(of: ".")
         let key = String(path[..<(dot ?? path.endIndex)])
         guard let member = members[key] else { return json }
-        if let dot {
-            members[key] = replacing(
-                path: path[path.index(after: dot)...], in: member, with: value, onlyStrings: onlyStrings)
-        } else {
-            if onlyStrings, case .string = member {} else if onlyStrings { return json }
-            members[key] = value
-        }
+        members[key] = dot.map { replacing(path: path[path.index(after: $0)...], in: member, with: value) } ?? value
         return .object(members)
     }
 

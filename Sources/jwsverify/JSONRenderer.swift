@@ -162,7 +162,7 @@ enum JSONWriter {
                 return
             }
             out.append(UInt8(ascii: "{"))
-            for (index, member) in members.sorted(by: { precedes($0.key, $1.key) }).enumerated() {
+            for (index, member) in sorted(members).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 newline(pretty, depth + 1, &out)
                 writeString(member.key, into: &out)
@@ -174,10 +174,28 @@ enum JSONWriter {
         }
     }
 
+    /// The members in key order. Each key's first eight bytes, read once as a big-endian number (zero
+    /// padded), decide most comparisons; ties fall back to ``precedes(_:_:)``.
+    private static func sorted(_ members: [String: JSONValue]) -> [(prefix: UInt64, key: String, value: JSONValue)] {
+        var entries: [(prefix: UInt64, key: String, value: JSONValue)] = []
+        entries.reserveCapacity(members.count)
+        for (key, value) in members {
+            var prefix: UInt64 = 0
+            var shift: UInt64 = 56
+            for byte in key.utf8.prefix(8) {
+                prefix |= UInt64(byte) << shift
+                shift &-= 8
+            }
+            entries.append((prefix, key, value))
+        }
+        entries.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : precedes($0.key, $1.key) }
+        return entries
+    }
+
     /// Whether `a` sorts before `b`: by UTF-8 bytes, which is `String`'s order for the ASCII keys of
     /// App Store payloads, without its Unicode comparison machinery (the sort is most of the cost of
     /// writing a payload otherwise).
-    private static func precedes(_ a: String, _ b: String) -> Bool {
+    static func precedes(_ a: String, _ b: String) -> Bool {
         let ordered = a.utf8.withContiguousStorageIfAvailable { x in
             b.utf8.withContiguousStorageIfAvailable { y in
                 let common = min(x.count, y.count)
@@ -213,8 +231,8 @@ enum JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// A JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t`, … or `\u00XX`,
-    /// and the characters that do not print as themselves (see the type's summary) as `\uXXXX`.
+    /// A JSON string literal: `"` and `\\` escaped, control characters as `\\n`, `\\t`, … or `\\u00XX`,
+    /// and the characters that do not print as themselves (see the type's summary) as `\\uXXXX`.
     static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
@@ -223,12 +241,7 @@ enum JSONWriter {
             var runStart = 0
             var index = 0
             while index < bytes.count {
-                let byte = bytes[index]
-                if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                    index += 1
-                    continue
-                }
-                let length = byte < 0x80 ? 1 : unprintableLength(bytes, at: index)
+                let length = escapeLength(bytes, at: index)
                 guard length > 0 else {
                     index += 1
                     continue
@@ -243,19 +256,24 @@ enum JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// The length of the UTF-8 sequence at `index` when it encodes a character to escape (C1 control,
-    /// U+2028, U+2029, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069); 0 otherwise.
-    private static func unprintableLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+    /// The length of the UTF-8 sequence at `index` when it encodes a character this writer escapes
+    /// (`"`, `\\`, C0 controls, DEL, C1 controls, U+2028, U+2029, U+200E, U+200F, U+202A–U+202E,
+    /// U+2066–U+2069); 0 otherwise.
+    static func escapeLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
         let first = bytes[index]
+        if first < 0x80 {
+            return first < 0x20 || first == 0x7F || first == UInt8(ascii: "\"") || first == UInt8(ascii: "\\") ? 1 : 0
+        }
         if first == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) { return 2 }
         guard first == 0xE2, index + 2 < bytes.count else { return 0 }
         let (second, third) = (bytes[index + 1], bytes[index + 2])
-        if second == 0x80, [0x8E, 0x8F, 0xA8, 0xA9, 0xAA, 0xAB, 0xAC, 0xAD, 0xAE].contains(third) { return 3 }
+        if second == 0x80, (0x8E...0x8F).contains(third) || (0xA8...0xAE).contains(third) { return 3 }
         if second == 0x81, (0xA6...0xA9).contains(third) { return 3 }
         return 0
     }
 
-    private static func writeEscaped(
+    /// Writes the character of ``escapeLength(_:at:)``'s sequence at `index` as an escape.
+    static func writeEscaped(
         _ bytes: UnsafeBufferPointer<UInt8>, at index: Int, length: Int, into out: inout [UInt8]
     ) {
         let scalar: UInt32

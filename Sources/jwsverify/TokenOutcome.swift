@@ -90,6 +90,9 @@ struct TokenOutcome: Sendable {
     var validationTime: Date?
     /// The payload (unverified unless ``verified``).
     var payload: PayloadDocument?
+    /// The payload's JSON bytes exactly as in the token, strictly parsed by the library (unverified
+    /// unless ``verified``); nil when the token did not get past the format check.
+    var payloadJSON: [UInt8]?
     /// The environment: as the claims check accepted it when verified, else as the payload names it.
     var environment: String?
     /// A notification's nested tokens, each verified on its own.

@@ -145,6 +145,7 @@ struct VerificationRunner: Sendable {
         }
         switch result {
         case .verified(let verified):
+            outcome.payloadJSON = verified.payloadJSON
             outcome.environment = verified.environment?.rawValue ?? shown.flatMap(Self.environment)
             outcome.chainValidated = true
             outcome.validationTime = verified.validationTime
@@ -155,6 +156,7 @@ struct VerificationRunner: Sendable {
                 outcome.chain[root].trustAnchor = trustAnchorNames[fingerprint] ?? "a configured root"
             }
         case .failed(let failure):
+            outcome.payloadJSON = failure.unverifiedPayloadBytes
             outcome.environment = shown.flatMap(Self.environment)
             outcome.kind = outcome.kind ?? failure.kind
             // Show what the token claims, for debugging; the renderers label it as not trusted.
@@ -207,6 +209,7 @@ struct VerificationRunner: Sendable {
             unverified.payload.map { PayloadDocument($0, annotate: annotate) }
             ?? Self.rawPayload(unverified.payloadJSON)
         outcome.environment = unverified.payload.flatMap(Self.environment)
+        outcome.payloadJSON = Array(unverified.payloadJSON)
         outcome.decodedWithoutVerification = true
         return outcome
     }

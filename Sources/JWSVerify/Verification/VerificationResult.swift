@@ -82,7 +82,7 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
                     payload: transform(verified.payload), header: verified.header, chain: verified.chain,
                     validationTime: verified.validationTime, environment: verified.environment,
                     recorded: verified.recorded, nestedTokens: verified.nestedTokens,
-                    payloadObject: verified.payloadObject))
+                    payloadObject: verified.payloadObject, payloadJSON: verified.payloadJSON))
         case .failed(let failure):
             return .failed(failure.map(transform))
         }
@@ -112,13 +112,17 @@ public struct Verified<Payload: Sendable>: Sendable {
     /// The payload's JSON tree as check 1 parsed it, the same members ``payload`` decoded from: the CLI
     /// renders it without rebuilding a tree from the model.
     package let payloadObject: [String: JSONValue]
+    /// The payload's JSON bytes exactly as in the token (check 1 parsed them strictly): the CLI copies
+    /// them into its compact lines without building a tree.
+    package let payloadJSON: [UInt8]
 
     init(
         payload: Payload, header: JWSHeader, chain: [CertificateInfo], validationTime: Date,
         environment: AppStoreEnvironment?, recorded: ReportRecorder, nestedTokens: [NestedToken] = [],
-        payloadObject: [String: JSONValue] = [:]
+        payloadObject: [String: JSONValue] = [:], payloadJSON: [UInt8] = []
     ) {
         self.payloadObject = payloadObject
+        self.payloadJSON = payloadJSON
         self.payload = payload
         self.header = header
         self.chain = chain
