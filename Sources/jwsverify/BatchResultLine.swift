@@ -97,7 +97,9 @@ enum BatchResultLine {
 
     /// The compact members of one outcome, without `line`, `id` and `payload` (written by ``writePayload(_:into:)``).
     static func compact(_ outcome: TokenOutcome) -> [String: JSONValue] {
-        var members = verdict(outcome)
+        // Sized for every member and line and id: growing the dictionary rehashes every key.
+        var members = [String: JSONValue](minimumCapacity: 24)
+        members.merge(verdict(outcome)) { first, _ in first }
         members["schemaVersion"] = .integer(Int64(compactSchemaVersion))
         members["retryable"] = .bool(outcome.error?.isRetryable ?? false)
         members["environment"] = outcome.environment.map(JSONValue.string) ?? .null
@@ -134,15 +136,18 @@ enum BatchResultLine {
     private static func writeObject(
         _ members: [String: JSONValue], payloadOf outcome: TokenOutcome?, into out: inout [UInt8]
     ) {
-        var keys = Array(members.keys)
-        if outcome != nil { keys.append("payload") }
-        keys.sort(by: JSONWriter.precedes)
+        // nil stands for the payload, written from the outcome.
+        var entries: [(key: String, value: JSONValue?)] = []
+        entries.reserveCapacity(members.count + 1)
+        for (key, value) in members { entries.append((key, value)) }
+        if outcome != nil { entries.append(("payload", nil)) }
+        entries.sort { JSONWriter.precedes($0.key, $1.key) }
         out.append(UInt8(ascii: "{"))
-        for (index, key) in keys.enumerated() {
+        for (index, entry) in entries.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONWriter.writeString(key, into: &out)
+            JSONWriter.writeString(entry.key, into: &out)
             out.append(UInt8(ascii: ":"))
-            if let value = members[key] {
+            if let value = entry.value {
                 JSONWriter.write(value, pretty: false, depth: 1, into: &out)
             } else if let outcome {
                 writePayload(outcome, into: &out)
