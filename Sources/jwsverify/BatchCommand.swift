@@ -24,26 +24,55 @@ enum BatchCommand {
 
     // MARK: Options and definition
 
-    /// The options of `batch`: those of `verify`, with `--json` and `--quiet` worded for batch.
-    static let declarations = VerifyCommand.declarations.map { declaration in
-        switch declaration.name {
-        case VerifyCommand.json.name:
-            return declaration.withHelp("Accepted for symmetry with verify; batch always writes JSON.")
-        case VerifyCommand.quiet.name:
-            return declaration.withHelp("Print neither results nor summary; report through the exit status only.")
-        default: return declaration
-        }
+    /// `--report <report>`.
+    static let report = OptionDeclaration<VerifyOptions>.value(
+        "--report", label: "<report>",
+        help: "compact: one short line per token (schemaVersion 2: verdict, identifiers, decoded payload);"
+            + " full: verify's JSON object with every check and the chain (schemaVersion 1).",
+        defaultValue: BatchReport.compact.rawValue, allowedValues: BatchReport.allCases.map(\.rawValue)
+    ) { options, string throws(InvalidValue) in
+        guard let report = BatchReport(rawValue: string) else { throw InvalidValue() }
+        options.report = report
     }
+
+    /// `--fields <list>`.
+    static let fields = OptionDeclaration<VerifyOptions>.value(
+        "--fields", label: "<list>",
+        help: "Comma-separated top-level fields each line keeps; line and schemaVersion are always kept.",
+        defaultValue: "every field of the report"
+    ) { options, string throws(InvalidValue) in
+        let names = string.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if let unknown = names.first(where: { !BatchResultLine.selectableFields.contains($0) }) {
+            throw InvalidValue(
+                hint: ": unknown field '\(EscapedText.escaped(unknown))'. Please provide a comma-separated list of"
+                    + " \(CommandLineGrammar.listed(BatchResultLine.selectableFields)).")
+        }
+        options.fields = Set(names)
+    }
+
+    /// The options of `batch`: those of `verify`, with `--json` and `--quiet` worded for batch, then
+    /// `--report` and `--fields`.
+    static let declarations =
+        VerifyCommand.declarations.map { declaration in
+            switch declaration.name {
+            case VerifyCommand.json.name:
+                return declaration.withHelp("Accepted for symmetry with verify; batch always writes JSON.")
+            case VerifyCommand.quiet.name:
+                return declaration.withHelp("Print neither results nor summary; report through the exit status only.")
+            default: return declaration
+            }
+        } + [report, fields]
 
     /// `batch` in ``CommandRegistry``.
     static let definition = CommandDefinition(
         .batch, summary: "Verify one token per line on all cores; one JSON result per line.",
         help: HelpContent(
             overview: "Verify many tokens, one per line, on all cores.",
-            discussion: "Each line is a bare token or an NDJSON object with a 'token' string field. Writes one compact"
-                + " JSON result per input line, in input order, each with its 1-based 'line'; blank and over-long lines"
-                + " are reported as malformedToken, never dropped. A summary goes to standard error, with a progress"
-                + " line when standard error is a terminal.",
+            discussion: "Each line is a bare token, a JSON string holding one, or a JSON object with a 'token' or"
+                + " 'signedPayload' string member and an optional 'id' (string or number). Writes one JSON result per"
+                + " input line, in input order, with its 1-based 'line' and the line's 'id'; blank, garbage, binary"
+                + " and over-long lines are reported as malformedToken, never dropped. A summary goes to standard"
+                + " error, with a progress line when standard error is a terminal.",
             argument: .file(help: "The file of token lines; '-' or none reads standard input."),
             exitCodes: [
                 (ExitCode.verified, "Every token verified."),
@@ -63,12 +92,14 @@ enum BatchCommand {
 
     /// What one line produced.
     struct LineResult: Sendable {
-        /// The compact JSON result, newline-terminated.
+        /// The JSON result, newline-terminated.
         var json: String
         /// Whether the token verified.
         var verified: Bool
         /// The failure code, when not verified.
         var code: String?
+        /// The payload kind, when known.
+        var kind: String?
         /// Whether the failure was retryable.
         var retryable: Bool
     }
@@ -81,12 +112,15 @@ enum BatchCommand {
         var verified = 0
         /// Failures per code.
         var codes: [String: Int] = [:]
+        /// Lines per kind (`unknown` when the kind was not learned).
+        var kinds: [String: Int] = [:]
         /// Failures that were not retryable.
         var permanentFailures = 0
 
         /// Adds one line.
         mutating func add(_ result: LineResult) {
             total += 1
+            kinds[result.kind ?? "unknown", default: 0] += 1
             if result.verified {
                 verified += 1
             } else {
@@ -101,10 +135,12 @@ enum BatchCommand {
             return permanentFailures > 0 ? ExitCode.notVerified : ExitCode.retryable
         }
 
-        /// The summary written to standard error.
+        /// The summary written to standard error: counts per code and per kind, elapsed time and rate.
         func summary(seconds: Double) -> String {
             var text = "total: \(total)\nverified: \(verified)\nnot verified: \(total - verified)\n"
             for (code, count) in codes.sorted(by: { $0.key < $1.key }) { text += "  \(code): \(count)\n" }
+            text += "kinds:\n"
+            for (kind, count) in kinds.sorted(by: { $0.key < $1.key }) { text += "  \(kind): \(count)\n" }
             let rate = seconds > 0 ? Double(total) / seconds : 0
             text += "elapsed: \(String(format: "%.3f", seconds)) s, \(Int(rate.rounded())) tokens/s\n"
             return text
@@ -142,26 +178,10 @@ enum BatchCommand {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 
-        while true {
-            var chunk: [InputLine] = []
-            var chunkBytes = 0
-            while chunk.count < linesPerChunk, chunkBytes < bytesPerChunk {
-                switch reader.next() {
-                case .failure(let failure):
-                    standardError(CommandResult.inputFailure(failure).stderr)
-                    return ExitCode.noInput
-                case .success(nil):
-                    break
-                case .success(let line?):
-                    chunkBytes += line.bytes.count
-                    chunk.append(line)
-                    continue
-                }
-                break
-            }
-            if chunk.isEmpty { break }
-            let results = verify(chunk, with: runner, lineLimit: lineLimit)
+        // Writes one verified chunk's lines and counts them.
+        func finish(_ results: [LineResult]) {
             var text = ""
+            if !options.quiet { text.reserveCapacity(results.reduce(0) { $0 + $1.json.utf8.count }) }
             for result in results {
                 tally.add(result)
                 if !options.quiet { text += result.json }
@@ -171,6 +191,38 @@ enum BatchCommand {
                 let rate = Int((Double(tally.total) / max(elapsed(), 1e-9)).rounded())
                 standardError("\r\(tally.total) lines, \(tally.verified) verified, \(rate) tokens/s\u{1B}[K")
             }
+        }
+        // One chunk verifies on every core while this thread reads the next one and writes the results
+        // of the one before: at most two chunks of lines and one of results are held.
+        var inFlight: ChunkInFlight?
+        while true {
+            var chunk: [InputLine] = []
+            var chunkBytes = 0
+            var failure: InputFailure?
+            while chunk.count < linesPerChunk, chunkBytes < bytesPerChunk {
+                switch reader.next() {
+                case .failure(let value):
+                    failure = value
+                case .success(nil):
+                    break
+                case .success(let line?):
+                    chunkBytes += line.bytes.count
+                    chunk.append(line)
+                    continue
+                }
+                break
+            }
+            let previous = inFlight?.wait()
+            inFlight = nil
+            if failure == nil, !chunk.isEmpty {
+                inFlight = ChunkInFlight(chunk, runner: runner, lineLimit: lineLimit, options: options)
+            }
+            if let previous { finish(previous) }
+            if let failure {
+                standardError(CommandResult.inputFailure(failure).stderr)
+                return ExitCode.noInput
+            }
+            if chunk.isEmpty { break }
         }
         if showProgress && !options.quiet { standardError("\r\u{1B}[K") }
         if reader.bytesRead == 0 {
@@ -182,44 +234,64 @@ enum BatchCommand {
     }
 
     /// Verifies the lines of one chunk on all cores; results in input order.
-    static func verify(_ lines: [InputLine], with runner: VerificationRunner, lineLimit: Int) -> [LineResult] {
+    static func verify(
+        _ lines: [InputLine], with runner: VerificationRunner, lineLimit: Int, options: VerifyOptions
+    ) -> [LineResult] {
         let slots = ResultSlots(count: lines.count)
         DispatchQueue.concurrentPerform(iterations: lines.count) { index in
             let line = lines[index]
-            let outcome = outcome(of: line, runner: runner, lineLimit: lineLimit)
+            let (outcome, id) = outcome(of: line, runner: runner, lineLimit: lineLimit, report: options.report)
             slots.store(
                 LineResult(
-                    json: JSONRenderer.render(outcome, line: line.number, pretty: false, includeDER: false),
-                    verified: outcome.verified, code: outcome.error?.code.rawValue,
+                    json: options.quiet
+                        ? ""
+                        : BatchResultLine.render(
+                            outcome, line: line.number, id: id, report: options.report, fields: options.fields),
+                    verified: outcome.verified, code: outcome.error?.code.rawValue, kind: outcome.kind?.rawValue,
                     retryable: outcome.error?.isRetryable ?? false),
                 at: index)
         }
         return slots.values()
     }
 
-    /// The outcome of one line: a bare token, or an NDJSON object with a `token` string member.
-    static func outcome(of line: InputLine, runner: VerificationRunner, lineLimit: Int) -> TokenOutcome {
+    /// The outcome of one line, in any shape ``InputShape`` accepts, with the line's `id`.
+    static func outcome(
+        of line: InputLine, runner: VerificationRunner, lineLimit: Int, report: BatchReport
+    ) -> (TokenOutcome, JSONValue?) {
         if line.overflowed {
-            return .unreadableToken(
-                "the line is \(line.length) bytes, over the line limit of \(lineLimit) bytes (a token is at most"
-                    + " \(runner.maximumTokenBytes) bytes); skipped")
+            return (
+                .unreadableToken(
+                    "the line is \(line.length) bytes, over the line limit of \(lineLimit) bytes (a token is at most"
+                        + " \(runner.maximumTokenBytes) bytes); skipped"), nil
+            )
         }
-        let bytes = line.bytes.trimmingASCIIWhitespace()
-        guard bytes.first == UInt8(ascii: "{") else {
-            // A blank line reaches the verifier as an empty token, which it reports as malformed.
-            return runner.run(String(decoding: bytes, as: UTF8.self))
+        switch InputShape.read(line.bytes, what: "the line") {
+        case .failure(let failure): return (.unreadableToken(failure.message), failure.id)
+        case .success(let shaped): return (runner.run(shaped.token, reporting: report == .full), shaped.id)
         }
-        let object: [String: JSONValue]
-        do {
-            object = try JSONParser.parseObject(Array(bytes))
-        } catch {
-            return .unreadableToken(
-                "the line starts with '{' but is not a JSON object: \(EscapedText.escaped(error.reason))")
+    }
+}
+
+/// A chunk being verified on every core, started on a global queue so that the reading thread goes on.
+///
+/// `@unchecked Sendable`: the results are written by the verification before `group` is left and read
+/// only after ``wait()`` returned, which orders the writes before the read.
+private final class ChunkInFlight: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var results: [BatchCommand.LineResult] = []
+
+    init(_ lines: [InputLine], runner: VerificationRunner, lineLimit: Int, options: VerifyOptions) {
+        group.enter()
+        DispatchQueue.global().async { [self] in
+            results = BatchCommand.verify(lines, with: runner, lineLimit: lineLimit, options: options)
+            group.leave()
         }
-        guard case .string(let token)? = object["token"] else {
-            return .unreadableToken("the NDJSON object has no \"token\" string member")
-        }
-        return runner.run(token)
+    }
+
+    /// The chunk's results in input order, once verified.
+    func wait() -> [BatchCommand.LineResult] {
+        group.wait()
+        return results
     }
 }
 

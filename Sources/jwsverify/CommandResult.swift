@@ -29,16 +29,18 @@ enum TokenInput {
 
     /// What was read.
     enum Content: Equatable {
-        /// The token, surrounding ASCII whitespace removed; bytes that are not UTF-8 become U+FFFD.
+        /// The token, in any shape ``InputShape`` accepts (a bare token, a JSON string, a `token` or
+        /// `signedPayload` object).
         case token(String)
-        /// The input was over ``inputLimit``: no token can be that long.
-        case oversized(String)
+        /// Why the input holds no token: over ``inputLimit`` (no token can be that long), not UTF-8, or
+        /// in no shape ``InputShape`` accepts. Reported as `malformedToken`.
+        case unreadable(String)
     }
 
-    /// Reads the input.
+    /// Reads the input and finds its token with ``InputShape``, as `batch` does for each line.
     ///
-    /// - Returns: the token; an ``InputFailure`` (exit 66) when the input cannot be opened or read or
-    ///   holds nothing but whitespace.
+    /// - Returns: the token, or why there is none; an ``InputFailure`` (exit 66) when the input cannot be
+    ///   opened or read or holds nothing but whitespace.
     static func read(_ source: InputSource) -> Result<Content, InputFailure> {
         let input: ByteSource
         switch ByteSource.open(source) {
@@ -51,16 +53,18 @@ enum TokenInput {
         case .success(let (bytes, total)):
             if total > inputLimit {
                 return .success(
-                    .oversized(
+                    .unreadable(
                         "the input is \(total) bytes, over the \(inputLimit)-byte read limit; a token is at most"
                             + " \(CompactJWS.defaultMaximumBytes) bytes"))
             }
-            let token = String(decoding: bytes.trimmingASCIIWhitespace(), as: UTF8.self)
-            guard !token.isEmpty else {
+            guard !bytes.trimmingASCIIWhitespace().isEmpty else {
                 return .failure(
                     InputFailure(message: "no token \(source == .standardInput ? "on" : "in") \(input.name)"))
             }
-            return .success(.token(token))
+            switch InputShape.read(bytes, what: "the input") {
+            case .success(let shaped): return .success(.token(shaped.token))
+            case .failure(let failure): return .success(.unreadable(failure.message))
+            }
         }
     }
 

@@ -179,7 +179,13 @@ final class LineReader {
             let count = stop - start
             length += count
             let room = lineLimit - line.count
-            if room > 0 { line.append(contentsOf: buffer[start..<(start + min(room, count))]) }
+            if room > 0 {
+                // A line found whole in the buffer is copied once, into an array of its size.
+                if line.isEmpty { line.reserveCapacity(min(room, count)) }
+                buffer.withUnsafeBufferPointer { bytes in
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(start + min(room, count))]))
+                }
+            }
             if let newline {
                 start = newline + 1
                 return .success(makeLine(line, length: length))

@@ -91,7 +91,7 @@ enum InspectCommand {
         let token: String
         switch TokenInput.read(options.input) {
         case .failure(let failure): return .inputFailure(failure)
-        case .success(.oversized(let message)):
+        case .success(.unreadable(let message)):
             let inspection = Inspection(error: VerificationError(.malformedToken, check: .format, message))
             return render(inspection, options: options)
         case .success(.token(let value)): token = value
@@ -113,14 +113,13 @@ enum InspectCommand {
             return Inspection(error: error)
         }
         var inspection = Inspection(kind: unverified.kind)
-        if let data = try? JSONEncoder().encode(unverified.header) {
-            inspection.header = try? JSONDecoder().decode(JSONValue.self, from: data)
-        }
+        inspection.header = headerJSON(unverified.header)
         inspection.chain = VerificationRunner.roles(
             unverified.certificates, complete: unverified.certificateProblems.isEmpty)
         inspection.certificateProblems = unverified.certificateProblems
-        if let json = try? JSONDecoder().decode(JSONValue.self, from: unverified.payloadJSON) {
-            inspection.payload = PayloadDocument(json: json, annotating: unverified.payload.map(annotationModel))
+        if let json = try? JSONParser.parseObject(Array(unverified.payloadJSON)) {
+            inspection.payload = PayloadDocument(
+                json: .object(json), annotating: unverified.payload.map(annotationModel))
         }
         if nesting, inspection.kind == .notification, let json = inspection.payload?.json {
             inspection.nested = VerificationRunner.nestedTokens(in: json).map { item in
@@ -131,6 +130,17 @@ enum InspectCommand {
             }
         }
         return inspection
+    }
+
+    /// The header's members as its `encode(to:)` writes them, built directly (no encoder round trip).
+    static func headerJSON(_ header: JWSHeader) -> JSONValue {
+        var members = header.additionalMembers
+        if let alg = header.alg { members["alg"] = .string(alg) }
+        if let x5c = header.x5c { members["x5c"] = .array(x5c.map(JSONValue.string)) }
+        if let kid = header.kid { members["kid"] = .string(kid) }
+        if let typ = header.typ { members["typ"] = .string(typ) }
+        if let crit = header.crit { members["crit"] = crit }
+        return .object(members)
     }
 
     /// The model whose reflection annotates the payload JSON.

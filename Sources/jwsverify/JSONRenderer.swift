@@ -120,6 +120,10 @@ enum JSONRenderer {
 
 /// Writes a ``JSONValue`` as JSON text with object keys sorted: compact (one line) or indented by two
 /// spaces, `"key" : value` as `JSONEncoder`'s `.prettyPrinted` writes it.
+///
+/// Token text reaches terminals through it, so strings escape, besides what JSON requires, every
+/// character ``EscapedText`` escapes: DEL and C1 controls, U+2028 and U+2029, and the bidirectional
+/// formatting characters, as `\u` escapes (the JSON still decodes to the same string).
 enum JSONWriter {
     /// The JSON text of `value`.
     static func write(_ value: JSONValue, pretty: Bool) -> String {
@@ -129,21 +133,22 @@ enum JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func write(_ value: JSONValue, pretty: Bool, depth: Int, into out: inout [UInt8]) {
+    /// Appends the JSON text of `value` to `out`.
+    static func write(_ value: JSONValue, pretty: Bool, depth: Int, into out: inout [UInt8]) {
         switch value {
-        case .null: out += Array("null".utf8)
-        case .bool(let flag): out += Array((flag ? "true" : "false").utf8)
-        case .integer(let number): out += Array(String(number).utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .integer(let number): writeInteger(number, into: &out)
         case .double(let number):
             if number.isFinite && number == number.rounded() && abs(number) < 1e15 {
-                out += Array(String(Int64(number)).utf8)
+                writeInteger(Int64(number), into: &out)
             } else {
-                out += Array((number.isFinite ? "\(number)" : "null").utf8)
+                out.append(contentsOf: (number.isFinite ? "\(number)" : "null").utf8)
             }
         case .string(let text): writeString(text, into: &out)
         case .array(let elements):
             guard !elements.isEmpty else {
-                out += Array("[]".utf8)
+                out.append(contentsOf: "[]".utf8)
                 return
             }
             out.append(UInt8(ascii: "["))
@@ -156,66 +161,142 @@ enum JSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             guard !members.isEmpty else {
-                out += Array("{}".utf8)
+                out.append(contentsOf: "{}".utf8)
                 return
             }
             out.append(UInt8(ascii: "{"))
-            for (index, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            for (index, member) in sorted(members).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 newline(pretty, depth + 1, &out)
-                writeString(key, into: &out)
-                out += pretty ? Array(" : ".utf8) : [UInt8(ascii: ":")]
-                write(value, pretty: pretty, depth: depth + 1, into: &out)
+                writeString(member.key, into: &out)
+                if pretty { out.append(contentsOf: " : ".utf8) } else { out.append(UInt8(ascii: ":")) }
+                write(member.value, pretty: pretty, depth: depth + 1, into: &out)
             }
             newline(pretty, depth, &out)
             out.append(UInt8(ascii: "}"))
         }
     }
 
+    /// The members in key order. Each key's first eight bytes, read once as a big-endian number (zero
+    /// padded), decide most comparisons; ties fall back to ``precedes(_:_:)``.
+    private static func sorted(_ members: [String: JSONValue]) -> [(prefix: UInt64, key: String, value: JSONValue)] {
+        var entries: [(prefix: UInt64, key: String, value: JSONValue)] = []
+        entries.reserveCapacity(members.count)
+        for (key, value) in members {
+            var prefix: UInt64 = 0
+            var shift: UInt64 = 56
+            for byte in key.utf8.prefix(8) {
+                prefix |= UInt64(byte) << shift
+                shift &-= 8
+            }
+            entries.append((prefix, key, value))
+        }
+        entries.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : precedes($0.key, $1.key) }
+        return entries
+    }
+
+    /// Whether `a` sorts before `b`: by UTF-8 bytes, which is `String`'s order for the ASCII keys of
+    /// App Store payloads, without its Unicode comparison machinery (the sort is most of the cost of
+    /// writing a payload otherwise).
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        let ordered = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                let common = min(x.count, y.count)
+                guard common > 0, let left = x.baseAddress, let right = y.baseAddress else { return x.count < y.count }
+                let order = memcmp(left, right, common)
+                return order != 0 ? order < 0 : x.count < y.count
+            }
+        }
+        return (ordered ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
     private static func newline(_ pretty: Bool, _ depth: Int, _ out: inout [UInt8]) {
         guard pretty else { return }
         out.append(UInt8(ascii: "\n"))
-        out += Array(repeating: UInt8(ascii: " "), count: 2 * depth)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    /// Decimal digits, without an intermediate `String`.
+    private static func writeInteger(_ number: Int64, into out: inout [UInt8]) {
+        if number < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: buffer[index...])
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// A JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t`, … or `\u00XX`.
-    private static func writeString(_ text: String, into out: inout [UInt8]) {
+    /// A JSON string literal: `"` and `\\` escaped, control characters as `\\n`, `\\t`, … or `\\u00XX`,
+    /// and the characters that do not print as themselves (see the type's summary) as `\\uXXXX`.
+    static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Runs of bytes that need no escape are copied whole (certificate base64, most payload strings).
-        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+        var text = text
+        // Runs of bytes that need no escape are copied whole (most payload strings).
+        text.withUTF8 { bytes in
             var runStart = 0
-            for index in bytes.indices where needsEscape(bytes[index]) {
+            var index = 0
+            while index < bytes.count {
+                let length = escapeLength(bytes, at: index)
+                guard length > 0 else {
+                    index += 1
+                    continue
+                }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                writeEscaped(bytes[index], into: &out)
-                runStart = index + 1
+                writeEscaped(bytes, at: index, length: length, into: &out)
+                index += length
+                runStart = index
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
-        if copied == nil {
-            for byte in text.utf8 {
-                if needsEscape(byte) { writeEscaped(byte, into: &out) } else { out.append(byte) }
-            }
-        }
         out.append(UInt8(ascii: "\""))
     }
 
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    /// The length of the UTF-8 sequence at `index` when it encodes a character this writer escapes
+    /// (`"`, `\\`, C0 controls, DEL, C1 controls, U+2028, U+2029, U+200E, U+200F, U+202A–U+202E,
+    /// U+2066–U+2069); 0 otherwise.
+    static func escapeLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let first = bytes[index]
+        if first < 0x80 {
+            return first < 0x20 || first == 0x7F || first == UInt8(ascii: "\"") || first == UInt8(ascii: "\\") ? 1 : 0
+        }
+        if first == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) { return 2 }
+        guard first == 0xE2, index + 2 < bytes.count else { return 0 }
+        let (second, third) = (bytes[index + 1], bytes[index + 2])
+        if second == 0x80, (0x8E...0x8F).contains(third) || (0xA8...0xAE).contains(third) { return 3 }
+        if second == 0x81, (0xA6...0xA9).contains(third) { return 3 }
+        return 0
     }
 
-    private static func writeEscaped(_ byte: UInt8, into out: inout [UInt8]) {
-        switch byte {
-        case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-        case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-        case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-        case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-        case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+    /// Writes the character of ``escapeLength(_:at:)``'s sequence at `index` as an escape.
+    static func writeEscaped(
+        _ bytes: UnsafeBufferPointer<UInt8>, at index: Int, length: Int, into out: inout [UInt8]
+    ) {
+        let scalar: UInt32
+        switch length {
+        case 1: scalar = UInt32(bytes[index])
+        case 2: scalar = UInt32(bytes[index] & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
         default:
-            out += Array("\\u00".utf8)
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0xF)])
+            scalar =
+                UInt32(bytes[index] & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6
+                | UInt32(bytes[index + 2] & 0x3F)
+        }
+        switch scalar {
+        case 0x22: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case 0x5C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        default:
+            out.append(contentsOf: "\\u".utf8)
+            for shift in [12, 8, 4, 0] { out.append(hexDigits[Int((scalar >> UInt32(shift)) & 0xF)]) }
         }
     }
 }

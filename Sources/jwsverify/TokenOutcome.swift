@@ -95,6 +95,11 @@ struct TokenOutcome: Sendable {
     var hints: [String] = []
     /// The payload (unverified unless ``verified``).
     var payload: PayloadDocument?
+    /// The payload's JSON bytes exactly as in the token, strictly parsed by the library (unverified
+    /// unless ``verified``); nil when the token did not get past the format check.
+    var payloadJSON: [UInt8]?
+    /// The environment: as the claims check accepted it when verified, else as the payload names it.
+    var environment: String?
     /// A notification's nested tokens, each verified on its own.
     var nested: [NestedOutcome] = []
     /// Set for LocalTesting tokens, which nobody signs: decoded, never verified.

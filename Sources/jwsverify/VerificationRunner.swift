@@ -95,10 +95,15 @@ struct VerificationRunner: Sendable {
     }
 
     /// Verifies (or, for LocalTesting, decodes) one token, and its nested tokens for a notification.
-    func run(_ token: String) -> TokenOutcome {
+    ///
+    /// - Parameters:
+    ///   - token: The token.
+    ///   - reporting: Whether the outcome carries every check and the chain (`verify`, `batch --report
+    ///     full`); `batch`'s compact lines show neither, and skip building them.
+    func run(_ token: String, reporting: Bool = true) -> TokenOutcome {
         switch mode {
         case .verify(let verifier):
-            return outcome(of: verifier.verifyAndDecode(token, as: kind), verifier: verifier)
+            return outcome(of: verifier.verifyAndDecode(token, as: kind), verifier: verifier, reporting: reporting)
         case .decodeOnly(let reason):
             var outcome = decodeOnly(token, kind: kind, reason: reason)
             if outcome.kind == .notification, let json = outcome.payload?.json {
@@ -114,7 +119,9 @@ struct VerificationRunner: Sendable {
     }
 
     /// What to print of one verification the library made (nested tokens included, as it verified them).
-    private func outcome(of result: VerificationResult<DecodedPayload>, verifier: SignedDataVerifier) -> TokenOutcome {
+    private func outcome(
+        of result: VerificationResult<DecodedPayload>, verifier: SignedDataVerifier, reporting: Bool
+    ) -> TokenOutcome {
         // A token refused before its payload was checked still shows what it claims (decoded from the
         // library's own parse, on use).
         let shown: DecodedPayload? =
@@ -124,17 +131,30 @@ struct VerificationRunner: Sendable {
             }
         var outcome = TokenOutcome(
             verified: result.isVerified, kind: shown?.kind ?? kind, error: result.error,
-            checks: result.report.steps.map {
-                CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
-            },
+            checks: reporting
+                ? result.report.steps.map {
+                    CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
+                } : [],
             chain: [], chainValidated: false)
-        outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
+        switch result {
+        case .verified(let verified) where !annotate:
+            // JSON output: the tree check 1 parsed, which holds what the model decoded.
+            outcome.payload = PayloadDocument(json: .object(verified.payloadObject), annotating: nil)
+        default:
+            outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
+        }
         switch result {
         case .verified(let verified):
-            outcome.showValidatedChain(verified.chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
+            outcome.payloadJSON = verified.payloadJSON
+            outcome.environment = verified.environment?.rawValue ?? shown.flatMap(Self.environment)
+            outcome.chainValidated = true
             outcome.validationTime = verified.validationTime
             outcome.validatedWithoutSignedDate = verified.validatedWithoutSignedDate
+            guard reporting else { break }
+            outcome.showValidatedChain(verified.chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
         case .failed(let failure):
+            outcome.payloadJSON = failure.unverifiedPayloadBytes
+            outcome.environment = shown.flatMap(Self.environment)
             outcome.kind = outcome.kind ?? failure.kind
             outcome.validationTime = failure.validationTime
             outcome.validatedWithoutSignedDate = failure.validatedWithoutSignedDate
@@ -145,7 +165,10 @@ struct VerificationRunner: Sendable {
                 ).map { [$0] } ?? []
             if let chain = failure.validatedChain {
                 // A later check failed: the chain itself was validated, as for a verified token.
-                outcome.showValidatedChain(chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
+                outcome.chainValidated = true
+                if reporting {
+                    outcome.showValidatedChain(chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
+                }
             } else if showsUndecodedDetails, let header = failure.unverifiedHeader {
                 // Show what the token claims, for debugging; the renderers label it as not trusted.
                 let certificates = UnverifiedToken.certificates(of: header)
@@ -160,9 +183,22 @@ struct VerificationRunner: Sendable {
         }
         outcome.nested = result.nestedTokens.map { nested in
             NestedOutcome(
-                field: nested.field, path: nested.path, outcome: self.outcome(of: nested.result, verifier: verifier))
+                field: nested.field, path: nested.path,
+                outcome: self.outcome(of: nested.result, verifier: verifier, reporting: reporting))
         }
         return outcome
+    }
+
+    /// The environment a payload names (an app transaction's `receiptType`; a notification's from the
+    /// member its claims come from), as Apple spells it.
+    static func environment(of payload: DecodedPayload) -> String? {
+        switch payload {
+        case .transaction(let value): return value.environment?.rawValue
+        case .renewalInfo(let value): return value.environment?.rawValue
+        case .appTransaction(let value): return value.receiptType?.rawValue
+        case .notification(let value): return value.environment?.rawValue
+        case .realtimeRequest(let value): return value.environment?.rawValue
+        }
     }
 
     private func decodeOnly(_ token: String, kind: PayloadKind?, reason: VerificationError) -> TokenOutcome {
@@ -184,6 +220,8 @@ struct VerificationRunner: Sendable {
         outcome.payload =
             unverified.payload.map { PayloadDocument($0, annotate: annotate) }
             ?? Self.rawPayload(unverified.payloadJSON)
+        outcome.environment = unverified.payload.flatMap(Self.environment)
+        outcome.payloadJSON = Array(unverified.payloadJSON)
         outcome.decodedWithoutVerification = true
         outcome.hints = FlagAdvice.hint(for: reason, failedStep: nil, environment: nil).map { [$0] } ?? []
         return outcome
@@ -206,7 +244,7 @@ struct VerificationRunner: Sendable {
 
     /// The payload JSON exactly as in the token, for a payload that did not decode as its kind.
     static func rawPayload(_ data: Data) -> PayloadDocument? {
-        (try? JSONDecoder().decode(JSONValue.self, from: data)).map { PayloadDocument(json: $0, annotating: nil) }
+        (try? JSONParser.parseObject(Array(data))).map { PayloadDocument(json: .object($0), annotating: nil) }
     }
 
     /// The string members of a notification payload that hold nested tokens: keys starting with

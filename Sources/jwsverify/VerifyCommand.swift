@@ -25,7 +25,8 @@ enum ValidationTimeOption: Equatable, Sendable {
     }
 }
 
-/// The options shared by `verify` and `batch`, exactly as given on the command line.
+/// The options shared by `verify` and `batch`, exactly as given on the command line (``report`` and
+/// ``fields`` are `batch`'s own).
 struct VerifyOptions: Equatable, Sendable {
     /// The token file, or standard input.
     var input: InputSource = .standardInput
@@ -49,6 +50,10 @@ struct VerifyOptions: Equatable, Sendable {
     var json = false
     /// `-q`, `--quiet`.
     var quiet = false
+    /// `batch --report`: compact result lines or the full verification object.
+    var report: BatchReport = .compact
+    /// `batch --fields`: the top-level fields each result line keeps; nil keeps every one.
+    var fields: Set<String>?
 }
 
 /// `jwsverify [verify]`: verifies one token and explains every check.
@@ -201,7 +206,7 @@ enum VerifyCommand {
         let outcome: TokenOutcome
         switch TokenInput.read(options.input) {
         case .failure(let failure): return .inputFailure(failure)
-        case .success(.oversized(let message)): outcome = .unreadableToken(message)
+        case .success(.unreadable(let message)): outcome = .unreadableToken(message)
         case .success(.token(let token)): outcome = runner.run(token)
         }
         if options.quiet { return CommandResult(status: outcome.exitCode) }

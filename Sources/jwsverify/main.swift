@@ -6,16 +6,21 @@ import Foundation
     import Darwin
 #endif
 
-/// Writes all of `text` to a file descriptor, retrying short writes.
+/// Writes all of `text` to a file descriptor, retrying short writes (from the string's own storage:
+/// `batch` writes megabytes at a time).
 func write(_ text: String, to descriptor: Int32) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return
+    var text = text
+    text.withUTF8 { bytes in
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
         }
-        bytes = bytes.dropFirst(written)
     }
 }
 

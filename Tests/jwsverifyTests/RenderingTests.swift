@@ -27,6 +27,34 @@ struct RenderingTests {
         #expect(try JSONDecoder().decode(JSONValue.self, from: Data(pretty.utf8)) == value)
     }
 
+    /// The copier of payload text drops whitespace, keeps member order and escape sequences, escapes what
+    /// the writer escapes, replaces members at paths, and refuses what it cannot copy safely.
+    @Test("JSONTextCopier compacts, escapes, replaces members at paths and refuses escaped member names")
+    func textCopier() throws {
+        func copy(_ text: String, replacing paths: [String] = []) -> String? {
+            var out: [UInt8] = []
+            var replacements: [String: JSONTextCopier.Writer] = [:]
+            for path in paths { replacements[path] = { $0.append(contentsOf: "\"R\"".utf8) } }
+            return JSONTextCopier.copy(Array(text.utf8), replacing: replacements, into: &out)
+                ? String(decoding: out, as: UTF8.self) : nil
+        }
+        #expect(
+            copy(" { \"b\" : [ 1 , -2.5e3 , true , null ] ,\n \"a\" : \"x\\n\" } ")
+                == #"{"b":[1,-2.5e3,true,null],"a":"x\n"}"#)
+        #expect(copy("{\"t\":\"\u{1B}\u{9B}\u{202E}\u{7F}\"}") == #"{"t":"\u001b\u009b\u202e\u007f"}"#)
+        #expect(
+            copy(
+                #"{"data":{"signedTransactionInfo":"eyJ","x":[{"signedTransactionInfo":1}]},"k":2}"#,
+                replacing: ["data.signedTransactionInfo"])
+                == #"{"data":{"signedTransactionInfo":"R","x":[{"signedTransactionInfo":1}]},"k":2}"#)
+        #expect(
+            copy(#"{"d\u0061ta":{"signedTransactionInfo":"eyJ"}}"#, replacing: ["data.signedTransactionInfo"]) == nil)
+        #expect(copy(#"{"d\u0061ta":1}"#) == #"{"d\u0061ta":1}"#)
+        #expect(copy("{\"a\":") == nil)
+        #expect(copy("{\"a\":1} x") == nil)
+        #expect(copy(String(repeating: "[", count: 100) + String(repeating: "]", count: 100)) == nil)
+    }
+
     /// Reflection over a model finds enumeration names and timestamps by JSON path.
     @Test("payload annotations name enumerations and find timestamps")
     func annotations() throws {

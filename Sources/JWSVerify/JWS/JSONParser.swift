@@ -58,6 +58,24 @@ package struct JSONParser {
         return try result.get()
     }
 
+    /// Parses `bytes`, which must hold exactly one JSON value of any type (with optional surrounding
+    /// whitespace), with the same rules as ``parseObject(_:maximumDepth:)`` (the CLI reads a token
+    /// line written as a JSON string with it).
+    package static func parseValue(
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
+    ) throws(Failure) -> JSONValue {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(Failure) in
+                var parser = JSONParser(buffer, maximumDepth: maximumDepth)
+                let value = try parser.parseValue(depth: 0)
+                parser.skipWhitespace()
+                guard parser.position == buffer.count else { throw parser.failure("data after the JSON value") }
+                return value
+            }
+        }
+        return try result.get()
+    }
+
     private func failure(_ reason: String) -> Failure { Failure(reason: reason, offset: position) }
 
     private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }

@@ -112,7 +112,8 @@ extension SignedDataVerifier {
                 Verified(
                     payload: payload, header: parsed.header, chain: signed.chain.certificates,
                     validationTime: Date(timeIntervalSince1970: TimeInterval(signed.time)), environment: environment,
-                    recorded: recorder, nestedTokens: nested))
+                    recorded: recorder, nestedTokens: nested, payloadObject: parsed.payloadObject,
+                    payloadJSON: parsed.payloadJSON))
         }
         let present = NestedTokensCheck.tokens(in: payload, verifying: verifyingNestedTokens, recorder: &recorder)
         if present.isEmpty { return .finished(verified([], recorder)) }

@@ -81,7 +81,8 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
                 Verified(
                     payload: transform(verified.payload), header: verified.header, chain: verified.chain,
                     validationTime: verified.validationTime, environment: verified.environment,
-                    recorded: verified.recorded, nestedTokens: verified.nestedTokens))
+                    recorded: verified.recorded, nestedTokens: verified.nestedTokens,
+                    payloadObject: verified.payloadObject, payloadJSON: verified.payloadJSON))
         case .failed(let failure):
             return .failed(failure.map(transform))
         }
@@ -111,11 +112,20 @@ public struct Verified<Payload: Sendable>: Sendable {
     package var validatedWithoutSignedDate: Bool { recorded.validatedWithoutSignedDate }
     /// A notification's nested tokens, each verified (empty for other kinds).
     public let nestedTokens: [NestedToken]
+    /// The payload's JSON tree as check 1 parsed it, the same members ``payload`` decoded from: the CLI
+    /// renders it without rebuilding a tree from the model.
+    package let payloadObject: [String: JSONValue]
+    /// The payload's JSON bytes exactly as in the token (check 1 parsed them strictly): the CLI copies
+    /// them into its compact lines without building a tree.
+    package let payloadJSON: [UInt8]
 
     init(
         payload: Payload, header: JWSHeader, chain: [CertificateInfo], validationTime: Date,
-        environment: AppStoreEnvironment?, recorded: ReportRecorder, nestedTokens: [NestedToken] = []
+        environment: AppStoreEnvironment?, recorded: ReportRecorder, nestedTokens: [NestedToken] = [],
+        payloadObject: [String: JSONValue] = [:], payloadJSON: [UInt8] = []
     ) {
+        self.payloadObject = payloadObject
+        self.payloadJSON = payloadJSON
         self.payload = payload
         self.header = header
         self.chain = chain
@@ -183,6 +193,12 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     ///
     /// - Warning: Unverified data.
     public var unverifiedPayloadJSON: Data? { payloadBytes.map { Data($0) } }
+
+    /// The payload's JSON bytes exactly as in the token, without a copy into `Data` (the CLI parses
+    /// them only for a failure it shows).
+    ///
+    /// - Warning: Unverified data.
+    package var unverifiedPayloadBytes: [UInt8]? { payloadBytes }
 
     init(
         error: VerificationError, recorded: ReportRecorder, kind: PayloadKind? = nil,

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# `jwsverify batch` against the library's own warm rate, on the same tokens, in one run:
+#   1. openssl speed -seconds 3 ecdsap256 (verify/s: the P-256 ceiling of this machine)
+#   2. the benchmark's warm set exported (10,000 transactions under one chain, NDJSON lines
+#      {"expect":…,"token":…}, as `batch` reads them)
+#   3. the benchmark's warm rate on one thread pinned to core 0 (`taskset -c 0`), per CPU-second
+#   4. `jwsverify batch` over that set, repeated, pinned to core 0: tokens per CPU-second (user + sys
+#      of the whole process, from /usr/bin/time) and per wall-clock second
+#   5. the same on all cores (wall-clock rate; the 2-core target compares it with step 4's), then the
+#      benchmark's own scaling from 1 thread to all cores, which shows whether a core was free
+#   6. openssl speed again (the ratios use the mean of both runs; their spread shows drift)
+#   7. compact line sizes: a warm transaction's, and a minted notification's with two nested tokens
+#   8. with --rss: peak RSS of `batch` over 1,000,000 warm tokens on all cores
+# then prints the ratios and the targets of issue #18.
+#
+# Usage: bash Benchmarks/batch-rate.sh [--repeat N] [--out DIR] [--rss]
+#   --repeat N   how many times the 10,000-token set is fed to batch in steps 4 and 5 (default 10)
+#   --out DIR    where results go (default .build/benchmark-results/batch-rate)
+#   --rss        also run step 8 (about a minute on 2 cores)
+# Environment: JWSVERIFY_BENCHMARK / JWSVERIFY_CLI use prebuilt release binaries instead of building.
+# Needs: swift, openssl, taskset, /usr/bin/time.
+set -uo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+repeat=10
+rss=0
+out="$root/.build/benchmark-results/batch-rate"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --repeat) shift; repeat="${1:?--repeat needs a number}"
+      case "$repeat" in ''|*[!0-9]*|0) echo "batch-rate.sh: --repeat needs a positive number" >&2; exit 64 ;; esac ;;
+    --out) shift; out="${1:?--out needs a directory}" ;;
+    --rss) rss=1 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "batch-rate.sh: unknown argument '$1' (try --help)" >&2; exit 64 ;;
+  esac
+  shift
+done
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+say() { echo "$*" | tee -a "$out/batch-rate.log"; }
+: > "$out/batch-rate.log"
+
+bench="${JWSVERIFY_BENCHMARK:-}"
+cli="${JWSVERIFY_CLI:-}"
+if [ -z "$bench" ] || [ -z "$cli" ]; then
+  swift build -c release --product jwsverify-benchmark >>"$out/batch-rate.log" 2>&1 || { say "build failed"; exit 1; }
+  swift build -c release --product jwsverify >>"$out/batch-rate.log" 2>&1 || { say "build failed"; exit 1; }
+  bin="$(swift build -c release --show-bin-path)"
+  bench="${bench:-$bin/jwsverify-benchmark}"
+  cli="${cli:-$bin/jwsverify}"
+fi
+time_bin=/usr/bin/time
+[ -x "$time_bin" ] || { say "batch-rate.sh: /usr/bin/time is missing (apt-get install -y time)"; exit 1; }
+
+speed() { openssl speed -seconds 3 ecdsap256 2>/dev/null | awk '/ecdsa \(nistp256\)/ { print $NF }'; }
+
+say "== batch-rate.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nproc) cores (load $(load))"
+say "== 1. openssl speed -seconds 3 ecdsap256"
+speed1="$(speed)"
+say "   P-256 verify/s: ${speed1:-?}"
+
+sets="$out/sets"
+if [ ! -f "$sets/warm.ndjson" ]; then
+  say "== 2. exporting the warm set"
+  "$bench" --scenario warm --export-ndjson "$sets" --export-only >>"$out/batch-rate.log" 2>&1 || { say "export failed"; exit 1; }
+else
+  say "== 2. warm set already exported in $sets"
+fi
+config=(--root "$sets/root.der" --bundle-id com.example.jwsverify --app-apple-id 1234 --environment Sandbox)
+input="$out/warm-x$repeat.ndjson"
+for ((i = 0; i < repeat; i++)); do cat "$sets/warm.ndjson"; done > "$input"
+tokens=$(wc -l < "$input")
+
+say "== 3. benchmark warm, 1 thread, taskset -c 0 (load $(load))"
+taskset -c 0 "$bench" --sets "$sets" --scenario warm --threads 1 --in-process --repeats 3 --seconds 2 \
+  --json "$out/benchmark-warm.json" >>"$out/batch-rate.log" 2>&1
+library_cpu=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["results"][0]["measurements"][0]["tokensPerCPUSecond"])' "$out/benchmark-warm.json" 2>/dev/null)
+say "   ${library_cpu:-?} tokens per CPU-second"
+
+# Runs batch over the input; prints "cpu_rate wall_rate" (tokens per CPU-second, per wall second).
+run_batch() {
+  "$time_bin" -f "%U %S %e" -o "$out/time.txt" "$@" "$cli" batch "${config[@]}" "$input" > "$out/results.ndjson" 2> "$out/summary.txt"
+  awk -v n="$tokens" '{ printf "%.0f %.0f\n", n / ($1 + $2), n / $3 }' "$out/time.txt"
+}
+say "== 4. jwsverify batch, $tokens warm tokens, taskset -c 0 (load $(load))"
+read -r batch1_cpu batch1_wall <<< "$(run_batch taskset -c 0)"
+say "   $batch1_cpu tokens per CPU-second, $batch1_wall per wall second"
+bytes=$(wc -c < "$out/results.ndjson")
+lines=$(wc -l < "$out/results.ndjson")
+verified=$(grep -c '"verified":true' "$out/results.ndjson")
+say "   $lines result lines, $verified verified, $((bytes / lines)) bytes per line"
+
+say "== 5. jwsverify batch, $tokens warm tokens, all cores (load $(load))"
+read -r batchall_cpu batchall_wall <<< "$(run_batch)"
+say "   $batchall_cpu tokens per CPU-second, $batchall_wall per wall second"
+
+# The library's own scaling, measured right after: when it does not reach 2x either, another process
+# held a core and step 5 says nothing about batch's scaling.
+say "== 5b. benchmark warm, 1 and $(nproc) threads, all cores (load $(load))"
+"$bench" --sets "$sets" --scenario warm --threads "1,$(nproc)" --in-process --repeats 2 --seconds 2 \
+  --json "$out/benchmark-scaling.json" >>"$out/batch-rate.log" 2>&1
+library_scaling=$(python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["results"][0]["measurements"]
+print(max(m, key=lambda x: x["threads"])["tokensPerSecond"] / min(m, key=lambda x: x["threads"])["tokensPerSecond"])' \
+  "$out/benchmark-scaling.json" 2>/dev/null)
+say "   library $(nproc) threads / 1 thread (wall): ${library_scaling:-?}"
+
+say "== 6. openssl speed again (load $(load))"
+speed2="$(speed)"
+say "   P-256 verify/s: ${speed2:-?}"
+
+say "== 7. compact line sizes"
+pki="$out/pki"
+[ -f "$pki/root.der" ] || "$cli" mint pki --out "$pki" --seed 18 >/dev/null
+"$cli" mint token --pki "$pki" --kind notification --seed 18 > "$out/notification.txt"
+notification_bytes=$("$cli" batch --root "$pki/root.der" "$out/notification.txt" 2>/dev/null | wc -c)
+say "   transaction: $((bytes / lines)) bytes; notification with two nested tokens: $notification_bytes bytes"
+
+rss_mib=""
+if [ "$rss" = 1 ]; then
+  say "== 8. jwsverify batch, 1,000,000 warm tokens, all cores, peak RSS (load $(load))"
+  for ((i = 0; i < 100; i++)); do cat "$sets/warm.ndjson"; done \
+    | "$time_bin" -v -o "$out/rss.txt" "$cli" batch "${config[@]}" > /dev/null 2> "$out/rss-summary.txt"
+  rss_kib=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out/rss.txt")
+  rss_mib=$(awk -v k="$rss_kib" 'BEGIN { printf "%.1f", k / 1024 }')
+  say "   peak RSS $rss_mib MiB; $(grep tokens/s "$out/rss-summary.txt")"
+fi
+
+say "== results"
+python3 - "$speed1" "$speed2" "$library_cpu" "$batch1_cpu" "$batch1_wall" "$batchall_wall" \
+  "$((bytes / lines))" "$notification_bytes" "$rss_mib" "${library_scaling:-}" <<'PYTHON' | tee -a "$out/batch-rate.log"
+import sys
+def num(s):
+    try:
+        return float(s)
+    except ValueError:
+        return None
+s1, s2, library, one_cpu, one_wall, all_wall, tx_bytes, note_bytes, rss, library_scaling = map(num, sys.argv[1:11])
+speeds = [s for s in (s1, s2) if s]
+p256 = sum(speeds) / len(speeds) if speeds else None
+def ratio(a, b):
+    return None if a is None or not b else a / b
+rows = [
+    ("batch 1 core / benchmark warm 1 thread (per CPU-second)", ratio(one_cpu, library), 0.85, ">="),
+    ("batch 1 core / openssl P-256 verify/s (per CPU-second)", ratio(one_cpu, p256), 1.0, ">="),
+    ("batch all cores / batch 1 core (wall)", ratio(all_wall, one_wall), 1.8, ">="),
+    ("  context: library all threads / 1 thread (wall), same run", library_scaling, None, ""),
+    ("compact line bytes, transaction", tx_bytes, 1536, "<="),
+    ("compact line bytes, notification with two nested tokens", note_bytes, 4096, "<="),
+    ("peak RSS MiB, 1,000,000 warm tokens", rss, 64, "<"),
+]
+print(f"  openssl P-256 verify/s: {', '.join(f'{s:,.0f}' for s in speeds)}; benchmark warm {library or 0:,.0f}/CPU-s;"
+      f" batch 1 core {one_cpu or 0:,.0f}/CPU-s ({one_wall or 0:,.0f}/s wall), all cores {all_wall or 0:,.0f}/s wall")
+for name, value, target, op in rows:
+    if value is None:
+        verdict, shown = "not measured", "n/a"
+    elif target is None:
+        print(f"  {name.ljust(58)} {value:>8.2f}")
+        continue
+    else:
+        met = value >= target if op == ">=" else value <= target if op == "<=" else value < target
+        verdict, shown = ("MET" if met else "NOT MET"), (f"{value:.2f}" if value < 100 else f"{value:,.0f}")
+    print(f"  {name.ljust(58)} {shown:>8}  {op} {target:g}  {verdict}")
+PYTHON

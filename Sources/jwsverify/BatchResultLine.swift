@@ -1,0 +1,222 @@
+import JWSVerify
+
+/// What each `batch` result line holds: `--report compact` (the default) or `--report full`.
+enum BatchReport: String, CaseIterable, Sendable {
+    /// The compact line (`schemaVersion` 2): verdict, identifiers, decoded payload.
+    case compact
+    /// The verification object of `verify --json` (`schemaVersion` 1), with `line` and `id`.
+    case full
+}
+
+/// The `batch` result line, both reports: the fields each has, and the compact line's rendering.
+///
+/// Documented in `Docs/CLI.md` ("Batch result line"). The compact line names the token by the key
+/// identifiers of its kind (``identifierKeys(_:)``) and carries its decoded payload; a notification's
+/// nested tokens are replaced, at their place in the payload, by their own verdict and decoded payload,
+/// so no raw token is ever echoed. The full object is ``JSONRenderer/document(_:line:includeDER:)``.
+enum BatchResultLine {
+    /// The version of the compact line (the full object keeps ``JSONRenderer/schemaVersion``).
+    static let compactSchemaVersion = 2
+
+    /// The fields that every line keeps, whatever `--fields` selects: the line stays identifiable and versioned.
+    static let alwaysKept: Set<String> = ["line", "schemaVersion"]
+
+    /// The identifier fields, per kind, copied from the payload's top level (a notification's
+    /// `transactionId`, `originalTransactionId` and `productId` come from its nested transaction, else
+    /// its renewal info).
+    static func identifierKeys(_ kind: PayloadKind) -> [String] {
+        switch kind {
+        case .transaction: return ["transactionId", "originalTransactionId", "productId"]
+        case .renewalInfo: return ["originalTransactionId", "productId", "autoRenewProductId"]
+        case .appTransaction: return ["appTransactionId", "bundleId", "applicationVersion"]
+        case .notification:
+            return [
+                "notificationUUID", "notificationType", "subtype", "transactionId", "originalTransactionId",
+                "productId",
+            ]
+        case .realtimeRequest: return ["requestIdentifier", "originalTransactionId", "productId"]
+        }
+    }
+
+    /// The compact line's top-level fields (some only when they apply).
+    static let compactFields: [String] = {
+        var fields = [
+            "schemaVersion", "line", "id", "verified", "code", "check", "message", "underlying", "retryable", "kind",
+            "environment", "nestedField", "nestedCheck", "payload",
+        ]
+        for kind in PayloadKind.allCases {
+            for key in identifierKeys(kind) where !fields.contains(key) { fields.append(key) }
+        }
+        return fields
+    }()
+
+    /// The full object's top-level fields.
+    static let fullFields = [
+        "schemaVersion", "line", "id", "verified", "kind", "code", "check", "message", "underlying", "retryable",
+        "nestedField", "nestedCheck", "checks", "chain", "chainValidated", "certificateProblems", "validationTime",
+        "payload", "nested",
+    ]
+
+    /// Every name `--fields` accepts: the fields of either report, sorted.
+    static let selectableFields = Array(Set(compactFields + fullFields)).sorted()
+
+    /// One result line, newline-terminated.
+    ///
+    /// - Parameters:
+    ///   - outcome: The token's outcome.
+    ///   - line: The 1-based input line.
+    ///   - id: The input object's `id`, echoed as given.
+    ///   - report: Compact or full.
+    ///   - fields: The top-level fields to keep (plus ``alwaysKept``); nil keeps all.
+    static func render(
+        _ outcome: TokenOutcome, line: Int, id: JSONValue?, report: BatchReport, fields: Set<String>?
+    ) -> String {
+        var members: [String: JSONValue]
+        switch report {
+        case .compact: members = compact(outcome)
+        case .full:
+            guard case .object(let object) = JSONRenderer.document(outcome, line: line, includeDER: false) else {
+                members = [:]
+                break
+            }
+            members = object
+        }
+        members["line"] = .integer(Int64(line))
+        if let id { members["id"] = id }
+        var writesPayload = report == .compact
+        if let fields {
+            members = members.filter { fields.contains($0.key) || alwaysKept.contains($0.key) }
+            writesPayload = writesPayload && fields.contains("payload")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(2048)
+        writeObject(members, payloadOf: writesPayload ? outcome : nil, into: &out)
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The compact members of one outcome, without `line`, `id` and `payload` (written by ``writePayload(_:into:)``).
+    static func compact(_ outcome: TokenOutcome) -> [String: JSONValue] {
+        // Sized for every member and line and id: growing the dictionary rehashes every key.
+        var members = [String: JSONValue](minimumCapacity: 24)
+        members.merge(verdict(outcome)) { first, _ in first }
+        members["schemaVersion"] = .integer(Int64(compactSchemaVersion))
+        members["retryable"] = .bool(outcome.error?.isRetryable ?? false)
+        members["environment"] = outcome.environment.map(JSONValue.string) ?? .null
+        if let underlying = outcome.error?.underlying { members["underlying"] = .string(underlying) }
+        if let field = outcome.error?.nestedField { members["nestedField"] = .string(field) }
+        if let check = outcome.error?.nestedCheck { members["nestedCheck"] = .string(check.rawValue) }
+        if let kind = outcome.kind {
+            for key in identifierKeys(kind) {
+                if let value = identifier(key, of: outcome) { members[key] = value }
+            }
+        }
+        return members
+    }
+
+    /// `verified`, `code`, `check`, `message` and `kind`: with `payload`, the members a nested token's
+    /// verdict has too.
+    private static func verdict(_ outcome: TokenOutcome) -> [String: JSONValue] {
+        [
+            "verified": .bool(outcome.verified),
+            "code": outcome.error.map { .string($0.code.rawValue) } ?? .null,
+            "check": outcome.error.map { .string($0.check.rawValue) } ?? .null,
+            "message": .string(outcome.error?.message ?? "every check passed"),
+            "kind": outcome.kind.map { .string($0.rawValue) } ?? .null,
+        ]
+    }
+
+    /// The verdict of a nested token the notification's own failure left unchecked.
+    private static let unchecked: [String: JSONValue] = [
+        "verified": .bool(false), "code": .null, "check": .null, "kind": .null, "payload": .null,
+        "message": .string("not checked: the notification itself did not pass its checks"),
+    ]
+
+    /// Writes an object, members sorted by key, with a `payload` member written from `outcome`.
+    private static func writeObject(
+        _ members: [String: JSONValue], payloadOf outcome: TokenOutcome?, into out: inout [UInt8]
+    ) {
+        // nil stands for the payload, written from the outcome.
+        var entries: [(key: String, value: JSONValue?)] = []
+        entries.reserveCapacity(members.count + 1)
+        for (key, value) in members { entries.append((key, value)) }
+        if outcome != nil { entries.append(("payload", nil)) }
+        entries.sort { JSONWriter.precedes($0.key, $1.key) }
+        out.append(UInt8(ascii: "{"))
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(entry.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            if let value = entry.value {
+                JSONWriter.write(value, pretty: false, depth: 1, into: &out)
+            } else if let outcome {
+                writePayload(outcome, into: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes the decoded payload: its JSON text as in the token, compacted and escaped (member order
+    /// the token's), a notification's nested tokens replaced by their verdicts; null when there is none.
+    private static func writePayload(_ outcome: TokenOutcome, into out: inout [UInt8]) {
+        var replacements: [String: JSONTextCopier.Writer] = [:]
+        if outcome.kind == .notification {
+            for nested in outcome.nested {
+                replacements[nested.path] = {
+                    writeObject(verdict(nested.outcome), payloadOf: nested.outcome, into: &$0)
+                }
+            }
+            // A notification refused by its own checks did not verify its nested tokens: they are not
+            // echoed either.
+            for field in PayloadKind.notification.nestedTokenFields where replacements[field.path] == nil {
+                replacements[field.path] = { JSONWriter.write(.object(unchecked), pretty: false, depth: 1, into: &$0) }
+            }
+        }
+        if let json = outcome.payloadJSON, JSONTextCopier.copy(json, replacing: replacements, into: &out) { return }
+        JSONWriter.write(payloadTree(outcome), pretty: false, depth: 1, into: &out)
+    }
+
+    /// The payload as a tree, for payloads the copier refused: each nested token replaced by its verdict.
+    private static func payloadTree(_ outcome: TokenOutcome) -> JSONValue {
+        guard var json = outcome.payload?.json else { return .null }
+        guard outcome.kind == .notification else { return json }
+        for nested in outcome.nested {
+            var members = verdict(nested.outcome)
+            members["payload"] = payloadTree(nested.outcome)
+            json = replacing(path: nested.path[...], in: json, with: .object(members))
+        }
+        for field in PayloadKind.notification.nestedTokenFields
+        where !outcome.nested.contains(where: {
+            $0.path == field.path
+        }) {
+            json = replacing(path: field.path[...], in: json, with: .object(unchecked))
+        }
+        return json
+    }
+
+    /// `json` with the member at a dotted `path` set to `value` when present.
+    private static func replacing(path: Substring, in json: JSONValue, with value: JSONValue) -> JSONValue {
+        guard case .object(var members) = json else { return json }
+        let dot = path.firstIndex(of: ".")
+        let key = String(path[..<(dot ?? path.endIndex)])
+        guard let member = members[key] else { return json }
+        members[key] = dot.map { replacing(path: path[path.index(after: $0)...], in: member, with: value) } ?? value
+        return .object(members)
+    }
+
+    /// An identifier of the token: a top-level string or number of its payload; for a notification,
+    /// of its nested transaction or renewal info when the notification has no such member.
+    private static func identifier(_ key: String, of outcome: TokenOutcome) -> JSONValue? {
+        if case .object(let members)? = outcome.payload?.json, let value = members[key] {
+            switch value {
+            case .string, .integer, .double: return value
+            default: break
+            }
+        }
+        guard outcome.kind == .notification else { return nil }
+        for nested in outcome.nested {
+            if let value = identifier(key, of: nested.outcome) { return value }
+        }
+        return nil
+    }
+}

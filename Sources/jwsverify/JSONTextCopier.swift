@@ -1,0 +1,171 @@
+import JWSVerify
+
+/// Copies JSON text that the library's strict parser accepted (a token's payload) into a compact
+/// `batch` line: whitespace between tokens removed, strings escaped as ``JSONWriter`` escapes them,
+/// and members at given paths replaced by other values. Member order stays the token's.
+///
+/// Copying the bytes costs a fraction of building a ``JSONValue`` tree and writing it with sorted keys,
+/// which was most of the cost of a compact line. The copier trusts nothing it reads: it checks every
+/// index, refuses what is not JSON, a key written with escapes when a replacement is asked for (so that
+/// no spelling of `data` can hide a nested token from its replacement), and nesting deeper than the
+/// parser's limit; the caller then writes the tree instead.
+struct JSONTextCopier {
+    /// Writes a replacement value.
+    typealias Writer = (inout [UInt8]) -> Void
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let replacements: [String: Writer]
+    private var position = 0
+
+    /// Whether the copy failed (then `out` holds a partial copy the caller discards).
+    private struct Refused: Error {}
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, replacements: [String: Writer]) {
+        self.bytes = bytes
+        self.replacements = replacements
+    }
+
+    /// Appends a compact copy of `json` to `out`, each member at a dotted path of `replacements`
+    /// (`data.signedTransactionInfo`; arrays are not entered) written as its replacement instead.
+    ///
+    /// - Returns: false, with `out` as it was, when `json` is not one JSON value the copier can copy.
+    static func copy(_ json: [UInt8], replacing replacements: [String: Writer] = [:], into out: inout [UInt8]) -> Bool {
+        let start = out.count
+        let copied = json.withUnsafeBufferPointer { buffer in
+            var copier = JSONTextCopier(buffer, replacements: replacements)
+            do {
+                try copier.value(path: "", depth: 0, into: &out)
+                copier.skipWhitespace()
+                return copier.position == buffer.count
+            } catch {
+                return false
+            }
+        }
+        if !copied { out.removeSubrange(start...) }
+        return copied
+    }
+
+    private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
+    }
+
+    /// One value; `path` is its dotted path, nil inside an array (no replacement there).
+    private mutating func value(path: String?, depth: Int, into out: inout [UInt8]) throws(Refused) {
+        guard depth <= JSONParser.defaultMaximumDepth else { throw Refused() }
+        skipWhitespace()
+        switch current {
+        case UInt8(ascii: "{")?: try object(path: path, depth: depth + 1, into: &out)
+        case UInt8(ascii: "[")?:
+            position += 1
+            out.append(UInt8(ascii: "["))
+            skipWhitespace()
+            if current == UInt8(ascii: "]") {
+                position += 1
+                out.append(UInt8(ascii: "]"))
+                return
+            }
+            while true {
+                try value(path: nil, depth: depth + 1, into: &out)
+                skipWhitespace()
+                guard let byte = current, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") else {
+                    throw Refused()
+                }
+                position += 1
+                out.append(byte)
+                if byte == UInt8(ascii: "]") { return }
+            }
+        case UInt8(ascii: "\"")?: _ = try string(keeping: false, into: &out)
+        case let byte?
+        where byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) || byte == UInt8(ascii: "t")
+            || byte == UInt8(ascii: "f") || byte == UInt8(ascii: "n"):
+            // A number or literal: its bytes up to the next delimiter, each one a character they may hold.
+            let start = position
+            while let next = current,
+                (0x30...0x39).contains(next) || (0x61...0x7A).contains(next)
+                    || next == UInt8(ascii: "-") || next == UInt8(ascii: "+") || next == UInt8(ascii: ".")
+                    || next == UInt8(ascii: "E")
+            {
+                position += 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        default: throw Refused()
+        }
+    }
+
+    private mutating func object(path: String?, depth: Int, into out: inout [UInt8]) throws(Refused) {
+        position += 1
+        out.append(UInt8(ascii: "{"))
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            position += 1
+            out.append(UInt8(ascii: "}"))
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw Refused() }
+            let key = try string(keeping: path != nil && !replacements.isEmpty, into: &out)
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw Refused() }
+            position += 1
+            out.append(UInt8(ascii: ":"))
+            var memberPath: String?
+            if let path, !replacements.isEmpty {
+                // A key spelled with escapes could name a replaced member: refuse rather than guess.
+                guard let key else { throw Refused() }
+                memberPath = path.isEmpty ? key : path + "." + key
+            }
+            if let memberPath, let replacement = replacements[memberPath] {
+                var skipped: [UInt8] = []
+                try value(path: nil, depth: depth, into: &skipped)
+                replacement(&out)
+            } else {
+                try value(path: memberPath, depth: depth, into: &out)
+            }
+            skipWhitespace()
+            guard let byte = current, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") else { throw Refused() }
+            position += 1
+            out.append(byte)
+            if byte == UInt8(ascii: "}") { return }
+        }
+    }
+
+    /// Copies a string, escaping what ``JSONWriter`` escapes and keeping its escape sequences.
+    ///
+    /// - Parameter keeping: Whether to return the string (member names compared with paths).
+    /// - Returns: the string when kept and written without escape sequences.
+    private mutating func string(keeping: Bool, into out: inout [UInt8]) throws(Refused) -> String? {
+        let open = position
+        position += 1
+        out.append(UInt8(ascii: "\""))
+        var plain = true
+        var runStart = position
+        while true {
+            guard let byte = current else { throw Refused() }
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                // An escape: the backslash and the next byte are copied as they are (the parser checked them).
+                guard position + 1 < bytes.count else { throw Refused() }
+                plain = false
+                position += 2
+                continue
+            }
+            let length = JSONWriter.escapeLength(bytes, at: position)
+            if length == 0 {
+                position += 1
+                continue
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+            JSONWriter.writeEscaped(bytes, at: position, length: length, into: &out)
+            position += length
+            runStart = position
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+        out.append(UInt8(ascii: "\""))
+        position += 1
+        guard keeping, plain else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<(position - 1)]), as: UTF8.self)
+    }
+}
