@@ -100,14 +100,42 @@ enum BatchResultLine {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A field of the compact line, as ``writeCompact(_:line:id:fields:into:)`` writes it.
+    private enum CompactField {
+        case schemaVersion, line, id, verified, code, check, message, underlying, retryable, kind, environment
+        case nestedField, nestedCheck, payload
+        /// One of ``identifierKeys(_:)``.
+        case identifier
+
+        init(_ name: String) {
+            switch name {
+            case "schemaVersion": self = .schemaVersion
+            case "line": self = .line
+            case "id": self = .id
+            case "verified": self = .verified
+            case "code": self = .code
+            case "check": self = .check
+            case "message": self = .message
+            case "underlying": self = .underlying
+            case "retryable": self = .retryable
+            case "kind": self = .kind
+            case "environment": self = .environment
+            case "nestedField": self = .nestedField
+            case "nestedCheck": self = .nestedCheck
+            case "payload": self = .payload
+            default: self = .identifier
+            }
+        }
+    }
+
     /// The compact line's fields, each with its key written once as `"key":`, in the order keys sort
     /// (``JSONWriter/precedes(_:_:)``), which is the order ``JSONWriter`` writes an object's members.
-    private static let compactKeysInOrder: [(name: String, key: [UInt8])] =
+    private static let compactKeysInOrder: [(name: String, field: CompactField, key: [UInt8])] =
         compactFields.sorted(by: JSONWriter.precedes).map { name in
             var key: [UInt8] = []
             JSONWriter.writeString(name, into: &key)
             key.append(UInt8(ascii: ":"))
-            return (name, key)
+            return (name, CompactField(name), key)
         }
 
     /// Writes the compact line of one outcome, without its newline: the members ``compact(_:)`` gives,
@@ -121,30 +149,30 @@ enum BatchResultLine {
         let identifiers = outcome.kind.map(identifierKeys) ?? []
         var first = true
         out.append(UInt8(ascii: "{"))
-        for (name, key) in compactKeysInOrder {
+        for (name, field, key) in compactKeysInOrder {
             if let fields, !fields.contains(name), !alwaysKept.contains(name) { continue }
             let value: JSONValue?
-            switch name {
-            case "payload":
+            switch field {
+            case .payload:
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
                 out.append(contentsOf: key)
                 writePayload(outcome, into: &out)
                 continue
-            case "verified": value = .bool(outcome.verified)
-            case "code": value = outcome.error.map { .string($0.code.rawValue) } ?? .null
-            case "check": value = outcome.error.map { .string($0.check.rawValue) } ?? .null
-            case "message": value = .string(outcome.error?.message ?? "every check passed")
-            case "kind": value = outcome.kind.map { .string($0.rawValue) } ?? .null
-            case "schemaVersion": value = .integer(Int64(compactSchemaVersion))
-            case "retryable": value = .bool(outcome.error?.isRetryable ?? false)
-            case "environment": value = outcome.environment.map(JSONValue.string) ?? .null
-            case "underlying": value = outcome.error?.underlying.map(JSONValue.string)
-            case "nestedField": value = outcome.error?.nestedField.map(JSONValue.string)
-            case "nestedCheck": value = outcome.error?.nestedCheck.map { .string($0.rawValue) }
-            case "line": value = .integer(Int64(line))
-            case "id": value = id
-            default: value = identifiers.contains(name) ? identifier(name, of: outcome) : nil
+            case .verified: value = .bool(outcome.verified)
+            case .code: value = outcome.error.map { .string($0.code.rawValue) } ?? .null
+            case .check: value = outcome.error.map { .string($0.check.rawValue) } ?? .null
+            case .message: value = .string(outcome.error?.message ?? "every check passed")
+            case .kind: value = outcome.kind.map { .string($0.rawValue) } ?? .null
+            case .schemaVersion: value = .integer(Int64(compactSchemaVersion))
+            case .retryable: value = .bool(outcome.error?.isRetryable ?? false)
+            case .environment: value = outcome.environment.map(JSONValue.string) ?? .null
+            case .underlying: value = outcome.error?.underlying.map(JSONValue.string)
+            case .nestedField: value = outcome.error?.nestedField.map(JSONValue.string)
+            case .nestedCheck: value = outcome.error?.nestedCheck.map { .string($0.rawValue) }
+            case .line: value = .integer(Int64(line))
+            case .id: value = id
+            case .identifier: value = identifiers.contains(name) ? identifier(name, of: outcome) : nil
             }
             guard let value else { continue }
             if !first { out.append(UInt8(ascii: ",")) }
