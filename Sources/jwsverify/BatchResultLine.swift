@@ -138,6 +138,17 @@ enum BatchResultLine {
             return (name, CompactField(name), key)
         }
 
+    /// ``compactKeysInOrder`` without the identifiers of other kinds, per kind (``identifierKeys(_:)``).
+    private static let compactKeysByKind: [PayloadKind: [(name: String, field: CompactField, key: [UInt8])]] =
+        Dictionary(
+            uniqueKeysWithValues: PayloadKind.allCases.map { kind in
+                let identifiers = identifierKeys(kind)
+                return (kind, compactKeysInOrder.filter { $0.field != .identifier || identifiers.contains($0.name) })
+            })
+
+    /// ``compactKeysInOrder`` without identifiers, for an outcome of unknown kind.
+    private static let compactKeysWithoutKind = compactKeysInOrder.filter { $0.field != .identifier }
+
     /// Writes the compact line of one outcome, without its newline: the members ``compact(_:)`` gives,
     /// `line`, `id` and `payload`, those `fields` keeps, in sorted key order.
     ///
@@ -146,10 +157,10 @@ enum BatchResultLine {
     static func writeCompact(
         _ outcome: TokenOutcome, line: Int, id: JSONValue?, fields: Set<String>?, into out: inout [UInt8]
     ) {
-        let identifiers = outcome.kind.map(identifierKeys) ?? []
+        let entries = outcome.kind.flatMap { compactKeysByKind[$0] } ?? compactKeysWithoutKind
         var first = true
         out.append(UInt8(ascii: "{"))
-        for (name, field, key) in compactKeysInOrder {
+        for (name, field, key) in entries {
             if let fields, !fields.contains(name), !alwaysKept.contains(name) { continue }
             let value: JSONValue?
             switch field {
@@ -172,7 +183,7 @@ enum BatchResultLine {
             case .nestedCheck: value = outcome.error?.nestedCheck.map { .string($0.rawValue) }
             case .line: value = .integer(Int64(line))
             case .id: value = id
-            case .identifier: value = identifiers.contains(name) ? identifier(name, of: outcome) : nil
+            case .identifier: value = identifier(name, of: outcome)
             }
             guard let value else { continue }
             if !first { out.append(UInt8(ascii: ",")) }
