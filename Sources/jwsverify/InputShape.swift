@@ -29,7 +29,9 @@ struct ShapeFailure: Error, Sendable {
 /// Objects and strings are read with the library's strict JSON parser: a repeated member name is
 /// refused (`duplicate member name`), never resolved either way; so is an object with both `token` and
 /// `signedPayload`. The library's `NotificationRequestBody(httpBody:)` reads Apple's body alone; this
-/// parser reads every shape in one parse, so the `id` and `token` shapes need no second parse.
+/// parser reads every shape in one parse, so the `id` and `token` shapes need no second parse. A plain
+/// object (``plainObject(in:range:)``, what `batch`'s NDJSON lines are) is scanned without the parser,
+/// to the same token and `id`; every other object goes to the parser.
 enum InputShape {
     /// The shapes, as messages name them.
     static let expected =

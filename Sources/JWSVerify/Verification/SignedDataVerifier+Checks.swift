@@ -44,11 +44,11 @@ extension SignedDataVerifier {
     /// Called with the kind's model type opened from an existential: the `@_specialize` list (every
     /// ``PayloadKind/model``) lets the generic entry jump to the code compiled for that type, as the
     /// typed methods run, instead of the unspecialized code that looks up generic metadata at each step.
-    @_specialize(exported: false, where P == JWSTransactionDecodedPayload)
-    @_specialize(exported: false, where P == JWSRenewalInfoDecodedPayload)
-    @_specialize(exported: false, where P == AppTransaction)
-    @_specialize(exported: false, where P == ResponseBodyV2DecodedPayload)
-    @_specialize(exported: false, where P == DecodedRealtimeRequestBody)
+    @_specialize(where P == JWSTransactionDecodedPayload)
+    @_specialize(where P == JWSRenewalInfoDecodedPayload)
+    @_specialize(where P == AppTransaction)
+    @_specialize(where P == ResponseBodyV2DecodedPayload)
+    @_specialize(where P == DecodedRealtimeRequestBody)
     private func decodedCheck<P: AppStorePayload>(
         _ parsed: ParsedToken, as type: P.Type, claims: ClaimsCheck, recorder: consuming ReportRecorder
     ) -> VerificationStage<VerificationResult<DecodedPayload>> {
