@@ -73,7 +73,12 @@ enum BatchResultLine {
     ) -> String {
         var members: [String: JSONValue]
         switch report {
-        case .compact: members = compact(outcome)
+        case .compact:
+            var out: [UInt8] = []
+            out.reserveCapacity(2048)
+            writeCompact(outcome, line: line, id: id, fields: fields, into: &out)
+            out.append(UInt8(ascii: "\n"))
+            return String(decoding: out, as: UTF8.self)
         case .full:
             guard case .object(let object) = JSONRenderer.document(outcome, line: line, includeDER: false) else {
                 members = [:]
@@ -93,6 +98,100 @@ enum BatchResultLine {
         writeObject(members, payloadOf: writesPayload ? outcome : nil, into: &out)
         out.append(UInt8(ascii: "\n"))
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A field of the compact line, as ``writeCompact(_:line:id:fields:into:)`` writes it.
+    private enum CompactField {
+        case schemaVersion, line, id, verified, code, check, message, underlying, retryable, kind, environment
+        case nestedField, nestedCheck, payload
+        /// One of ``identifierKeys(_:)``.
+        case identifier
+
+        init(_ name: String) {
+            switch name {
+            case "schemaVersion": self = .schemaVersion
+            case "line": self = .line
+            case "id": self = .id
+            case "verified": self = .verified
+            case "code": self = .code
+            case "check": self = .check
+            case "message": self = .message
+            case "underlying": self = .underlying
+            case "retryable": self = .retryable
+            case "kind": self = .kind
+            case "environment": self = .environment
+            case "nestedField": self = .nestedField
+            case "nestedCheck": self = .nestedCheck
+            case "payload": self = .payload
+            default: self = .identifier
+            }
+        }
+    }
+
+    /// The compact line's fields, each with its key written once as `"key":`, in the order keys sort
+    /// (``JSONWriter/precedes(_:_:)``), which is the order ``JSONWriter`` writes an object's members.
+    private static let compactKeysInOrder: [(name: String, field: CompactField, key: [UInt8])] =
+        compactFields.sorted(by: JSONWriter.precedes).map { name in
+            var key: [UInt8] = []
+            JSONWriter.writeString(name, into: &key)
+            key.append(UInt8(ascii: ":"))
+            return (name, CompactField(name), key)
+        }
+
+    /// ``compactKeysInOrder`` without the identifiers of other kinds, per kind (``identifierKeys(_:)``).
+    private static let compactKeysByKind: [PayloadKind: [(name: String, field: CompactField, key: [UInt8])]] =
+        Dictionary(
+            uniqueKeysWithValues: PayloadKind.allCases.map { kind in
+                let identifiers = identifierKeys(kind)
+                return (kind, compactKeysInOrder.filter { $0.field != .identifier || identifiers.contains($0.name) })
+            })
+
+    /// ``compactKeysInOrder`` without identifiers, for an outcome of unknown kind.
+    private static let compactKeysWithoutKind = compactKeysInOrder.filter { $0.field != .identifier }
+
+    /// Writes the compact line of one outcome, without its newline: the members ``compact(_:)`` gives,
+    /// `line`, `id` and `payload`, those `fields` keeps, in sorted key order.
+    ///
+    /// Writes each member straight into `out` in the order of ``compactKeysInOrder``, without the
+    /// dictionary and sort of ``JSONWriter``: the same bytes for a fraction of the cost.
+    static func writeCompact(
+        _ outcome: TokenOutcome, line: Int, id: JSONValue?, fields: Set<String>?, into out: inout [UInt8]
+    ) {
+        let entries = outcome.kind.flatMap { compactKeysByKind[$0] } ?? compactKeysWithoutKind
+        var first = true
+        out.append(UInt8(ascii: "{"))
+        for (name, field, key) in entries {
+            if let fields, !fields.contains(name), !alwaysKept.contains(name) { continue }
+            let value: JSONValue?
+            switch field {
+            case .payload:
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out.append(contentsOf: key)
+                writePayload(outcome, into: &out)
+                continue
+            case .verified: value = .bool(outcome.verified)
+            case .code: value = outcome.error.map { .string($0.code.rawValue) } ?? .null
+            case .check: value = outcome.error.map { .string($0.check.rawValue) } ?? .null
+            case .message: value = .string(outcome.error?.message ?? "every check passed")
+            case .kind: value = outcome.kind.map { .string($0.rawValue) } ?? .null
+            case .schemaVersion: value = .integer(Int64(compactSchemaVersion))
+            case .retryable: value = .bool(outcome.error?.isRetryable ?? false)
+            case .environment: value = outcome.environment.map(JSONValue.string) ?? .null
+            case .underlying: value = outcome.error?.underlying.map(JSONValue.string)
+            case .nestedField: value = outcome.error?.nestedField.map(JSONValue.string)
+            case .nestedCheck: value = outcome.error?.nestedCheck.map { .string($0.rawValue) }
+            case .line: value = .integer(Int64(line))
+            case .id: value = id
+            case .identifier: value = identifier(name, of: outcome)
+            }
+            guard let value else { continue }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(contentsOf: key)
+            JSONWriter.write(value, pretty: false, depth: 1, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// The compact members of one outcome, without `line`, `id` and `payload` (written by ``writePayload(_:into:)``).

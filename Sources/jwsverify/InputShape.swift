@@ -29,7 +29,9 @@ struct ShapeFailure: Error, Sendable {
 /// Objects and strings are read with the library's strict JSON parser: a repeated member name is
 /// refused (`duplicate member name`), never resolved either way; so is an object with both `token` and
 /// `signedPayload`. The library's `NotificationRequestBody(httpBody:)` reads Apple's body alone; this
-/// parser reads every shape in one parse, so the `id` and `token` shapes need no second parse.
+/// parser reads every shape in one parse, so the `id` and `token` shapes need no second parse. A plain
+/// object (``plainObject(in:range:)``, what `batch`'s NDJSON lines are) is scanned without the parser,
+/// to the same token and `id`; every other object goes to the parser.
 enum InputShape {
     /// The shapes, as messages name them.
     static let expected =
@@ -51,6 +53,9 @@ enum InputShape {
         let trimmed = bytes.trimmingASCIIWhitespace()
         switch trimmed.first {
         case UInt8(ascii: "{"):
+            if let shaped = plainObject(in: bytes, range: trimmed.startIndex..<trimmed.endIndex) {
+                return .success(shaped)
+            }
             // The parser takes an array: reuse the line's own when nothing was trimmed.
             return object(trimmed.count == bytes.count ? bytes : Array(trimmed), what: what)
         case UInt8(ascii: "\""):
@@ -72,7 +77,97 @@ enum InputShape {
         }
     }
 
-    private static func object(_ bytes: [UInt8], what: String) -> Result<ShapedToken, ShapeFailure> {
+    /// The most members ``plainObject(_:)`` reads (its duplicate check compares every pair).
+    static let plainObjectMemberLimit = 8
+
+    /// The token of an object that is plainly valid, read without the parser: nil when the object is
+    /// anything else, and the caller then parses it with the strict parser (``object(_:what:)``).
+    ///
+    /// The fast path of `batch`'s NDJSON wrapper line (`{"expect":"verified","token":"eyJ…"}`): it
+    /// accepts only an object of at most ``plainObjectMemberLimit`` members whose names and values are
+    /// strings of printable ASCII without escapes (0x20–0x7E except `"` and `\`), separated by spaces
+    /// only, with distinct names and exactly one of ``tokenMembers``. The strict parser accepts every
+    /// such object and reads it to the same token and `id`; every other input, valid or not, takes the
+    /// parser's path, so that what is refused, and its message, stay the parser's.
+    ///
+    /// - Parameters:
+    ///   - line: The input.
+    ///   - range: Where in `line` the input is without its surrounding whitespace.
+    /// - Returns: the token and id, or nil when the object is not plain.
+    static func plainObject(in line: [UInt8], range: Range<Int>) -> ShapedToken? {
+        let bytes = line
+        var position = range.lowerBound
+        let end = range.upperBound
+        let quote = UInt8(ascii: "\"")
+        func skipSpaces() {
+            while position < end, bytes[position] == UInt8(ascii: " ") { position += 1 }
+        }
+        // A string of plain ASCII: the range of its body, after which `position` is past the closing quote.
+        func plainString() -> Range<Int>? {
+            guard position < end, bytes[position] == quote else { return nil }
+            let start = position + 1
+            guard let close = ByteScanning.firstIndex(of: quote, in: bytes, from: start), close < end,
+                isPlainASCII(bytes.span.extracting(start..<close))
+            else { return nil }
+            position = close + 1
+            return start..<close
+        }
+        guard position < end, bytes[position] == UInt8(ascii: "{") else { return nil }
+        position += 1
+        var names: [Range<Int>] = []
+        var token: Range<Int>?
+        var tokenMembersSeen = 0
+        var id: Range<Int>?
+        skipSpaces()
+        guard position < end, bytes[position] != UInt8(ascii: "}") else { return nil }
+        while true {
+            skipSpaces()
+            guard let name = plainString() else { return nil }
+            skipSpaces()
+            guard position < end, bytes[position] == UInt8(ascii: ":") else { return nil }
+            position += 1
+            skipSpaces()
+            guard let value = plainString() else { return nil }
+            guard names.count < plainObjectMemberLimit,
+                !names.contains(where: { bytes[$0].elementsEqual(bytes[name]) })
+            else { return nil }
+            names.append(name)
+            let nameBytes = bytes[name]
+            if nameBytes.elementsEqual("token".utf8) || nameBytes.elementsEqual("signedPayload".utf8) {
+                tokenMembersSeen += 1
+                token = value
+            } else if nameBytes.elementsEqual(idMember.utf8) {
+                id = value
+            }
+            skipSpaces()
+            guard position < end else { return nil }
+            if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            guard bytes[position] == UInt8(ascii: "}"), position + 1 == end else { return nil }
+            break
+        }
+        guard tokenMembersSeen == 1, let token else { return nil }
+        return ShapedToken(
+            token: String(decoding: bytes[token], as: UTF8.self),
+            id: id.map { .string(String(decoding: bytes[$0], as: UTF8.self)) })
+    }
+
+    /// Whether every byte is printable ASCII other than `\\` (0x20–0x7E, 0x5C excepted); written
+    /// without early exit, so that the loop vectorizes.
+    static func isPlainASCII(_ bytes: Span<UInt8>) -> Bool {
+        var refused: UInt8 = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            refused |= (byte &- 0x20 >= 0x5F ? 1 : 0) | (byte == UInt8(ascii: "\\") ? 1 : 0)
+        }
+        return refused == 0
+    }
+
+    /// Reads an object with the strict parser (every shape and failure; see ``plainObject(_:)`` for the
+    /// fast path).
+    static func object(_ bytes: [UInt8], what: String) -> Result<ShapedToken, ShapeFailure> {
         let members: [String: JSONValue]
         do {
             members = try JSONParser.parseObject(bytes)

@@ -143,6 +143,13 @@ struct JSONTextCopier {
         var plain = true
         var runStart = position
         while true {
+            // Printable ASCII other than `"` and `\` needs no escape (most of a payload): skipped in a
+            // tight loop before the byte-by-byte cases below.
+            while position < bytes.count {
+                let byte = bytes[position]
+                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+                position += 1
+            }
             guard let byte = current else { throw Refused() }
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {

@@ -71,8 +71,14 @@ public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
     /// `bundleId` (of the five kinds only transactions and app transactions carry one, and an app
     /// transaction has its own markers; Apple's minimal test transactions carry nothing else).
     static func recognize(payload keys: Dictionary<String, JSONValue>.Keys) -> PayloadKind? {
-        recognize(keys: keys) ?? (keys.contains("bundleId") ? .transaction : nil)
+        // The kind ``recognize(keys:)`` finds, looking each kind's markers up in the payload in rank
+        // order: a transaction is known after one lookup, instead of one per payload key.
+        let marked = rankedMarkerKeys.first { $0.markerKeys.contains(where: keys.contains) }?.kind
+        return marked ?? (keys.contains("bundleId") ? .transaction : nil)
     }
+
+    /// Every kind with its marker keys, in ``allCases`` order (the rank of ``markers``).
+    private static let rankedMarkerKeys = allCases.map { (kind: $0, markerKeys: $0.markerKeys) }
 
     /// Recognizes the kind of an App Store token from its payload's keys, without verifying anything.
     ///

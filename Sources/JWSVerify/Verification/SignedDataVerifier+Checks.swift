@@ -34,13 +34,27 @@ extension SignedDataVerifier {
             guard let kind = kind ?? PayloadKind.recognize(payload: parsed.payloadObject.keys) else {
                 return checkUnrecognized(parsed, recorder: recorder)
             }
-            func run<P: AppStorePayload>(_ type: P.Type) -> VerificationStage<VerificationResult<DecodedPayload>> {
-                check(parsed, as: P.self, verifyingNestedTokens: true, claims: claims, recorder: recorder).map { result in
-                    let nested = result.nestedTokens
-                    return result.map { $0.decodedPayload(nested: nested) }
-                }
-            }
-            return run(kind.model)
+            return decodedCheck(parsed, as: kind.model, claims: claims, recorder: recorder)
+        }
+    }
+
+    /// ``check(_:as:verifyingNestedTokens:claims:recorder:)`` for a kind known only at run time, the
+    /// payload as a ``DecodedPayload``.
+    ///
+    /// Called with the kind's model type opened from an existential: the `@_specialize` list (every
+    /// ``PayloadKind/model``) lets the generic entry jump to the code compiled for that type, as the
+    /// typed methods run, instead of the unspecialized code that looks up generic metadata at each step.
+    @_specialize(where P == JWSTransactionDecodedPayload)
+    @_specialize(where P == JWSRenewalInfoDecodedPayload)
+    @_specialize(where P == AppTransaction)
+    @_specialize(where P == ResponseBodyV2DecodedPayload)
+    @_specialize(where P == DecodedRealtimeRequestBody)
+    private func decodedCheck<P: AppStorePayload>(
+        _ parsed: ParsedToken, as type: P.Type, claims: ClaimsCheck, recorder: consuming ReportRecorder
+    ) -> VerificationStage<VerificationResult<DecodedPayload>> {
+        check(parsed, as: P.self, verifyingNestedTokens: true, claims: claims, recorder: recorder).map { result in
+            let nested = result.nestedTokens
+            return result.map { $0.decodedPayload(nested: nested) }
         }
     }
 
