@@ -154,12 +154,15 @@ struct NonBlockingRevocationTests {
 enum HeartbeatRun {
     static let prefix = "heartbeat: "
 
-    /// Counts 10 ms ticks that come on time (less than one period late). A tick that comes later
-    /// counts as lost, and the ticks missed meanwhile are not made up: while the cooperative pool's
-    /// threads are blocked, the heartbeat loses every tick.
+    /// Counts 10 ms ticks that come on time: less than 50 ms late, a margin for the other processes
+    /// of a loaded 2-core machine (a parallel test run) taking the CPU for a few time slices. A
+    /// tick that comes later counts as lost, and the ticks missed meanwhile are not made up: while
+    /// the cooperative pool's threads are blocked (for the OCSP timeout, 1 s), the heartbeat loses
+    /// every tick.
     final class Heartbeat: Sendable {
         let stopped = Atomic<Bool>(false)
         let kept = Atomic<Int>(0)
+        static let lateness = Duration.milliseconds(50)
 
         func run() async {
             let clock = ContinuousClock()
@@ -168,7 +171,7 @@ enum HeartbeatRun {
             while !stopped.load(ordering: .relaxed) {
                 next = next.advanced(by: period)
                 try? await Task.sleep(until: next, clock: clock)
-                if clock.now - next < period {
+                if clock.now - next < Self.lateness {
                     kept.add(1, ordering: .relaxed)
                 } else {
                     next = clock.now
