@@ -39,6 +39,11 @@ enum FlagAdvice {
             message =
                 "'\(VerifyCommand.online.name)' cannot be combined with '\(environment) \(AppStoreEnvironment.xcode.rawValue)':"
                 + " nobody revokes a StoreKit Testing certificate"
+        case .xcodeAlone?:
+            message =
+                "'\(environment) \(AppStoreEnvironment.xcode.rawValue)' cannot be combined with another"
+                + " '\(environment)': Xcode tokens are trusted through '\(VerifyCommand.xcodeCertificate.name)',"
+                + " not Apple's roots; verify them in a run of their own"
         case .xcodeCertificateUnreadable?:
             let path = options.xcodeCertificate ?? "?"
             message = "\(VerifyCommand.xcodeCertificate.name) \(quotedPath(path)): \(notACertificate(xcodeCertificate))"

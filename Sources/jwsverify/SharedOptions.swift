@@ -64,15 +64,16 @@ extension OptionDeclaration {
     ///   - values: The accepted values, canonical spelling, listed in help and in the error for another value.
     ///   - help: The help text after the list of values.
     ///   - defaultValue: The default shown in help, if any.
+    ///   - repeats: Whether the option may be given several times (each value is passed to `set`).
     ///   - set: Sets the property from the canonical spelling.
     /// - Returns: the declaration.
     static func environment(
-        values: [String], help: String = "", defaultValue: String?,
+        values: [String], help: String = "", defaultValue: String?, repeats: Bool = false,
         set: @escaping @Sendable (inout Options, String) -> Void
     ) -> Self {
         .value(
             "--environment", label: "<environment>", help: OptionValue.alternatives(values) + "." + help,
-            defaultValue: defaultValue, allowedValues: values
+            defaultValue: defaultValue, allowedValues: values, repeats: repeats
         ) { options, string throws(InvalidValue) in
             set(&options, try OptionValue.caseInsensitiveChoice(string, of: values))
         }

@@ -78,7 +78,7 @@ struct VerificationRunner: Sendable {
         do {
             let verifier = try SignedDataVerifier(
                 rootCertificates: roots.isEmpty ? AppleRootCertificate.defaultRoots : roots.map(\.contents),
-                bundleId: options.bundleId, appAppleId: options.appAppleId, environment: options.environment,
+                bundleId: options.bundleId, appAppleId: options.appAppleId, environments: options.environments,
                 xcodeCertificate: xcodeCertificate, enableOnlineChecks: options.online,
                 validationTime: options.at.validationTime)
             mode = .verify(verifier)

@@ -36,8 +36,13 @@ struct VerifyOptions: Equatable, Sendable {
     var bundleId: String?
     /// `--app-apple-id`.
     var appAppleId: Int64?
-    /// `--environment`, canonical spelling; nil when not configured.
-    var environment: AppStoreEnvironment?
+    /// `--environment`, each given once, in canonical spelling; empty when not configured.
+    var environments: [AppStoreEnvironment] = []
+    /// The only `--environment`, or nil when none or several were given.
+    var environment: AppStoreEnvironment? {
+        get { environments.count == 1 ? environments[0] : nil }
+        set { environments = newValue.map { [$0] } ?? [] }
+    }
     /// `--xcode-certificate`.
     var xcodeCertificate: String?
     /// `--at`.
@@ -84,9 +89,14 @@ enum VerifyCommand {
     /// `--environment <environment>`.
     static let environment = OptionDeclaration<VerifyOptions>.environment(
         values: environmentValues,
-        help: " LocalTesting tokens are signed by nobody: they are decoded and reported NOT VERIFIED.",
-        defaultValue: "not configured; the environment is taken from the payload"
-    ) { options, canonical in options.environment = AppStoreEnvironment(rawValue: canonical) }
+        help: " Repeat for several: '--environment Production --environment Sandbox' verifies tokens of"
+            + " both, each with the claims of the environment it names (the app Apple id only in Production)."
+            + " LocalTesting tokens are signed by nobody: they are decoded and reported NOT VERIFIED.",
+        defaultValue: "not configured; the environment is taken from the payload", repeats: true
+    ) { options, canonical in
+        let environment = AppStoreEnvironment(rawValue: canonical)
+        if !options.environments.contains(environment) { options.environments.append(environment) }
+    }
 
     /// `--xcode-certificate <file>`.
     static let xcodeCertificate = OptionDeclaration<VerifyOptions>.value(
@@ -178,7 +188,14 @@ enum VerifyCommand {
                         message: "'\(online.name)' cannot be combined with '\(at.name)': online checks validate at"
                             + " the current time", subcommand: subcommand))
             }
-            if parsed.options.xcodeCertificate != nil && parsed.options.environment != .xcode {
+            if parsed.options.environments.count > 1 && parsed.options.environments.contains(.localTesting) {
+                return .failure(
+                    UsageError(
+                        message: "'\(environment.name) \(AppStoreEnvironment.localTesting.rawValue)' cannot be"
+                            + " combined with another '\(environment.name)': LocalTesting tokens are only decoded",
+                        subcommand: subcommand))
+            }
+            if parsed.options.xcodeCertificate != nil && !parsed.options.environments.contains(.xcode) {
                 return .failure(
                     UsageError(
                         message:

@@ -1,4 +1,5 @@
 import Foundation
+import JWSVerifyTesting
 import Testing
 
 /// Issue 18: the CLI's messages in the CLI's terms (flags to pass, files given), through the built binary.
@@ -278,5 +279,60 @@ struct MessageCommandTests {
         #expect(text.stdout.contains("\n  hint: LocalTesting tokens are signed by nobody, so nothing can verify them;"))
         let object = try CLI.run(["--environment", "LocalTesting", "--json", CLI.mock("transactionInfo")]).json()
         #expect((object["hints"] as? [String])?.first?.contains("'jwsverify inspect'") == true)
+    }
+}
+
+/// `--environment` given several times: one run for Production and Sandbox tokens.
+@Suite("Several environments on the command line")
+struct SeveralEnvironmentsCommandTests {
+    /// Input: a Sandbox transaction and a Production app transaction, minted with the test PKI, in
+    /// one batch with `--environment Production --environment sandbox --app-apple-id 1234`.
+    /// Expected: both verify and each line names its environment; with another app Apple id the
+    /// Production one fails `invalidAppIdentifier` and the Sandbox one still verifies; LocalTesting
+    /// or Xcode with another environment is a usage error naming the flags.
+    @Test("Production and Sandbox tokens verify in one batch")
+    func productionAndSandbox() throws {
+        let pki = try TestPKI.generate(seed: 77)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwsverify-envs-\(UUID())")
+        try pki.write(to: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let minter = TokenMinter(pki: pki)
+        var sandbox = PayloadParameters(bundleId: "com.example.envs")
+        sandbox.environment = "Sandbox"
+        var production = sandbox
+        production.environment = "Production"
+        production.appAppleId = 1234
+        let lines =
+            try minter.mint(.transaction, parameters: sandbox)[0] + "\n"
+            + minter.mint(.appTransaction, parameters: production)[0] + "\n"
+        let root = directory.appendingPathComponent("root.der").path
+        let base = [
+            "batch", "--root", root, "--bundle-id", "com.example.envs", "--environment", "Production",
+            "--environment", "sandbox", "--fields", "verified,code,environment",
+        ]
+        let run = try CLI.run(base + ["--app-apple-id", "1234"], stdin: lines)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let results = run.stdout.split(separator: "\n").map(String.init)
+        #expect(results.count == 2)
+        #expect(results.first?.contains(#""environment":"Sandbox""#) == true)
+        #expect(results.last?.contains(#""environment":"Production""#) == true)
+        #expect(results.allSatisfy { $0.contains(#""verified":true"#) })
+
+        let otherApp = try CLI.run(base + ["--app-apple-id", "99"], stdin: lines)
+        #expect(otherApp.status == 1)
+        let other = otherApp.stdout.split(separator: "\n").map(String.init)
+        #expect(other.first?.contains(#""verified":true"#) == true)
+        #expect(other.last?.contains(#""code":"invalidAppIdentifier""#) == true)
+
+        for (extra, fragment) in [
+            (["--environment", "LocalTesting"], "'--environment LocalTesting' cannot be combined"),
+            (["--environment", "Xcode", "--xcode-certificate", root], "'--environment Xcode' cannot be combined"),
+        ] {
+            let refused = try CLI.run(
+                ["--environment", "Sandbox"] + extra + ["--app-apple-id", "1"], stdin: lines)
+            #expect(refused.status == 64)
+            #expect(refused.stdout.isEmpty)
+            #expect(refused.stderr.contains(fragment), "\(refused.stderr)")
+        }
     }
 }
