@@ -199,15 +199,7 @@ enum JSONWriter {
     /// App Store payloads, without its Unicode comparison machinery (the sort is most of the cost of
     /// writing a payload otherwise).
     static func precedes(_ a: String, _ b: String) -> Bool {
-        let ordered = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in
-                let common = min(x.count, y.count)
-                guard common > 0, let left = x.baseAddress, let right = y.baseAddress else { return x.count < y.count }
-                let order = memcmp(left, right, common)
-                return order != 0 ? order < 0 : x.count < y.count
-            }
-        }
-        return (ordered ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
+        a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     private static func newline(_ pretty: Bool, _ depth: Int, _ out: inout [UInt8]) {
@@ -219,17 +211,13 @@ enum JSONWriter {
     /// Decimal digits, without an intermediate `String`.
     private static func writeInteger(_ number: Int64, into out: inout [UInt8]) {
         if number < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = number.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var index = buffer.count
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            out.append(contentsOf: buffer[index...])
-        }
+        let magnitude = number.magnitude
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }  // at most 10^18 for Int64's magnitudes
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
@@ -249,12 +237,12 @@ enum JSONWriter {
                     index += 1
                     continue
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                out.append(contentsOf: bytes[runStart..<index])
                 writeEscaped(bytes, at: index, length: length, into: &out)
                 index += length
                 runStart = index
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            out.append(contentsOf: bytes[runStart...])
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -262,7 +250,8 @@ enum JSONWriter {
     /// The length of the UTF-8 sequence at `index` when it encodes a character this writer escapes
     /// (`"`, `\\`, C0 controls, DEL, C1 controls, U+2028, U+2029, U+200E, U+200F, U+202A–U+202E,
     /// U+2066–U+2069); 0 otherwise.
-    static func escapeLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+    static func escapeLength<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at index: Int) -> Int
+    where Bytes.Index == Int {
         let first = bytes[index]
         if first < 0x80 {
             return first < 0x20 || first == 0x7F || first == UInt8(ascii: "\"") || first == UInt8(ascii: "\\") ? 1 : 0
@@ -276,9 +265,9 @@ enum JSONWriter {
     }
 
     /// Writes the character of ``escapeLength(_:at:)``'s sequence at `index` as an escape.
-    static func writeEscaped(
-        _ bytes: UnsafeBufferPointer<UInt8>, at index: Int, length: Int, into out: inout [UInt8]
-    ) {
+    static func writeEscaped<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes, at index: Int, length: Int, into out: inout [UInt8]
+    ) where Bytes.Index == Int {
         let scalar: UInt32
         switch length {
         case 1: scalar = UInt32(bytes[index])

@@ -13,14 +13,14 @@ struct JSONTextCopier {
     /// Writes a replacement value.
     typealias Writer = (inout [UInt8]) -> Void
 
-    private let bytes: UnsafeBufferPointer<UInt8>
+    private let bytes: [UInt8]
     private let replacements: [String: Writer]
     private var position = 0
 
     /// Whether the copy failed (then `out` holds a partial copy the caller discards).
     private struct Refused: Error {}
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, replacements: [String: Writer]) {
+    private init(_ bytes: [UInt8], replacements: [String: Writer]) {
         self.bytes = bytes
         self.replacements = replacements
     }
@@ -31,15 +31,14 @@ struct JSONTextCopier {
     /// - Returns: false, with `out` as it was, when `json` is not one JSON value the copier can copy.
     static func copy(_ json: [UInt8], replacing replacements: [String: Writer] = [:], into out: inout [UInt8]) -> Bool {
         let start = out.count
-        let copied = json.withUnsafeBufferPointer { buffer in
-            var copier = JSONTextCopier(buffer, replacements: replacements)
-            do {
-                try copier.value(path: "", depth: 0, into: &out)
-                copier.skipWhitespace()
-                return copier.position == buffer.count
-            } catch {
-                return false
-            }
+        var copier = JSONTextCopier(json, replacements: replacements)
+        let copied: Bool
+        do {
+            try copier.value(path: "", depth: 0, into: &out)
+            copier.skipWhitespace()
+            copied = copier.position == json.count
+        } catch {
+            copied = false
         }
         if !copied { out.removeSubrange(start...) }
         return copied
@@ -89,7 +88,7 @@ struct JSONTextCopier {
             {
                 position += 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
+            out.append(contentsOf: bytes[start..<position])
         default: throw Refused()
         }
     }
@@ -164,15 +163,15 @@ struct JSONTextCopier {
                 position += 1
                 continue
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+            out.append(contentsOf: bytes[runStart..<position])
             JSONWriter.writeEscaped(bytes, at: position, length: length, into: &out)
             position += length
             runStart = position
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+        out.append(contentsOf: bytes[runStart..<position])
         out.append(UInt8(ascii: "\""))
         position += 1
         guard keeping, plain else { return nil }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<(position - 1)]), as: UTF8.self)
+        return String(decoding: bytes[(open + 1)..<(position - 1)], as: UTF8.self)
     }
 }
