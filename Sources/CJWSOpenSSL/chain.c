@@ -84,15 +84,27 @@ int cjws_verify_chain(X509_STORE *store, X509 *leaf, X509 *intermediate, int64_t
                       cjws_chain_result *result) {
     ERR_clear_error();
     memset(result, 0, sizeof *result);
-    int status = 0;
-    X509_STORE_CTX *context = X509_STORE_CTX_new();
     STACK_OF(X509) *untrusted = sk_X509_new_null();
-    if (context == NULL || untrusted == NULL) {
-        goto done;
-    }
     /* sk_X509_push does not take a reference: `intermediate` stays owned by the caller and outlives
      * the context. */
-    if (sk_X509_push(untrusted, intermediate) <= 0) {
+    if (untrusted == NULL || sk_X509_push(untrusted, intermediate) <= 0) {
+        sk_X509_free(untrusted);
+        return 0;
+    }
+    int status = cjws_verify_chain_offering(store, leaf, untrusted, intermediate, at_time, result, NULL);
+    sk_X509_free(untrusted); /* frees the stack only, not the certificate */
+    return status;
+}
+
+int cjws_verify_chain_offering(X509_STORE *store, X509 *leaf, STACK_OF(X509) *untrusted, X509 *intermediate,
+                               int64_t at_time, cjws_chain_result *result, X509 **second) {
+    memset(result, 0, sizeof *result);
+    if (second != NULL) {
+        *second = NULL;
+    }
+    int status = 0;
+    X509_STORE_CTX *context = X509_STORE_CTX_new();
+    if (context == NULL) {
         goto done;
     }
     if (X509_STORE_CTX_init(context, store, leaf, untrusted) != 1) {
@@ -117,8 +129,12 @@ int cjws_verify_chain(X509_STORE *store, X509 *leaf, X509 *intermediate, int64_t
     int length = chain != NULL ? sk_X509_num(chain) : 0;
     result->chain_length = length;
     if (length >= 2) {
-        X509 *second = sk_X509_value(chain, 1);
-        result->intermediate_in_chain = second == intermediate || X509_cmp(second, intermediate) == 0;
+        X509 *built_second = sk_X509_value(chain, 1);
+        result->intermediate_in_chain =
+            intermediate != NULL && (built_second == intermediate || X509_cmp(built_second, intermediate) == 0);
+        if (second != NULL) {
+            *second = built_second; /* one of `untrusted` or a root of the store: both outlive the context */
+        }
     }
     result->chain_not_before = INT64_MIN;
     result->chain_not_after = INT64_MAX;
@@ -144,7 +160,6 @@ int cjws_verify_chain(X509_STORE *store, X509 *leaf, X509 *intermediate, int64_t
 
 done:
     X509_STORE_CTX_free(context);
-    sk_X509_free(untrusted); /* frees the stack only, not the certificate */
     return status;
 }
 

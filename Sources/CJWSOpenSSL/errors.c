@@ -57,10 +57,23 @@ void cjws_free(void *pointer) { OPENSSL_free(pointer); }
 
 static pthread_once_t fetch_once = PTHREAD_ONCE_INIT;
 static EVP_MD *sha256_md = NULL; /* owned for the life of the process */
+static EVP_MD *sha1_md = NULL;   /* owned for the life of the process */
 
 static void fetch_algorithms(void) {
     /* An explicit fetch avoids the implicit provider lookup on every digest. */
     sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+    sha1_md = EVP_MD_fetch(NULL, "SHA1", NULL);
+}
+
+const EVP_MD *cjws_sha1_md(void) {
+    pthread_once(&fetch_once, fetch_algorithms);
+    return sha1_md != NULL ? sha1_md : EVP_sha1();
+}
+
+int cjws_sha1(const void *data, size_t length, unsigned char *digest) {
+    ERR_clear_error();
+    unsigned int out_length = 0;
+    return EVP_Digest(data, length, digest, &out_length, cjws_sha1_md(), NULL) == 1 && out_length == 20;
 }
 
 const EVP_MD *cjws_sha256_md(void) {

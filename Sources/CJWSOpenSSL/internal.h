@@ -18,7 +18,9 @@
 typedef enum cjws_verify_slot {
     CJWS_VERIFY_SLOT_ES256 = 0,
     CJWS_VERIFY_SLOT_ISSUER = 1,
-    CJWS_VERIFY_SLOT_COUNT = 2
+    /* The RSA key of an app receipt's signer (receipt.c). */
+    CJWS_VERIFY_SLOT_RSA = 2,
+    CJWS_VERIFY_SLOT_COUNT = 3
 } cjws_verify_slot;
 
 /* An OCSP request with the CertID it asks about (ocsp.c builds it, ocsp_http.c sends it). OCSP
@@ -47,5 +49,15 @@ EVP_PKEY_CTX *cjws_verify_context(cjws_verify_slot which, EVP_PKEY *key);
 X509 *cjws_keyless_p256_leaf(const void *der, size_t length, EVP_PKEY **key);
 int cjws_leaf_check(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
                     cjws_ec_key *issuer_key, int64_t at_time, int *reason);
+
+/* cjws_verify_chain with every certificate of `untrusted` offered (chain.c): the same configuration and
+ * result; `intermediate_in_chain` compares with `intermediate` (may be NULL), and `second`, when not
+ * NULL, receives the built chain's second certificate (a member of `untrusted` or a root of the store,
+ * not a new reference), or NULL. Does not clear the error queue. */
+int cjws_verify_chain_offering(X509_STORE *store, X509 *leaf, STACK_OF(X509) *untrusted, X509 *intermediate,
+                               int64_t at_time, cjws_chain_result *result, X509 **second);
+
+/* SHA-1, fetched once per process (errors.c). */
+const EVP_MD *cjws_sha1_md(void);
 
 #endif

@@ -52,6 +52,10 @@ X509 *cjws_x509_from_pem(const void *pem, size_t length) {
 
 void cjws_x509_free(X509 *certificate) { X509_free(certificate); }
 
+X509 *cjws_x509_up_ref(X509 *certificate) {
+    return certificate != NULL && X509_up_ref(certificate) == 1 ? certificate : NULL;
+}
+
 int cjws_x509_to_der(X509 *certificate, unsigned char **out) {
     ERR_clear_error();
     *out = NULL;

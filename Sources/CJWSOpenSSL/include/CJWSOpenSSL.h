@@ -12,7 +12,7 @@
  *
  * One C file per section below: errors.c (errors, digests), keys.c (keys and ES256), ec_key.c (EC
  * verification keys and their tables; its modular inverse in inverse.c), x509.c, chain.c (trust store and chain), leaf.c, selftest.c,
- * ocsp.c and ocsp_http.c (CJWSOpenSSL_ocsp.h).
+ * receipt.c (app receipts), ocsp.c and ocsp_http.c (CJWSOpenSSL_ocsp.h).
  *
  * Process-wide state, each set once behind pthread_once or only counted: the fetched SHA-256
  * (errors.c), the self-test's result (selftest.c), the key-less parsing context (leaf.c), the
@@ -44,6 +44,9 @@ int cjws_sha256(const void *data, size_t length, unsigned char *digest);
 
 /* SHA-384 of `length` bytes into `digest` (48 bytes). Returns 1 on success. */
 int cjws_sha384(const void *data, size_t length, unsigned char *digest);
+
+/* SHA-1 of `length` bytes into `digest` (20 bytes): an app receipt's device hash. Returns 1 on success. */
+int cjws_sha1(const void *data, size_t length, unsigned char *digest);
 
 /* ---- keys and ES256 (keys.c) ----------------------------------------------------------------- */
 
@@ -120,6 +123,9 @@ X509 *cjws_x509_from_der(const void *der, size_t length);
 X509 *cjws_x509_from_pem(const void *pem, size_t length);
 
 void cjws_x509_free(X509 *certificate);
+
+/* Takes a new reference to `certificate` (freed with cjws_x509_free) and returns it; NULL for NULL. */
+X509 *cjws_x509_up_ref(X509 *certificate);
 
 /* Writes the certificate's DER into a buffer allocated by OpenSSL (free with cjws_free). Returns the
  * length, or -1. */
@@ -263,6 +269,87 @@ int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_l
 #define CJWS_LEAF_SIGNATURE 6
 /* The self-test failed or an argument is missing. */
 #define CJWS_LEAF_UNAVAILABLE 7
+
+/* ---- app receipts: CMS / PKCS#7 SignedData (receipt.c) --------------------------------------
+ *
+ * A StoreKit 1 app receipt parsed by OpenSSL's CMS code (DER, or BER with indefinite lengths as Xcode
+ * writes it). Nothing embedded is trusted: the chain is built from the signer the SignerInfo names
+ * to the store's roots with every embedded certificate offered as untrusted, as CMS_verify does. */
+typedef struct cjws_receipt cjws_receipt;
+
+/* Why cjws_receipt_parse refused the bytes. */
+#define CJWS_RECEIPT_PARSED 0
+/* Not a CMS ContentInfo. */
+#define CJWS_RECEIPT_NOT_CMS 1
+/* Bytes after the ContentInfo. */
+#define CJWS_RECEIPT_TRAILING_BYTES 2
+/* A ContentInfo of another type than SignedData. */
+#define CJWS_RECEIPT_NOT_SIGNED_DATA 3
+/* The signed content's type is not id-data. */
+#define CJWS_RECEIPT_NOT_DATA 4
+/* The content is absent (a detached signature). */
+#define CJWS_RECEIPT_DETACHED 5
+/* Not exactly one SignerInfo. */
+#define CJWS_RECEIPT_SIGNER_COUNT 6
+/* An allocation failed. */
+#define CJWS_RECEIPT_INTERNAL 7
+
+/* Parses `bytes` (all of them) as a CMS SignedData over id-data content with exactly one signer. NULL
+ * with `*reason` set otherwise. Free with cjws_receipt_free. */
+cjws_receipt *cjws_receipt_parse(const void *bytes, size_t length, int *reason);
+void cjws_receipt_free(cjws_receipt *receipt);
+
+/* The signed content's bytes (owned by the receipt). */
+int cjws_receipt_content(const cjws_receipt *receipt, const unsigned char **content, size_t *length);
+
+/* The embedded certificates, in order; cjws_receipt_certificate returns a pointer owned by the receipt. */
+int cjws_receipt_certificate_count(const cjws_receipt *receipt);
+X509 *cjws_receipt_certificate(const cjws_receipt *receipt, int index);
+
+/* The index of the first embedded certificate the SignerInfo names (issuer and serial, or subject key
+ * identifier), as CMS_verify picks it; -1 when none. */
+int cjws_receipt_signer_index(const cjws_receipt *receipt);
+
+/* The SignerInfo's digest and signature algorithms as NIDs (NID_undef when OpenSSL knows none). */
+int cjws_receipt_algorithms(const cjws_receipt *receipt, int *digest_nid, int *signature_nid);
+
+/* 1 when the SignerInfo has signed attributes (App Store receipts have none). */
+int cjws_receipt_has_signed_attributes(const cjws_receipt *receipt);
+
+/* The SignerInfo's signature bytes (owned by the receipt). */
+int cjws_receipt_signature(const cjws_receipt *receipt, const unsigned char **signature, size_t *length);
+
+/* OpenSSL's CMS_verify of the signature and the content digest, signer certificate chain not checked
+ * (CMS_NO_SIGNER_CERT_VERIFY): 1 valid, 0 not. The signer is the certificate cjws_receipt_signer_index
+ * names. */
+int cjws_receipt_verify_signature(cjws_receipt *receipt);
+
+/* What CMS_verify computes for a SignerInfo without signed attributes: the digest (NID_sha1 or
+ * NID_sha256) of `content`, verified with PKCS #1 v1.5 under the RSA `key`. 1 valid, 0 invalid, -1
+ * another key type, another digest, or an internal error. The warm path of an app receipt whose signer
+ * is known. */
+int cjws_rsa_verify_content(EVP_PKEY *key, int digest_nid, const void *content, size_t content_length,
+                            const void *signature, size_t signature_length);
+
+/* The size in bits of an RSA key (EVP_PKEY_RSA: not RSA-PSS), or 0 for any other key. */
+int cjws_pkey_rsa_bits(const EVP_PKEY *key);
+
+/* OpenSSL's long name of `nid` ("sha512", "ecdsa-with-SHA256"...) into `buffer`; -1 when it has none. */
+int cjws_nid_name(int nid, char *buffer, size_t capacity);
+
+/* NIDs the receipt checks compare with. */
+int cjws_nid_sha1(void);
+int cjws_nid_sha256(void);
+int cjws_nid_rsa_encryption(void);
+int cjws_nid_sha1_with_rsa(void);
+int cjws_nid_sha256_with_rsa(void);
+
+/* cjws_verify_chain for a receipt: from the embedded certificate at `signer_index` to a root of the
+ * store, every embedded certificate offered as untrusted, at `at_time`. `*issuer_index` receives the
+ * index among the embedded certificates of the built chain's second certificate, or -1 (none, or a
+ * root of the store). Returns 1 when OpenSSL ran, 0 on an internal error. */
+int cjws_verify_receipt_chain(X509_STORE *store, const cjws_receipt *receipt, int signer_index, int64_t at_time,
+                              cjws_chain_result *result, int *issuer_index);
 
 /* ---- self-test of the behaviours the fast paths rely on (selftest.c) --------------------------
  *

@@ -33,6 +33,21 @@ final class Certificate: @unchecked Sendable {
         self.init(takingOwnershipOf: pointer, der: der)
     }
 
+    /// A certificate that OpenSSL parsed as part of something else (an app receipt's embedded
+    /// certificates), with a reference of its own; nil when it has no DER encoding.
+    convenience init?(borrowing pointer: OpaquePointer) {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = cjws_x509_to_der(pointer, &out)
+        guard length > 0, let out, let owned = cjws_x509_up_ref(pointer) else {
+            cjws_free(out)
+            cjws_clear_errors()
+            return nil
+        }
+        let der = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+        cjws_free(out)
+        self.init(takingOwnershipOf: owned, der: der)
+    }
+
     /// Parses a leaf without OpenSSL's provider decoding of its subject key (140–350 µs in OpenSSL
     /// 3.0), building the key from its fields instead; nil when the bytes are not one certificate or
     /// the key is not an EC P-256 key (then parse with ``init(der:)``). Such a certificate has no key
@@ -192,6 +207,11 @@ final class Certificate: @unchecked Sendable {
 /// SHA-256 through OpenSSL.
 enum SHA256 {
     static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] { openSSLDigest(bytes, length: 32, cjws_sha256) }
+}
+
+/// SHA-1 through OpenSSL (an app receipt's device hash).
+enum SHA1 {
+    static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] { openSSLDigest(bytes, length: 20, cjws_sha1) }
 }
 
 /// SHA-384 through OpenSSL (the digest of Apple's certificate signatures).

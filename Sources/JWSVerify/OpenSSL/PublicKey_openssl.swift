@@ -134,6 +134,27 @@ final class PublicKey: @unchecked Sendable {
         return result == 1
     }
 
+    /// The size of an RSA key in bits; 0 for any other key (RSA-PSS keys included).
+    var rsaBits: Int { Int(cjws_pkey_rsa_bits(key)) }
+
+    /// Checks an app receipt's signature without signed attributes as `CMS_verify` checks it: PKCS #1
+    /// v1.5 over `digest` of `content`, with this RSA key.
+    ///
+    /// - Returns: true only for a valid signature.
+    func isValidRSASignature(_ signature: ArraySlice<UInt8>, over content: ArraySlice<UInt8>, digest: ReceiptDigest)
+        -> Bool
+    {
+        let nid = digest == .sha256 ? cjws_nid_sha256() : cjws_nid_sha1()
+        let result = content.withUnsafeBytes { content in
+            signature.withUnsafeBytes { signature in
+                cjws_rsa_verify_content(
+                    key, nid, content.baseAddress, content.count, signature.baseAddress, signature.count)
+            }
+        }
+        if result < 0 { cjws_clear_errors() }
+        return result == 1
+    }
+
     /// Builds the key's fixed-base table now instead of after ``fixedBaseThreshold`` valid signatures.
     ///
     /// - Returns: true when the key verifies with its table (a P-256 or P-384 key, OpenSSL 3 with its

@@ -86,16 +86,23 @@ final class TrustStore: @unchecked Sendable {
                     underlying: drainOpenSSLErrors()))
         }
         cjws_clear_errors()
+        return .success(Self.verdict(result))
+    }
+
+    /// The store itself, for the C functions that verify other shapes of chain (app receipts).
+    func withStore<T>(_ body: (OpaquePointer) -> T) -> T { body(store) }
+
+    /// The verdict `cjws_verify_chain` (or the receipt's chain verification) wrote.
+    static func verdict(_ result: cjws_chain_result) -> ChainVerdict {
         func reason(_ code: Int32) -> String { String(cString: cjws_verify_error_string(code)) }
         let fingerprint = withUnsafeBytes(of: result.root_sha256) { Array($0) }
-        return .success(
-            ChainVerdict(
-                trustFailure: result.trust_error != 0
-                    ? (result.trust_error, result.trust_error_depth, reason(result.trust_error)) : nil,
-                timeFailure: result.time_error != 0
-                    ? (result.time_error, result.time_error_depth, reason(result.time_error)) : nil,
-                chainLength: Int(result.chain_length), passesThroughIntermediate: result.intermediate_in_chain == 1,
-                rootFingerprint: fingerprint,
-                validity: ValidityInterval(notBefore: result.chain_not_before, notAfter: result.chain_not_after)))
+        return ChainVerdict(
+            trustFailure: result.trust_error != 0
+                ? (result.trust_error, result.trust_error_depth, reason(result.trust_error)) : nil,
+            timeFailure: result.time_error != 0
+                ? (result.time_error, result.time_error_depth, reason(result.time_error)) : nil,
+            chainLength: Int(result.chain_length), passesThroughIntermediate: result.intermediate_in_chain == 1,
+            rootFingerprint: fingerprint,
+            validity: ValidityInterval(notBefore: result.chain_not_before, notAfter: result.chain_not_after))
     }
 }

@@ -6,12 +6,13 @@ enum Configuration {
     /// The trust anchor for `environments`, after checking that the configuration can verify anything:
     /// Production needs an app Apple id, LocalTesting cannot be verified, Xcode needs its pinned
     /// certificate, no online checks and no other environment, and every root must parse into a
-    /// trust store.
+    /// trust store. An app receipt verifier (`productionNeedsAppAppleId` false) compares the app
+    /// Apple id only when one is given.
     static func anchor(
         rootCertificates: [Data], xcodeCertificate: Data?, environments: [AppStoreEnvironment], appAppleId: Int64?,
-        enableOnlineChecks: Bool, cachesIntermediates: Bool
+        enableOnlineChecks: Bool, cachesIntermediates: Bool, productionNeedsAppAppleId: Bool = true
     ) throws(VerificationError) -> TrustAnchor {
-        if environments.contains(.production) && appAppleId == nil {
+        if productionNeedsAppAppleId && environments.contains(.production) && appAppleId == nil {
             throw error("appAppleId is required when the environments include Production", .appAppleIdRequired)
         }
         if environments.contains(.localTesting) {

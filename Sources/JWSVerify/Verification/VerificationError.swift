@@ -45,6 +45,12 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         public static let invalidAppIdentifier = Code(rawValue: "invalidAppIdentifier")
         /// The payload's environment does not match the verifier's configuration.
         public static let invalidEnvironment = Code(rawValue: "invalidEnvironment")
+        /// An app receipt that is not a CMS SignedData over id-data content with exactly one signer, whose
+        /// content is absent (detached), or whose content is not the strict DER of a receipt's attributes.
+        public static let malformedReceipt = Code(rawValue: "malformedReceipt")
+        /// An app receipt's SHA-1 hash (field 5) is not SHA-1 of the device identifier, the opaque value
+        /// and the bundle id: the receipt was issued to another device.
+        public static let deviceHashMismatch = Code(rawValue: "deviceHashMismatch")
         /// The verifier was configured in a way that cannot verify anything (for example Production
         /// without an app Apple id, or no usable root certificate).
         public static let invalidConfiguration = Code(rawValue: "invalidConfiguration")
@@ -54,7 +60,7 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
             .malformedToken, .unsupportedAlgorithm, .missingCertificateChain, .invalidChainLength,
             .invalidCertificate, .untrustedChain, .certificateExpired, .missingAppleExtension, .unsupportedKey,
             .invalidSignature, .revokedCertificate, .revocationUnavailable, .payloadDecodingFailed,
-            .invalidAppIdentifier, .invalidEnvironment, .invalidConfiguration,
+            .invalidAppIdentifier, .invalidEnvironment, .malformedReceipt, .deviceHashMismatch, .invalidConfiguration,
         ]
 
         /// The name of the matching case of Apple's `VerificationStatus`

@@ -35,6 +35,8 @@ public struct VerificationReport: Sendable, Hashable, Codable {
         case payload
         /// 13. Bundle id, app Apple id, environment.
         case bundleId, appAppleId, environment
+        /// An app receipt's SHA-1 hash against the device identifier, when one was given.
+        case deviceHash
         /// A notification's nested `signedTransactionInfo`, `signedRenewalInfo` and `signedAppTransactionInfo`.
         case nestedTokens
 
@@ -50,7 +52,7 @@ public struct VerificationReport: Sendable, Hashable, Codable {
             case .signature: return .signature
             case .revocation: return .revocation
             case .payload: return .payload
-            case .bundleId, .appAppleId, .environment: return .claims
+            case .bundleId, .appAppleId, .environment, .deviceHash: return .claims
             // A nested failure keeps its own check; this is the step's place in the contract.
             case .nestedTokens: return .nestedTokens
             }

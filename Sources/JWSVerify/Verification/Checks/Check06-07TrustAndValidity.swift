@@ -65,7 +65,7 @@ enum TrustAndValidityCheck {
     ///
     /// Built here only, from the certificates themselves, so a verifier whose caches hold the chain
     /// (which revalidates in full a chain not valid at the time) says exactly what a cold one says.
-    private static func expired(
+    static func expired(
         role: String, _ certificate: Certificate?, at time: Int64, reason: String
     ) -> VerificationError {
         var named = "the \(role) certificate"
@@ -85,7 +85,7 @@ enum TrustAndValidityCheck {
             "\(named) is not valid at \(ISO8601Text.iso8601(seconds: time))\(window): \(reason)", underlying: reason)
     }
 
-    private static func trustDetail(_ root: CertificateInfo) -> VerificationReport.Detail {
+    static func trustDetail(_ root: CertificateInfo) -> VerificationReport.Detail {
         .trustedRoot(
             name: root.subjectCommonName ?? root.subjectOrganization ?? "without a CN",
             fingerprint: root.sha256Fingerprint)
