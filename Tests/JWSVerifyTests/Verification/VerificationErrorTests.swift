@@ -30,6 +30,9 @@ struct VerificationErrorTests {
             .invalidAppIdentifier: "INVALID_APP_IDENTIFIER",
             .invalidEnvironment: "INVALID_ENVIRONMENT",
             .invalidConfiguration: "FAILURE",
+            // Apple's libraries verify no receipts: their general failure.
+            .malformedReceipt: "VERIFICATION_FAILURE",
+            .deviceHashMismatch: "VERIFICATION_FAILURE",
         ]
         #expect(Set(expected.keys) == Set(VerificationError.Code.all))
         for code in VerificationError.Code.all {
