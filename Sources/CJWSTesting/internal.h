@@ -19,6 +19,8 @@
  *   signatures.c     cjwst_sign_*, cjwst_forge_es256_infinity
  *   crafted.c        cjwst_cert_create_crafted and its DER writer
  *   chain.c          cjwst_verify_chain, cjwst_verify_error_string
+ *   receipts.c       cjwst_rsa_key_*, cjwst_key_rsa_bits, cjwst_cms_sign
+ *   receipt_reference.c  cjwst_cms_verify_reference, cjwst_cms_inspect
  *   allocator.c      the failing allocator (independent of this header)
  */
 #ifndef CJWSTESTING_INTERNAL_H
@@ -38,7 +40,7 @@
 
 struct cjwst_key {
     EVP_PKEY *pkey; /* owned */
-    int curve;      /* CJWST_CURVE_* */
+    int curve;      /* CJWST_CURVE_*, or 0 for an RSA key (receipts.c) */
 };
 
 /* ---- errors.c: entry and exit of every exported function ------------------------------------- */
