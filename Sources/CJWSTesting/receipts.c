@@ -1,5 +1,5 @@
-/* App receipts (StoreKit 1): RSA keys and CMS/PKCS #7 SignedData made with OpenSSL's CMS API (the
- * CJWSTesting.h functions cjwst_rsa_key_*, cjwst_key_rsa_bits and cjwst_cms_sign).
+/* App receipts (StoreKit 1): CMS/PKCS #7 SignedData made with OpenSSL's CMS API (the CJWSTesting.h
+ * function cjwst_cms_sign; the RSA keys it signs with come from keys.c).
  *
  * An App Store receipt is a SignedData whose one SignerInfo names its certificate by issuer and
  * serial number, has no signed attributes and signs the content's SHA-1 (before 2023) or SHA-256
@@ -14,95 +14,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <openssl/asn1.h>
 #include <openssl/bio.h>
 #include <openssl/cms.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/objects.h>
-#include <openssl/pem.h>
-#include <openssl/rsa.h>
 #include <openssl/x509.h>
 
 static const unsigned char empty_content[1] = {0};
-
-/* Wraps `pkey` (ownership moves in) in a new cjwst_key with no curve; frees `pkey` on failure. */
-static cjwst_key *wrap_rsa_key(EVP_PKEY *pkey) {
-    cjwst_key *key = OPENSSL_zalloc(sizeof *key);
-    if (key == NULL) {
-        EVP_PKEY_free(pkey);
-        return NULL;
-    }
-    key->pkey = pkey;
-    key->curve = 0;
-    return key;
-}
-
-int cjwst_rsa_key_generate(int bits, cjwst_key **out_key) {
-    int ok = 0;
-    const char *step = "invalid arguments";
-    EVP_PKEY_CTX *context = NULL;
-    EVP_PKEY *pkey = NULL;
-    cjwst_key *key = NULL;
-
-    cjwst_internal_begin();
-    if (out_key != NULL) *out_key = NULL;
-    CHECK(out_key != NULL, "invalid arguments");
-    CHECK(bits >= 512 && bits <= 16384, "RSA key size must be 512...16384 bits");
-    context = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
-    CHECK(context != NULL, "EVP_PKEY_CTX_new_from_name");
-    CHECK(EVP_PKEY_keygen_init(context) == 1, "EVP_PKEY_keygen_init");
-    CHECK(EVP_PKEY_CTX_set_rsa_keygen_bits(context, bits) == 1, "EVP_PKEY_CTX_set_rsa_keygen_bits");
-    CHECK(EVP_PKEY_generate(context, &pkey) == 1, "EVP_PKEY_generate");
-    key = wrap_rsa_key(pkey);
-    pkey = NULL; /* owned by `key` (or freed by wrap_rsa_key) */
-    CHECK(key != NULL, "allocation");
-    *out_key = key;
-    ok = 1;
-done:
-    EVP_PKEY_free(pkey);
-    EVP_PKEY_CTX_free(context);
-    return cjwst_internal_finish(ok, __func__, step);
-}
-
-int cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key) {
-    int ok = 0;
-    const char *step = "invalid arguments";
-    BIO *bio = NULL;
-    EVP_PKEY *pkey = NULL;
-    cjwst_key *key = NULL;
-
-    cjwst_internal_begin();
-    if (out_key != NULL) *out_key = NULL;
-    CHECK(out_key != NULL && pem != NULL && pem_len > 0 && pem_len <= INT_MAX, "invalid arguments");
-    bio = BIO_new_mem_buf(pem, (int)pem_len);
-    CHECK(bio != NULL, "BIO_new_mem_buf");
-    pkey = PEM_read_bio_PrivateKey(bio, NULL, cjwst_internal_no_password, NULL);
-    CHECK(pkey != NULL, "PEM_read_bio_PrivateKey");
-    CHECK(EVP_PKEY_is_a(pkey, "RSA"), "not an RSA key");
-    key = wrap_rsa_key(pkey);
-    pkey = NULL;
-    CHECK(key != NULL, "allocation");
-    *out_key = key;
-    ok = 1;
-done:
-    EVP_PKEY_free(pkey);
-    BIO_free(bio);
-    return cjwst_internal_finish(ok, __func__, step);
-}
-
-int cjwst_key_rsa_bits(const cjwst_key *key, int *out_bits) {
-    int ok = 0;
-    const char *step = "invalid arguments";
-
-    cjwst_internal_begin();
-    CHECK(key != NULL && key->pkey != NULL && out_bits != NULL, "invalid arguments");
-    CHECK(EVP_PKEY_is_a(key->pkey, "RSA"), "not an RSA key");
-    *out_bits = EVP_PKEY_get_bits(key->pkey);
-    CHECK(*out_bits > 0, "EVP_PKEY_get_bits");
-    ok = 1;
-done:
-    return cjwst_internal_finish(ok, __func__, step);
-}
 
 /* The digest of a SignerInfo (CJWST_DIGEST_*), or NULL. */
 static const EVP_MD *signer_digest(int digest) {
@@ -350,7 +270,21 @@ int cjwst_cms_sign(const cjwst_cms_params *params, unsigned char **out_cms, size
     CHECK(data != NULL, "BIO_new_mem_buf");
     output = BIO_new(BIO_s_mem());
     CHECK(output != NULL, "BIO_new");
-    if (params->encoding == CJWST_CMS_DER) {
+    if (params->signer_count == 0) {
+        /* CMS_final needs a digest to compute, so with no SignerInfo the content is set directly;
+           nothing is signed. */
+        ASN1_OCTET_STRING **content = CMS_get0_content(cms); /* owned by `cms` */
+        CHECK(params->encoding == CJWST_CMS_DER,
+              "a SignedData without SignerInfos can only be written as DER");
+        if (!params->detached) {
+            CHECK(content != NULL && *content != NULL, "CMS_get0_content");
+            CHECK(ASN1_OCTET_STRING_set(*content, params->content_len > 0 ? params->content
+                                                                           : empty_content,
+                                        (int)params->content_len) == 1,
+                  "ASN1_OCTET_STRING_set");
+        }
+        CHECK(i2d_CMS_bio(output, cms) == 1, "i2d_CMS_bio");
+    } else if (params->encoding == CJWST_CMS_DER) {
         CHECK(CMS_final(cms, data, NULL, flags) == 1, "CMS_final");
         CHECK(i2d_CMS_bio(output, cms) == 1, "i2d_CMS_bio");
     } else {

@@ -9,7 +9,7 @@ public enum CraftedTimeEncoding: Sendable, Hashable, CaseIterable {
 }
 
 /// The digest of a crafted certificate's signature: ECDSA with an EC issuer key, PKCS #1 v1.5 with an
-/// RSA issuer key (``CraftedCertificate/sign(with:)-(TestSigningKey)``).
+/// RSA issuer key (`CraftedCertificate.sign(with:)` with a ``TestSigningKey``).
 public enum CraftedDigest: Sendable, Hashable, CaseIterable {
     /// ecdsa-with-SHA1, or sha1WithRSAEncryption (Apple Inc. Root and the receipt chains before 2023).
     case sha1

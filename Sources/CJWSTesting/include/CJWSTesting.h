@@ -2,7 +2,8 @@
  * CJWSTesting: the only C code that *signs* anything in JWSVerify.
  *
  * It mints test keys, test certificates and ES256 signatures so that JWSVerifyTesting can
- * produce tokens shaped like the App Store's. It is deliberately kept apart from the
+ * produce tokens shaped like the App Store's, and RSA keys and CMS SignedData for app receipts
+ * (StoreKit 1), with OpenSSL's own CMS_verify as the reference verdict on them. It is deliberately kept apart from the
  * verification C module (CJWSOpenSSL); nothing on the verification path links it.
  *
  * Conventions
@@ -15,12 +16,12 @@
  *     on failure the first queued error is kept, per thread, for cjwst_last_error().
  *   - No OpenSSL type appears in this header.
  *
- * Where each section is implemented: keys.c (keys), certificates.c and cert_builders.c
+ * Where each section is implemented: keys.c (EC and RSA keys), certificates.c and cert_builders.c
  * (certificates), signatures.c (signatures and the forged ES256 signature), crafted.c (crafted
- * certificates), chain.c (chain verdicts), receipts.c (RSA keys and CMS SignedData for app
- * receipts), receipt_reference.c (OpenSSL's own CMS_verify as a reference verdict, and CMS
- * inspection), errors.c (cjwst_free, cjwst_last_error), allocator.c (the failing allocator);
- * internal.h, beside them, declares what they share.
+ * certificates), chain.c (chain verdicts), receipts.c (CMS SignedData for app receipts),
+ * receipt_reference.c (OpenSSL's own CMS_verify as a reference verdict, and CMS inspection),
+ * errors.c (cjwst_free, cjwst_last_error), allocator.c (the failing allocator); internal.h, beside
+ * them, declares what they share.
  */
 #ifndef CJWSTESTING_H
 #define CJWSTESTING_H
@@ -122,7 +123,7 @@ int cjwst_key_generate(int curve, const void *seed, size_t seed_len, cjwst_key *
 /* Reads a private EC key (P-256 or P-384) from PEM: PKCS#8 or SEC1, unencrypted. */
 int cjwst_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key);
 
-/* The curve of the key (CJWST_CURVE_*). */
+/* The curve of the key (CJWST_CURVE_*; 0 for an RSA key). */
 int cjwst_key_curve(const cjwst_key *key, int *out_curve);
 
 /* The private key as PEM (CJWST_PEM_PKCS8 or CJWST_PEM_SEC1). The buffer is NUL-terminated;
@@ -131,6 +132,17 @@ int cjwst_key_private_pem(const cjwst_key *key, int encoding, char **out_pem, si
 
 /* The public key as DER SubjectPublicKeyInfo. */
 int cjwst_key_public_spki_der(const cjwst_key *key, unsigned char **out_der, size_t *out_len);
+
+/* Generates a random RSA key of `bits` bits (512...16384; public exponent 65537). Apple's receipt
+   certificates use 2048. There is no seeded form: OpenSSL's RSA key generation draws from its
+   own random generator. */
+int cjwst_rsa_key_generate(int bits, cjwst_key **out_key);
+
+/* Reads an unencrypted private RSA key from PEM (PKCS #8 or PKCS #1). */
+int cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key);
+
+/* The modulus size of an RSA key in bits; fails for an EC key. */
+int cjwst_key_rsa_bits(const cjwst_key *key, int *out_bits);
 
 /* Creates and signs an X.509 v3 certificate for `subject_key`, signed by `issuer_key`
    (self-signed when `issuer_key` is NULL or equal to `subject_key`). Output: DER. */
@@ -269,19 +281,8 @@ int cjwst_verify_chain(const void *leaf_der, size_t leaf_len, const void *interm
 const char *cjwst_verify_error_string(int code);
 
 /* ---------------------------------------------------------------------------------------------
- * App receipts (StoreKit 1): RSA keys and CMS/PKCS #7 SignedData (receipts.c)
+ * App receipts (StoreKit 1): CMS/PKCS #7 SignedData (receipts.c)
  * ------------------------------------------------------------------------------------------- */
-
-/* Generates a random RSA key of `bits` bits (512...16384; public exponent 65537). Apple's receipt
-   certificates use 2048. There is no seeded form: OpenSSL's RSA key generation draws from its
-   own random generator. */
-int cjwst_rsa_key_generate(int bits, cjwst_key **out_key);
-
-/* Reads an unencrypted private RSA key from PEM (PKCS #8 or PKCS #1). */
-int cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key);
-
-/* The modulus size of an RSA key in bits; fails for an EC key. */
-int cjwst_key_rsa_bits(const cjwst_key *key, int *out_bits);
 
 /* Bytes given by pointer and length (a DER certificate in a list). */
 typedef struct cjwst_bytes {
@@ -316,7 +317,8 @@ typedef struct cjwst_cms_params {
     size_t content_len;
     /* eContentType as dotted text, or NULL for id-data (1.2.840.113549.1.7.1, Apple's). */
     const char *content_type_oid;
-    /* The SignerInfos, in order; none (count 0) writes an empty set. */
+    /* The SignerInfos (a SET OF: OpenSSL's DER writer sorts them by encoding). None (count 0, DER
+       only) writes an empty set and signs nothing. */
     const cjwst_cms_signer *signers;
     size_t signer_count;
     /* The certificates field: these DER certificates verbatim, in this order (duplicates allowed);
