@@ -145,9 +145,21 @@ static int der_time(der_buffer *buffer, int64_t seconds, int encoding) {
 
 static const char *ecdsa_signature_oid(int digest) {
     switch (digest) {
+    case CJWST_DIGEST_SHA1: return "1.2.840.10045.4.1";
     case CJWST_DIGEST_SHA256: return "1.2.840.10045.4.3.2";
     case CJWST_DIGEST_SHA384: return "1.2.840.10045.4.3.3";
     case CJWST_DIGEST_SHA512: return "1.2.840.10045.4.3.4";
+    default: return NULL;
+    }
+}
+
+/* PKCS #1 v1.5 signature OIDs (RFC 8017 appendix C); their AlgorithmIdentifier carries NULL. */
+static const char *rsa_signature_oid(int digest) {
+    switch (digest) {
+    case CJWST_DIGEST_SHA1: return "1.2.840.113549.1.1.5";
+    case CJWST_DIGEST_SHA256: return "1.2.840.113549.1.1.11";
+    case CJWST_DIGEST_SHA384: return "1.2.840.113549.1.1.12";
+    case CJWST_DIGEST_SHA512: return "1.2.840.113549.1.1.13";
     default: return NULL;
     }
 }
@@ -163,6 +175,7 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, const cjwst_key 
     unsigned char *signature = NULL;
     size_t signature_len = 0;
     const char *algorithm_oid = NULL;
+    int is_rsa = 0;
 
     cjwst_internal_begin();
     if (out_der != NULL) *out_der = NULL;
@@ -175,7 +188,9 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, const cjwst_key 
     CHECK(params->serial != NULL && params->serial_len > 0 && params->serial_len <= 64,
           "serial must be 1...64 content bytes");
     CHECK(params->extension_count == 0 || params->extensions != NULL, "extensions missing");
-    algorithm_oid = ecdsa_signature_oid(params->signature_digest);
+    is_rsa = EVP_PKEY_is_a(issuer_key->pkey, "RSA");
+    algorithm_oid = is_rsa ? rsa_signature_oid(params->signature_digest)
+                           : ecdsa_signature_oid(params->signature_digest);
     CHECK(algorithm_oid != NULL, "unsupported signature digest");
     if (params->spki_der == NULL) {
         CHECK(subject_key != NULL && subject_key->pkey != NULL, "no subject key and no SPKI DER");
@@ -185,8 +200,13 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, const cjwst_key 
         CHECK(params->spki_len > 0, "empty SPKI DER");
     }
 
-    /* AlgorithmIdentifier: SEQUENCE { ecdsa-with-SHAx } (no parameters, RFC 5758). */
+    /* AlgorithmIdentifier: SEQUENCE { ecdsa-with-SHAx } (no parameters, RFC 5758), or
+       SEQUENCE { shaxWithRSAEncryption, NULL } (RFC 4055 section 5) for an RSA issuer key. */
     CHECK(der_oid(&item, algorithm_oid), "signature OID");
+    if (is_rsa) {
+        static const unsigned char null_parameters[2] = {0x05, 0x00};
+        der_append(&item, null_parameters, sizeof null_parameters);
+    }
     der_wrap(&algorithm, 0x30, &item);
 
     /* version [0] EXPLICIT INTEGER 2 */

@@ -13,12 +13,14 @@
  * The files (each holds the functions of one CJWSTesting.h section, with its own static helpers):
  *   errors.c         cjwst_last_error, cjwst_free; the per-thread last error (its only definition)
  *   helpers.c        the helpers below that several files use
- *   keys.c           cjwst_key_* (including cjwst_key_public_spki_der_ex)
+ *   keys.c           cjwst_key_* (including cjwst_key_public_spki_der_ex), cjwst_rsa_key_*
  *   certificates.c   cjwst_cert_create and the cjwst_cert_* readers and converters
  *   cert_builders.c  names, times and extensions for cjwst_cert_create
  *   signatures.c     cjwst_sign_*, cjwst_forge_es256_infinity
  *   crafted.c        cjwst_cert_create_crafted and its DER writer
  *   chain.c          cjwst_verify_chain, cjwst_verify_error_string
+ *   receipts.c       cjwst_cms_sign
+ *   receipt_reference.c  cjwst_cms_verify_reference, cjwst_cms_inspect
  *   allocator.c      the failing allocator (independent of this header)
  */
 #ifndef CJWSTESTING_INTERNAL_H
@@ -38,7 +40,7 @@
 
 struct cjwst_key {
     EVP_PKEY *pkey; /* owned */
-    int curve;      /* CJWST_CURVE_* */
+    int curve;      /* CJWST_CURVE_*, or 0 for an RSA key (receipts.c) */
 };
 
 /* ---- errors.c: entry and exit of every exported function ------------------------------------- */

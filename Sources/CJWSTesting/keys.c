@@ -1,5 +1,5 @@
-/* Keys: generation (random or from a seed), PEM in and out, SubjectPublicKeyInfo (the CJWSTesting.h
- * functions cjwst_key_*). */
+/* Keys: EC generation (random or from a seed), random RSA generation, PEM in and out,
+ * SubjectPublicKeyInfo (the CJWSTesting.h functions cjwst_key_* and cjwst_rsa_key_*). */
 #include "internal.h"
 
 #include <limits.h>
@@ -16,6 +16,7 @@
 #include <openssl/objects.h>
 #include <openssl/param_build.h>
 #include <openssl/pem.h>
+#include <openssl/rsa.h>
 #include <openssl/x509.h>
 
 static const char *curve_group_name(int curve) {
@@ -53,7 +54,8 @@ static int pkey_curve(const EVP_PKEY *pkey) {
     return 0;
 }
 
-/* Wraps `pkey` (ownership moves in) in a new cjwst_key; frees `pkey` on failure. */
+/* Wraps `pkey` (ownership moves in) in a new cjwst_key (`curve` 0 for RSA); frees `pkey` on
+ * failure. */
 static cjwst_key *wrap_key(EVP_PKEY *pkey, int curve) {
     cjwst_key *key = OPENSSL_zalloc(sizeof *key);
     if (key == NULL) {
@@ -151,12 +153,46 @@ done:
     return result;
 }
 
+/* A new random key: `type` "EC" on `curve` (CJWST_CURVE_*), or "RSA" of `bits` bits. */
+static EVP_PKEY *generate_pkey(const char *type, int curve, int bits, const char **step) {
+    EVP_PKEY_CTX *context = NULL;
+    EVP_PKEY *pkey = NULL;
+
+    *step = "EVP_PKEY_CTX_new_from_name";
+    context = EVP_PKEY_CTX_new_from_name(NULL, type, NULL);
+    if (context == NULL) goto done;
+    *step = "EVP_PKEY_keygen_init";
+    if (EVP_PKEY_keygen_init(context) != 1) goto done;
+    if (curve != 0) {
+        *step = "EVP_PKEY_CTX_set_group_name";
+        if (EVP_PKEY_CTX_set_group_name(context, curve_group_name(curve)) != 1) goto done;
+    } else {
+        *step = "EVP_PKEY_CTX_set_rsa_keygen_bits";
+        if (EVP_PKEY_CTX_set_rsa_keygen_bits(context, bits) != 1) goto done;
+    }
+    *step = "EVP_PKEY_generate";
+    if (EVP_PKEY_generate(context, &pkey) != 1) pkey = NULL;
+done:
+    EVP_PKEY_CTX_free(context);
+    return pkey;
+}
+
+/* Wraps a new or read key (ownership of `pkey` moves in) into `*out_key`. */
+static int finish_key(EVP_PKEY *pkey, int curve, cjwst_key **out_key, const char **step) {
+    cjwst_key *key = NULL;
+    *step = "no key";
+    if (pkey == NULL) return 0;
+    key = wrap_key(pkey, curve); /* owns `pkey` now, or freed it */
+    *step = "allocation";
+    if (key == NULL) return 0;
+    *out_key = key;
+    return 1;
+}
+
 int cjwst_key_generate(int curve, const void *seed, size_t seed_len, cjwst_key **out_key) {
     int ok = 0;
     const char *step = "invalid arguments";
-    EVP_PKEY_CTX *context = NULL;
     EVP_PKEY *pkey = NULL;
-    cjwst_key *key = NULL;
 
     cjwst_internal_begin();
     if (out_key != NULL) *out_key = NULL;
@@ -166,49 +202,94 @@ int cjwst_key_generate(int curve, const void *seed, size_t seed_len, cjwst_key *
         if (pkey == NULL) goto done;
     } else {
         CHECK(seed_len == 0, "seed length without a seed");
-        context = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
-        CHECK(context != NULL, "EVP_PKEY_CTX_new_from_name");
-        CHECK(EVP_PKEY_keygen_init(context) == 1, "EVP_PKEY_keygen_init");
-        CHECK(EVP_PKEY_CTX_set_group_name(context, curve_group_name(curve)) == 1,
-              "EVP_PKEY_CTX_set_group_name");
-        CHECK(EVP_PKEY_generate(context, &pkey) == 1, "EVP_PKEY_generate");
+        pkey = generate_pkey("EC", curve, 0, &step);
+        if (pkey == NULL) goto done;
     }
-    key = wrap_key(pkey, curve);
-    pkey = NULL; /* owned by `key` (or freed by wrap_key) */
-    CHECK(key != NULL, "allocation");
-    *out_key = key;
-    ok = 1;
+    ok = finish_key(pkey, curve, out_key, &step);
 done:
-    EVP_PKEY_free(pkey);
-    EVP_PKEY_CTX_free(context);
     return cjwst_internal_finish(ok, __func__, step);
+}
+
+int cjwst_rsa_key_generate(int bits, cjwst_key **out_key) {
+    int ok = 0;
+    const char *step = "invalid arguments";
+    EVP_PKEY *pkey = NULL;
+
+    cjwst_internal_begin();
+    if (out_key != NULL) *out_key = NULL;
+    CHECK(out_key != NULL, "invalid arguments");
+    CHECK(bits >= 512 && bits <= 16384, "RSA key size must be 512...16384 bits");
+    pkey = generate_pkey("RSA", 0, bits, &step);
+    if (pkey == NULL) goto done;
+    ok = finish_key(pkey, 0, out_key, &step);
+done:
+    return cjwst_internal_finish(ok, __func__, step);
+}
+
+/* Reads an unencrypted private key of any type from PEM. */
+static EVP_PKEY *read_private_pem(const void *pem, size_t pem_len, const char **step) {
+    BIO *bio = NULL;
+    EVP_PKEY *pkey = NULL;
+    *step = "invalid arguments";
+    if (pem == NULL || pem_len == 0 || pem_len > INT_MAX) return NULL;
+    *step = "BIO_new_mem_buf";
+    bio = BIO_new_mem_buf(pem, (int)pem_len);
+    if (bio == NULL) return NULL;
+    *step = "PEM_read_bio_PrivateKey";
+    pkey = PEM_read_bio_PrivateKey(bio, NULL, cjwst_internal_no_password, NULL);
+    BIO_free(bio);
+    return pkey;
 }
 
 int cjwst_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key) {
     int ok = 0;
     const char *step = "invalid arguments";
-    BIO *bio = NULL;
     EVP_PKEY *pkey = NULL;
-    cjwst_key *key = NULL;
     int curve = 0;
 
     cjwst_internal_begin();
     if (out_key != NULL) *out_key = NULL;
-    CHECK(out_key != NULL && pem != NULL && pem_len > 0 && pem_len <= INT_MAX, "invalid arguments");
-    bio = BIO_new_mem_buf(pem, (int)pem_len);
-    CHECK(bio != NULL, "BIO_new_mem_buf");
-    pkey = PEM_read_bio_PrivateKey(bio, NULL, cjwst_internal_no_password, NULL);
-    CHECK(pkey != NULL, "PEM_read_bio_PrivateKey");
+    CHECK(out_key != NULL, "invalid arguments");
+    pkey = read_private_pem(pem, pem_len, &step);
+    if (pkey == NULL) goto done;
     curve = pkey_curve(pkey);
     CHECK(curve != 0, "not an EC key on P-256 or P-384");
-    key = wrap_key(pkey, curve);
-    pkey = NULL;
-    CHECK(key != NULL, "allocation");
-    *out_key = key;
-    ok = 1;
+    ok = finish_key(pkey, curve, out_key, &step);
+    pkey = NULL; /* owned by the key, or freed */
 done:
     EVP_PKEY_free(pkey);
-    BIO_free(bio);
+    return cjwst_internal_finish(ok, __func__, step);
+}
+
+int cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key) {
+    int ok = 0;
+    const char *step = "invalid arguments";
+    EVP_PKEY *pkey = NULL;
+
+    cjwst_internal_begin();
+    if (out_key != NULL) *out_key = NULL;
+    CHECK(out_key != NULL, "invalid arguments");
+    pkey = read_private_pem(pem, pem_len, &step);
+    if (pkey == NULL) goto done;
+    CHECK(EVP_PKEY_is_a(pkey, "RSA"), "not an RSA key");
+    ok = finish_key(pkey, 0, out_key, &step);
+    pkey = NULL; /* owned by the key, or freed */
+done:
+    EVP_PKEY_free(pkey);
+    return cjwst_internal_finish(ok, __func__, step);
+}
+
+int cjwst_key_rsa_bits(const cjwst_key *key, int *out_bits) {
+    int ok = 0;
+    const char *step = "invalid arguments";
+
+    cjwst_internal_begin();
+    CHECK(key != NULL && key->pkey != NULL && out_bits != NULL, "invalid arguments");
+    CHECK(EVP_PKEY_is_a(key->pkey, "RSA"), "not an RSA key");
+    *out_bits = EVP_PKEY_get_bits(key->pkey);
+    CHECK(*out_bits > 0, "EVP_PKEY_get_bits");
+    ok = 1;
+done:
     return cjwst_internal_finish(ok, __func__, step);
 }
 

@@ -14,6 +14,7 @@ static const unsigned char empty_message[1] = {0};
 
 static const char *digest_name(int digest) {
     switch (digest) {
+    case CJWST_DIGEST_SHA1: return "SHA1";
     case CJWST_DIGEST_SHA256: return "SHA256";
     case CJWST_DIGEST_SHA384: return "SHA384";
     case CJWST_DIGEST_SHA512: return "SHA512";

@@ -8,19 +8,23 @@ public enum CraftedTimeEncoding: Sendable, Hashable, CaseIterable {
     case generalizedTime
 }
 
-/// The digest of a crafted certificate's ECDSA signature.
+/// The digest of a crafted certificate's signature: ECDSA with an EC issuer key, PKCS #1 v1.5 with an
+/// RSA issuer key (`CraftedCertificate.sign(with:)` with a ``TestSigningKey``).
 public enum CraftedDigest: Sendable, Hashable, CaseIterable {
-    /// ecdsa-with-SHA256.
+    /// ecdsa-with-SHA1, or sha1WithRSAEncryption (Apple Inc. Root and the receipt chains before 2023).
+    case sha1
+    /// ecdsa-with-SHA256, or sha256WithRSAEncryption (receipt certificates since 2023).
     case sha256
-    /// ecdsa-with-SHA384 (Apple's).
+    /// ecdsa-with-SHA384 (Apple's JWS chain), or sha384WithRSAEncryption.
     case sha384
-    /// ecdsa-with-SHA512.
+    /// ecdsa-with-SHA512, or sha512WithRSAEncryption.
     case sha512
 }
 
 /// An X.509 v3 certificate whose every field a test chooses, DER-encoded as given (names,
 /// serial, time encodings, SubjectPublicKeyInfo, extensions in order with duplicates and unknown
-/// OIDs) and signed with ECDSA by an issuer key. For crafted chains in tests and fuzzing.
+/// OIDs) and signed by an issuer key: ECDSA with an EC key, RSA PKCS #1 v1.5 with an RSA key. For
+/// crafted chains in tests and fuzzing, and for the receipt test PKI (``ReceiptTestPKI``).
 public struct CraftedCertificate: Sendable, Hashable {
     /// Subject name.
     public var subject: CraftedName
@@ -69,6 +73,13 @@ public struct CraftedCertificate: Sendable, Hashable {
     /// Encodes and signs the certificate with `issuerKey` (the subject's own key for a self-signed
     /// one). Returns the DER.
     public func sign(with issuerKey: TestPrivateKey) throws -> Data {
-        try OpenSSLCrafting.create(self, spki: publicKey.der(), issuerKey: issuerKey)
+        try OpenSSLCrafting.create(self, spki: publicKey.der(), issuerKey: issuerKey.handle)
+    }
+
+    /// Encodes and signs the certificate with an EC or RSA `issuerKey`: the signature algorithm is
+    /// ecdsa-with-SHAx or shaxWithRSAEncryption (parameters NULL) by the key's type and
+    /// ``signatureDigest``. Returns the DER.
+    public func sign(with issuerKey: TestSigningKey) throws -> Data {
+        try OpenSSLCrafting.create(self, spki: publicKey.der(), issuerKey: issuerKey.handle)
     }
 }

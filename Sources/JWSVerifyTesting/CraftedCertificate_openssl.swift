@@ -3,7 +3,7 @@ import Foundation
 
 /// Crafted certificates, forged signatures and OpenSSL's chain verdict through CJWSTesting.
 enum OpenSSLCrafting {
-    static func create(_ spec: CraftedCertificate, spki: Data, issuerKey: TestPrivateKey) throws -> Data {
+    static func create(_ spec: CraftedCertificate, spki: Data, issuerKey: OpenSSLKey) throws -> Data {
         var der: UnsafeMutablePointer<UInt8>?
         var length = 0
         // Every byte buffer must stay alive across the one C call: copy them into one array of
@@ -47,7 +47,7 @@ enum OpenSSLCrafting {
                                 signature_digest: spec.signatureDigest.cValue,
                                 spki_der: spkiRaw.baseAddress, spki_len: spkiRaw.count,
                                 extensions: extensionBuffer.baseAddress, extension_count: extensionBuffer.count)
-                            return issuerKey.handle.withHandle { issuerHandle in
+                            return issuerKey.withHandle { issuerHandle in
                                 cjwst_cert_create_crafted(&params, nil, issuerHandle, &der, &length)
                             }
                         }
@@ -123,16 +123,6 @@ extension CraftedTimeEncoding {
         switch self {
         case .utcTime: return CJWST_TIME_UTC
         case .generalizedTime: return CJWST_TIME_GENERALIZED
-        }
-    }
-}
-
-extension CraftedDigest {
-    var cValue: Int32 {
-        switch self {
-        case .sha256: return CJWST_DIGEST_SHA256
-        case .sha384: return CJWST_DIGEST_SHA384
-        case .sha512: return CJWST_DIGEST_SHA512
         }
     }
 }

@@ -65,6 +65,30 @@ enum FileOutput {
         }
     }
 
+    /// Writes a root, an intermediate and a leaf with their private key PEMs into `directory`
+    /// (created when missing) under the names of ``TestPKI/FileName``: each certificate as DER and
+    /// PEM, each key as a secret (mode 0600).
+    static func writeHierarchy(
+        _ certificates: (root: TestCertificate, intermediate: TestCertificate, leaf: TestCertificate),
+        keyPEMs: (root: String, intermediate: String, leaf: String), to directory: URL
+    ) throws {
+        typealias Name = TestPKI.FileName
+        try makeDirectory(directory)
+        for (certificate, der, pem) in [
+            (certificates.root, Name.rootDER, Name.rootPEM),
+            (certificates.intermediate, Name.intermediateDER, Name.intermediatePEM),
+            (certificates.leaf, Name.leafDER, Name.leafPEM),
+        ] {
+            try write(certificate.der, to: directory.appendingPathComponent(der))
+            try write(certificate.pem, to: directory.appendingPathComponent(pem))
+        }
+        for (key, name) in [
+            (keyPEMs.root, Name.rootKey), (keyPEMs.intermediate, Name.intermediateKey), (keyPEMs.leaf, Name.leafKey),
+        ] {
+            try writeSecret(key, to: directory.appendingPathComponent(name))
+        }
+    }
+
     /// Reads `url`.
     static func read(_ url: URL) throws -> Data {
         do {

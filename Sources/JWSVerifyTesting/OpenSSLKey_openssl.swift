@@ -58,6 +58,17 @@ extension TestCurve {
     }
 }
 
+extension CraftedDigest {
+    var cValue: Int32 {
+        switch self {
+        case .sha1: return CJWST_DIGEST_SHA1
+        case .sha256: return CJWST_DIGEST_SHA256
+        case .sha384: return CJWST_DIGEST_SHA384
+        case .sha512: return CJWST_DIGEST_SHA512
+        }
+    }
+}
+
 extension TestDigest {
     var cValue: Int32 {
         switch self {
@@ -105,6 +116,35 @@ final class OpenSSLKey: @unchecked Sendable {
         }
         guard let key else { throw JWSTestingError.openSSL(operation: "read private key PEM", message: "no key") }
         return OpenSSLKey(handle: key)
+    }
+
+    /// A new random RSA key of `bits` bits (public exponent 65537).
+    static func generateRSA(bits: Int) throws -> OpenSSLKey {
+        var key: OpaquePointer?
+        try checkOpenSSL(cjwst_rsa_key_generate(Int32(clamping: bits), &key), "generate RSA key")
+        guard let key else { throw JWSTestingError.openSSL(operation: "generate RSA key", message: "no key") }
+        return OpenSSLKey(handle: key)
+    }
+
+    /// Reads an unencrypted PKCS#8 or PKCS#1 PEM RSA private key.
+    static func loadRSA(pem: String) throws -> OpenSSLKey {
+        var key: OpaquePointer?
+        try withBytes(Data(pem.utf8)) { pointer, count in
+            try checkOpenSSL(cjwst_rsa_key_from_private_pem(pointer, count, &key), "read RSA private key PEM")
+        }
+        guard let key else {
+            throw JWSTestingError.openSSL(operation: "read RSA private key PEM", message: "no key")
+        }
+        return OpenSSLKey(handle: key)
+    }
+
+    /// The modulus size of an RSA key in bits (throws for an EC key).
+    var rsaBits: Int {
+        get throws {
+            var bits: Int32 = 0
+            try checkOpenSSL(cjwst_key_rsa_bits(handle, &bits), "RSA key size")
+            return Int(bits)
+        }
     }
 
     var curve: TestCurve {

@@ -259,21 +259,9 @@ public struct TestPKI: Sendable, Hashable {
     /// PKCS#8 keys root.key.pem, intermediate.key.pem, leaf.key.pem (mode 0600) into `directory`,
     /// creating it when missing and replacing existing files.
     public func write(to directory: URL) throws {
-        try FileOutput.makeDirectory(directory)
-        for (certificate, der, pem) in [
-            (root, FileName.rootDER, FileName.rootPEM),
-            (intermediate, FileName.intermediateDER, FileName.intermediatePEM),
-            (leaf, FileName.leafDER, FileName.leafPEM),
-        ] {
-            try FileOutput.write(certificate.der, to: directory.appendingPathComponent(der))
-            try FileOutput.write(certificate.pem, to: directory.appendingPathComponent(pem))
-        }
-        for (key, name) in [
-            (rootKey, FileName.rootKey), (intermediateKey, FileName.intermediateKey),
-            (leafKey, FileName.leafKey),
-        ] {
-            try FileOutput.writeSecret(key.pkcs8PEM(), to: directory.appendingPathComponent(name))
-        }
+        try FileOutput.writeHierarchy(
+            (root, intermediate, leaf), keyPEMs: (rootKey.pkcs8PEM(), intermediateKey.pkcs8PEM(), leafKey.pkcs8PEM()),
+            to: directory)
     }
 
     /// Reads a hierarchy written by ``write(to:)``: certificates from the DER files (or the PEM

@@ -2,7 +2,8 @@
  * CJWSTesting: the only C code that *signs* anything in JWSVerify.
  *
  * It mints test keys, test certificates and ES256 signatures so that JWSVerifyTesting can
- * produce tokens shaped like the App Store's. It is deliberately kept apart from the
+ * produce tokens shaped like the App Store's, and RSA keys and CMS SignedData for app receipts
+ * (StoreKit 1), with OpenSSL's own CMS_verify as the reference verdict on them. It is deliberately kept apart from the
  * verification C module (CJWSOpenSSL); nothing on the verification path links it.
  *
  * Conventions
@@ -15,10 +16,12 @@
  *     on failure the first queued error is kept, per thread, for cjwst_last_error().
  *   - No OpenSSL type appears in this header.
  *
- * Where each section is implemented: keys.c (keys), certificates.c and cert_builders.c
+ * Where each section is implemented: keys.c (EC and RSA keys), certificates.c and cert_builders.c
  * (certificates), signatures.c (signatures and the forged ES256 signature), crafted.c (crafted
- * certificates), chain.c (chain verdicts), errors.c (cjwst_free, cjwst_last_error), allocator.c
- * (the failing allocator); internal.h, beside them, declares what they share.
+ * certificates), chain.c (chain verdicts), receipts.c (CMS SignedData for app receipts),
+ * receipt_reference.c (OpenSSL's own CMS_verify as a reference verdict, and CMS inspection),
+ * errors.c (cjwst_free, cjwst_last_error), allocator.c (the failing allocator); internal.h, beside
+ * them, declares what they share.
  */
 #ifndef CJWSTESTING_H
 #define CJWSTESTING_H
@@ -35,9 +38,11 @@ extern "C" {
 #define CJWST_CURVE_P384 384
 
 /* Message digests. */
+#define CJWST_DIGEST_SHA1 1     /* crafted certificates and receipts only */
+#define CJWST_DIGEST_MD5 5      /* receipts only */
 #define CJWST_DIGEST_SHA256 256
 #define CJWST_DIGEST_SHA384 384
-#define CJWST_DIGEST_SHA512 512 /* crafted certificates only */
+#define CJWST_DIGEST_SHA512 512 /* crafted certificates and receipts only */
 
 /* Private key PEM encodings. */
 #define CJWST_PEM_PKCS8 1 /* "-----BEGIN PRIVATE KEY-----" */
@@ -58,7 +63,8 @@ extern "C" {
 #define CJWST_NAME_O 3
 #define CJWST_NAME_C 4
 
-/* An EC private key (P-256 or P-384). Opaque; release with cjwst_key_free(). */
+/* An EC private key (P-256 or P-384), or an RSA key from cjwst_rsa_key_generate(). Opaque; release
+   with cjwst_key_free(). */
 typedef struct cjwst_key cjwst_key;
 
 /* A distinguished name: CN and O required, OU and C optional (NULL to leave out). */
@@ -117,7 +123,7 @@ int cjwst_key_generate(int curve, const void *seed, size_t seed_len, cjwst_key *
 /* Reads a private EC key (P-256 or P-384) from PEM: PKCS#8 or SEC1, unencrypted. */
 int cjwst_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key);
 
-/* The curve of the key (CJWST_CURVE_*). */
+/* The curve of the key (CJWST_CURVE_*; 0 for an RSA key). */
 int cjwst_key_curve(const cjwst_key *key, int *out_curve);
 
 /* The private key as PEM (CJWST_PEM_PKCS8 or CJWST_PEM_SEC1). The buffer is NUL-terminated;
@@ -126,6 +132,17 @@ int cjwst_key_private_pem(const cjwst_key *key, int encoding, char **out_pem, si
 
 /* The public key as DER SubjectPublicKeyInfo. */
 int cjwst_key_public_spki_der(const cjwst_key *key, unsigned char **out_der, size_t *out_len);
+
+/* Generates a random RSA key of `bits` bits (512...16384; public exponent 65537). Apple's receipt
+   certificates use 2048. There is no seeded form: OpenSSL's RSA key generation draws from its
+   own random generator. */
+int cjwst_rsa_key_generate(int bits, cjwst_key **out_key);
+
+/* Reads an unencrypted private RSA key from PEM (PKCS #8 or PKCS #1). */
+int cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key);
+
+/* The modulus size of an RSA key in bits; fails for an EC key. */
+int cjwst_key_rsa_bits(const cjwst_key *key, int *out_bits);
 
 /* Creates and signs an X.509 v3 certificate for `subject_key`, signed by `issuer_key`
    (self-signed when `issuer_key` is NULL or equal to `subject_key`). Output: DER. */
@@ -204,8 +221,9 @@ typedef struct cjwst_crafted_cert {
     int not_before_encoding;
     int64_t not_after;
     int not_after_encoding;
-    /* CJWST_DIGEST_SHA256, _SHA384 or _SHA512: ecdsa-with-SHA256/384/512 in both
-       AlgorithmIdentifiers, and the digest of the issuer key's signature. */
+    /* CJWST_DIGEST_SHA1, _SHA256, _SHA384 or _SHA512: the digest of the issuer key's signature, and
+       in both AlgorithmIdentifiers ecdsa-with-SHA1/256/384/512 for an EC issuer key, or
+       sha1/256/384/512WithRSAEncryption (parameters NULL) for an RSA issuer key. */
     int signature_digest;
     /* The SubjectPublicKeyInfo DER written verbatim, or NULL to use `subject_key`'s. */
     const void *spki_der;
@@ -216,8 +234,8 @@ typedef struct cjwst_crafted_cert {
 } cjwst_crafted_cert;
 
 /* Creates an X.509 v3 certificate from `params`, DER-encoded here (no OpenSSL re-encoding, so
-   every field is exactly as given) and signed by `issuer_key` (required; pass the subject's own
-   key for a self-signed certificate). `subject_key` supplies the SubjectPublicKeyInfo when
+   every field is exactly as given) and signed by `issuer_key`, EC (ECDSA) or RSA (PKCS #1 v1.5)
+   (required; pass the subject's own key for a self-signed certificate). `subject_key` supplies the SubjectPublicKeyInfo when
    `params->spki_der` is NULL, and is otherwise unused (may be NULL). Output: DER. */
 int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, const cjwst_key *subject_key,
                               const cjwst_key *issuer_key, unsigned char **out_der,
@@ -261,6 +279,148 @@ int cjwst_verify_chain(const void *leaf_der, size_t leaf_len, const void *interm
 
 /* X509_verify_cert_error_string for an X509_V_ERR_* code (a static string). */
 const char *cjwst_verify_error_string(int code);
+
+/* ---------------------------------------------------------------------------------------------
+ * App receipts (StoreKit 1): CMS/PKCS #7 SignedData (receipts.c)
+ * ------------------------------------------------------------------------------------------- */
+
+/* Bytes given by pointer and length (a DER certificate in a list). */
+typedef struct cjwst_bytes {
+    const void *data;
+    size_t length;
+} cjwst_bytes;
+
+/* Encodings of a CMS ContentInfo. */
+#define CJWST_CMS_DER 1 /* definite lengths (the App Store's receipts) */
+#define CJWST_CMS_BER 2 /* indefinite lengths from OpenSSL's streaming writer (Xcode's receipts) */
+
+/* One SignerInfo. */
+typedef struct cjwst_cms_signer {
+    /* The DER certificate whose issuer and serial number the SignerInfo names (sid
+       issuerAndSerialNumber, version 1). It is not embedded by this: list it in `certificates`. */
+    const void *certificate_der;
+    size_t certificate_len;
+    /* The key that signs, RSA or EC. Normally the certificate's own; any other key makes a
+       SignerInfo that names `certificate_der` but whose signature only another key verifies. */
+    const cjwst_key *key;
+    /* digestAlgorithm: CJWST_DIGEST_SHA1, _SHA256, _SHA384, _SHA512 or _MD5. */
+    int digest;
+    /* 0: no signed attributes (Apple's receipts: the signature is over the content's digest).
+       Nonzero: OpenSSL's signed attributes contentType, signingTime and messageDigest. */
+    int signed_attributes;
+} cjwst_cms_signer;
+
+/* Everything cjwst_cms_sign writes. Every field is used as given, so that failures can be made. */
+typedef struct cjwst_cms_params {
+    /* The content (a receipt's DER attribute set); may be empty. */
+    const void *content;
+    size_t content_len;
+    /* eContentType as dotted text, or NULL for id-data (1.2.840.113549.1.7.1, Apple's). */
+    const char *content_type_oid;
+    /* The SignerInfos (a SET OF: OpenSSL's DER writer sorts them by encoding). None (count 0, DER
+       only) writes an empty set and signs nothing. */
+    const cjwst_cms_signer *signers;
+    size_t signer_count;
+    /* The certificates field: these DER certificates verbatim, in this order (duplicates allowed);
+       none (count 0) leaves the field out. OpenSSL would sort them (DER SET OF), so the field is
+       inserted after OpenSSL encoded the rest; the signature does not cover it. */
+    const cjwst_bytes *certificates;
+    size_t certificate_count;
+    /* Nonzero leaves eContent out (a detached signature over `content`); DER only, since OpenSSL's
+       streaming writer always embeds the content. */
+    int detached;
+    /* CJWST_CMS_DER or CJWST_CMS_BER. */
+    int encoding;
+} cjwst_cms_params;
+
+/* Builds a CMS SignedData ContentInfo (RFC 5652) with OpenSSL's CMS_sign, CMS_add1_signer and
+   CMS_final (or its streaming writer for BER), flags CMS_BINARY and CMS_NOSMIMECAP, plus
+   CMS_NOATTR for signers without signed attributes. An RSA signer's signatureAlgorithm is
+   rsaEncryption, as in Apple's receipts. Output: the encoded ContentInfo. */
+int cjwst_cms_sign(const cjwst_cms_params *params, unsigned char **out_cms, size_t *out_len);
+
+/* ---------------------------------------------------------------------------------------------
+ * App receipts: the reference verdict and inspection (receipt_reference.c)
+ * ------------------------------------------------------------------------------------------- */
+
+/* X.509 purposes for the signer's path in cjwst_cms_verify_reference. */
+#define CJWST_CMS_PURPOSE_DEFAULT 0 /* CMS_verify's own default, "smime_sign" */
+#define CJWST_CMS_PURPOSE_ANY 1     /* X509_PURPOSE_ANY (`openssl cms -verify -purpose any`) */
+
+/* What a failed reference verification is about, from OpenSSL's first queued error. */
+#define CJWST_CMS_FAILURE_NONE 0
+#define CJWST_CMS_FAILURE_PARSE 1            /* d2i_CMS_ContentInfo failed */
+#define CJWST_CMS_FAILURE_NOT_SIGNED_DATA 2  /* CMS_R_CONTENT_TYPE_NOT_SIGNED_DATA ... */
+#define CJWST_CMS_FAILURE_NO_CONTENT 3       /* CMS_R_NO_CONTENT (detached, none given) */
+#define CJWST_CMS_FAILURE_SIGNER_NOT_FOUND 4 /* CMS_R_SIGNER_CERTIFICATE_NOT_FOUND */
+#define CJWST_CMS_FAILURE_CERTIFICATE 5      /* CMS_R_CERTIFICATE_VERIFY_ERROR (path) */
+#define CJWST_CMS_FAILURE_SIGNATURE 6        /* CMS_R_VERIFICATION_FAILURE, _CONTENT_VERIFY_ERROR */
+#define CJWST_CMS_FAILURE_OTHER 7            /* anything else; see `reason` */
+
+/* The verdict of cjwst_cms_verify_reference. Buffers are allocated by OpenSSL: release
+   `signer_certificate` and `content` with cjwst_free() (NULL when absent). */
+typedef struct cjwst_cms_verdict {
+    /* 1 when CMS_verify returned 1. */
+    int verified;
+    /* CJWST_CMS_FAILURE_*. */
+    int failure;
+    /* OpenSSL's first queued error code (ERR_peek_error), 0 for none, and its text with the
+       error's data ("... certificate verify error: Verify error:certificate has expired"). */
+    unsigned long openssl_error;
+    char reason[512];
+    /* The first X509_V_ERR_* of the signer's path (0 for none) and its depth, seen by a verify
+       callback that returns OpenSSL's own answer unchanged. */
+    int x509_error;
+    int x509_error_depth;
+    /* SignerInfos in the parsed ContentInfo (0 when it did not parse as SignedData). */
+    int signer_count;
+    /* Bytes after the ContentInfo, which d2i_CMS_ContentInfo ignores. */
+    size_t trailing_bytes;
+    /* DER of the first signer's certificate that CMS_verify chose (from the embedded ones). */
+    unsigned char *signer_certificate;
+    size_t signer_certificate_len;
+    /* The content CMS_verify wrote out (only when verified). */
+    unsigned char *content;
+    size_t content_len;
+} cjwst_cms_verdict;
+
+/* OpenSSL's own CMS_verify on `cms` (DER or BER), as a reference for differential tests: a store
+   that trusts exactly the DER certificates `roots`, its verification time `at_time` (Unix seconds,
+   X509_VERIFY_PARAM_set_time), `purpose` (CJWST_CMS_PURPOSE_*), no CRLs, no other flags (no
+   CMS_NOVERIFY, no X509_V_FLAG_X509_STRICT); the embedded certificates are the only untrusted
+   ones and the only place signers are looked up. Nothing is checked beyond what CMS_verify checks.
+   Returns 1 when a verdict was written (also when verification failed), 0 on bad arguments or
+   an allocation failure. */
+int cjwst_cms_verify_reference(const void *cms, size_t cms_len, const cjwst_bytes *roots,
+                               size_t root_count, int64_t at_time, int purpose,
+                               cjwst_cms_verdict *out_verdict);
+
+/* Facts about one CMS SignedData, read with OpenSSL's CMS API (cjwst_cms_inspect). */
+typedef struct cjwst_cms_info {
+    /* The outer ContentInfo uses an indefinite length (BER: first bytes 30 80). */
+    int indefinite_length;
+    /* contentType of the ContentInfo and eContentType, dotted text. */
+    char content_type[96];
+    char econtent_type[96];
+    /* eContent is absent. */
+    int detached;
+    /* eContent's length (0 when detached). */
+    size_t content_len;
+    /* Certificates embedded; SignerInfos. */
+    int certificate_count;
+    int signer_count;
+    /* Of the SignerInfo chosen by `signer_index` (all 0/empty when out of range): */
+    char digest_algorithm[96];    /* digestAlgorithm OID, dotted */
+    char signature_algorithm[96]; /* signatureAlgorithm OID, dotted */
+    int signed_attribute_count;   /* 0: none */
+    int sid_is_issuer_serial;     /* 1: issuerAndSerialNumber; 0: subjectKeyIdentifier */
+    /* The embedded certificate the sid names (CMS_SignerInfo_cert_cmp), first match, or -1. */
+    int sid_certificate_index;
+} cjwst_cms_info;
+
+/* Parses `cms` (trailing bytes ignored, as d2i does) and describes it and its SignerInfo number
+   `signer_index` (0-based). Fails when it is not a CMS SignedData. */
+int cjwst_cms_inspect(const void *cms, size_t cms_len, int signer_index, cjwst_cms_info *out_info);
 
 /* A failing allocator for OpenSSL (allocator.c), for out-of-memory tests in a process of their own.
    It is installed when the process starts as a Swift Testing exit test (SWT_EXIT_TEST_ID set), or by
