@@ -141,7 +141,7 @@ final class PublicKey: @unchecked Sendable {
     /// v1.5 over `digest` of `content`, with this RSA key.
     ///
     /// - Returns: true only for a valid signature.
-    func isValidRSASignature(_ signature: ArraySlice<UInt8>, over content: ArraySlice<UInt8>, digest: ReceiptDigest)
+    func isValidRSASignature(_ signature: ArraySlice<UInt8>, over content: ArraySlice<UInt8>, digest: CMSDigest)
         -> Bool
     {
         let nid = digest == .sha256 ? cjws_nid_sha256() : cjws_nid_sha1()

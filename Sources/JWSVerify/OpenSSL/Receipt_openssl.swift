@@ -2,7 +2,7 @@ internal import CJWSOpenSSL
 import Foundation
 
 /// The digests an app receipt's SignerInfo may use: SHA-1 (receipts before 2023) and SHA-256.
-enum ReceiptDigest: String, Sendable, Equatable {
+enum CMSDigest: String, Sendable, Equatable {
     case sha1 = "SHA-1"
     case sha256 = "SHA-256"
 }
@@ -68,11 +68,11 @@ final class CMSReceipt {
     /// The SignerInfo's algorithms: its digest (nil for one other than SHA-1 and SHA-256, with the
     /// OpenSSL name of what it is) and whether its signature algorithm is RSA PKCS #1 v1.5
     /// (`rsaEncryption`, or `sha1WithRSAEncryption` / `sha256WithRSAEncryption` with the same digest).
-    var algorithms: (digest: ReceiptDigest?, digestName: String, signatureIsRSA: Bool, signatureName: String) {
+    var algorithms: (digest: CMSDigest?, digestName: String, signatureIsRSA: Bool, signatureName: String) {
         var digestNID: Int32 = 0
         var signatureNID: Int32 = 0
         _ = cjws_receipt_algorithms(pointer, &digestNID, &signatureNID)
-        let digest: ReceiptDigest? =
+        let digest: CMSDigest? =
             digestNID == cjws_nid_sha256() ? .sha256 : digestNID == cjws_nid_sha1() ? .sha1 : nil
         let signatureIsRSA =
             signatureNID == cjws_nid_rsa_encryption()
