@@ -26,9 +26,17 @@ public enum ReceiptContentEncoder {
         case longForm
     }
 
-    /// The DER content of `receipt`: its ``attributes(_:)``, sorted.
-    public static func content(_ receipt: AppReceipt) -> [UInt8] {
-        content(attributes: attributes(receipt))
+    /// The DER content of `receipt`: its ``attributes(_:)``, sorted unless `sorted` is `false`.
+    ///
+    /// Sorting puts the purchases and the unknown attributes in DER order, which is the order decoding then gives
+    /// them: a receipt decoded from sorted content (every App Store receipt) comes back equal either way, any receipt
+    /// comes back equal with `sorted: false`.
+    ///
+    /// - Parameters:
+    ///   - receipt: The receipt.
+    ///   - sorted: Whether to sort the sets (the receipt's and each purchase's) as DER requires.
+    public static func content(_ receipt: AppReceipt, sorted: Bool = true) -> [UInt8] {
+        content(attributes: attributes(receipt, sorted: sorted), sorted: sorted)
     }
 
     /// The DER `SET OF ReceiptAttribute` of `attributes`.
@@ -57,7 +65,11 @@ public enum ReceiptContentEncoder {
     ///
     /// The value of attribute 2 is ``AppReceipt/bundleIdRawValue`` when set, else the UTF8String of
     /// ``AppReceipt/bundleId``.
-    public static func attributes(_ receipt: AppReceipt) -> [ReceiptAttribute] {
+    ///
+    /// - Parameters:
+    ///   - receipt: The receipt.
+    ///   - sorted: Whether to sort each purchase's set.
+    public static func attributes(_ receipt: AppReceipt, sorted: Bool = true) -> [ReceiptAttribute] {
         var list: [ReceiptAttribute] = []
         func add(_ type: Int64, _ value: [UInt8]?) {
             if let value { list.append(ReceiptAttribute(type: type, value: value)) }
@@ -73,7 +85,7 @@ public enum ReceiptContentEncoder {
         add(18, receipt.originalPurchaseDate.map(date))
         add(19, receipt.originalApplicationVersion.map(utf8String))
         add(21, receipt.expirationDate.map(date))
-        list += receipt.inApp.map { purchase(attributes($0)) }
+        list += receipt.inApp.map { purchase(attributes($0), sorted: sorted) }
         return list + receipt.unknownAttributes
     }
 
@@ -100,13 +112,16 @@ public enum ReceiptContentEncoder {
         return list + purchase.unknownAttributes
     }
 
-    /// Attribute 17 (version 1) whose value is the set of `attributes`, sorted.
+    /// Attribute 17 (version 1) whose value is the set of `attributes`.
     ///
     /// - Parameters:
     ///   - attributes: The purchase's attributes, such as the ``attributes(_:)`` of a purchase, edited.
+    ///   - sorted: Whether to sort the set as DER requires.
     ///   - lengths: How to write the lengths inside the value.
-    public static func purchase(_ attributes: [ReceiptAttribute], lengths: LengthForm = .minimal) -> ReceiptAttribute {
-        ReceiptAttribute(type: 17, value: content(attributes: attributes, lengths: lengths))
+    public static func purchase(
+        _ attributes: [ReceiptAttribute], sorted: Bool = true, lengths: LengthForm = .minimal
+    ) -> ReceiptAttribute {
+        ReceiptAttribute(type: 17, value: content(attributes: attributes, sorted: sorted, lengths: lengths))
     }
 
     /// A DER UTF8String of `text`: the value of a string attribute.
@@ -129,8 +144,10 @@ public enum ReceiptContentEncoder {
         case .minimal:
             return [tag] + Array(TestDER.length(count)) + contents
         case .longForm:
-            return [tag, 0x84, UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16),
-                UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)] + contents
+            return [
+                tag, 0x84, UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16),
+                UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count),
+            ] + contents
         }
     }
 

@@ -39,7 +39,11 @@ public struct ReceiptAttribute: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(Int64.self, forKey: .type)
         version = try container.decode(Int64.self, forKey: .version)
-        value = try ReceiptJSON.bytes(container, .value) ?? []
+        guard let value = try ReceiptJSON.bytes(container, .value) else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.value, DecodingError.Context(codingPath: container.codingPath, debugDescription: "no value"))
+        }
+        self.value = value
     }
 
     /// Encodes `type`, `version` and `value` (standard base64).

@@ -108,7 +108,8 @@ package struct DERReader: Sendable {
     /// - Throws: ``DERError`` naming the first byte left over.
     package func finish() throws(DERError) {
         guard position >= end else {
-            throw DERError("\(end - position) unexpected bytes after the last element", at: position)
+            let count = end - position
+            throw DERError("\(count) \(count == 1 ? "byte" : "bytes") after the last element", at: position)
         }
     }
 
@@ -123,7 +124,8 @@ package struct DERReader: Sendable {
         }
         let tag = bytes[start]
         guard tag & 0x1F != 0x1F else {
-            throw DERError("tag byte 0x\(Self.hex(tag)) uses the high-tag-number form, which is not accepted", at: start)
+            throw DERError(
+                "tag byte 0x\(Self.hex(tag)) uses the high-tag-number form, which is not accepted", at: start)
         }
         guard start + 1 < end else { throw DERError("the element is cut off before its length", at: start + 1) }
         let first = bytes[start + 1]

@@ -149,12 +149,14 @@ extension AppReceipt {
         self.init()
         var seen: UInt64 = 0
         while !set.isAtEnd {
-            let attribute = try ReceiptContent.locate("attribute at byte \(set.position)") { () throws(DERError) in
+            let start = set.position
+            let attribute = try ReceiptContent.locate("attribute at byte \(start)") { () throws(DERError) in
                 try ReceiptContent.attribute(&set)
             }
             guard let field = AppReceiptField(rawValue: attribute.type) else {
                 let value = Array(set.slice(attribute.value.contents))
-                unknownAttributes.append(ReceiptAttribute(type: attribute.type, version: attribute.version, value: value))
+                unknownAttributes.append(
+                    ReceiptAttribute(type: attribute.type, version: attribute.version, value: value))
                 continue
             }
             let context = "attribute \(field.rawValue) (\(field.name))"
@@ -211,8 +213,9 @@ extension InAppPurchaseReceipt {
                 throw ReceiptContentError(
                     "receipt content: \(purchase): more than \(ReceiptContent.maximumPurchaseAttributes) attributes")
             }
-            let inner = try ReceiptContent.locate(purchase + ", attribute at byte \(set.position)") {
-                () throws(DERError) in try ReceiptContent.attribute(&set)
+            let start = set.position
+            let inner = try ReceiptContent.locate(purchase + ", attribute at byte \(start)") { () throws(DERError) in
+                try ReceiptContent.attribute(&set)
             }
             guard let field = InAppPurchaseField(rawValue: inner.type) else {
                 let value = Array(set.slice(inner.value.contents))

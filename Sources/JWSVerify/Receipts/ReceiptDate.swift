@@ -83,7 +83,8 @@ package enum ReceiptDate {
     }
 
     /// America/Los_Angeles from the system's time zone database; UTC-8 all year where there is none.
-    private static let pacificTime = TimeZone(identifier: "America/Los_Angeles") ?? TimeZone(secondsFromGMT: -28_800)!
+    private static let pacificTime =
+        TimeZone(identifier: "America/Los_Angeles") ?? TimeZone(secondsFromGMT: -28_800) ?? TimeZone.gmt
 
     /// `2020-05-06T18:28:49Z` as `2020-05-06 18:28:49`.
     private static func spaced(_ iso: String) -> String {

@@ -108,7 +108,9 @@ package struct ReceiptEnvelope: Hashable, Sendable {
         try explicit.finish()
 
         let versionStart = signedData.position
-        guard try signedData.readInteger() == 1 else { throw DERError("a SignedData version other than 1", at: versionStart) }
+        guard try signedData.readInteger() == 1 else {
+            throw DERError("a SignedData version other than 1", at: versionStart)
+        }
         var digestSet = try signedData.readSet()
         var digestAlgorithms: [Algorithm] = []
         while !digestSet.isAtEnd {

@@ -5,9 +5,9 @@ package enum ReceiptInputDescription {
     /// like one (a SEQUENCE whose first element is the signedData OID), whatever follows.
     ///
     /// Recognized: empty input; an iOS 6 transaction receipt (`SKPaymentTransaction.transactionReceipt`, an
-    /// OpenStep property list with `"signature"` and `"purchase-info"`, usually in base64); a JWS token (StoreKit 2
-    /// signed data); JSON, XML and PEM text; a PKCS#7 ContentInfo of another type; other DER; anything else by its
-    /// size. Text quoted from the input is escaped.
+    /// OpenStep property list with `"purchase-info"` and usually `"signature"`, usually in base64); a JWS token
+    /// (StoreKit 2 signed data); JSON, XML and PEM text; a PKCS#7 ContentInfo of another type; other DER; anything
+    /// else by its size. Text quoted from the input is escaped.
     ///
     /// - Parameter input: The bytes as received: raw DER, or base64 text (line breaks and spaces allowed).
     package static func describeNonReceipt(_ input: [UInt8]) -> String? {
@@ -35,10 +35,9 @@ package enum ReceiptInputDescription {
     /// A description of text inputs, `nil` when `bytes` do not look like one of them.
     private static func describeText(_ bytes: [UInt8]) -> String? {
         let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
-        if text.hasPrefix("{") && text.contains("\"signature\"") && text.contains("\"purchase-info\"") {
+        if text.hasPrefix("{") && text.contains("\"purchase-info\"") {
             return "an iOS 6 transaction receipt (SKPaymentTransaction.transactionReceipt, an OpenStep property list"
-                + " with \"signature\" and \"purchase-info\"), not an app receipt: send the app receipt"
-                + " (Bundle.main.appStoreReceiptURL)"
+                + " with \"purchase-info\"), not an app receipt: send the app receipt (Bundle.main.appStoreReceiptURL)"
         }
         if text.hasPrefix("eyJ") && bytes.filter({ $0 == UInt8(ascii: ".") }).count == 2 {
             return "a JWS token (StoreKit 2 or App Store Server API signed data), not an app receipt"
