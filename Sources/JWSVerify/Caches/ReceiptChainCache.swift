@@ -1,0 +1,134 @@
+import Synchronization
+
+/// App receipts' signers that verified, keyed by every byte of the envelope but the content and the
+/// signature (``ReceiptEnvelope/cacheKey``: the SignedData's version and digest algorithms, the
+/// embedded certificates, the SignerInfo without its signature), so that a later receipt from the
+/// same signer costs one RSA verification: no OpenSSL parse of its certificates, no chain building.
+///
+/// A memo of the full path, never a second opinion: an entry is inserted only after a receipt with
+/// those bytes verified in full (checks 1 to 8), only for a strict-DER envelope without signed
+/// attributes and a chain OpenSSL builds the same way at every time
+/// (``ReceiptTrustAndValidityCheck/Trusted/isRememberable``), and it is used only inside the interval in
+/// which every certificate of the chain is valid, and only to accept: a signature that does not verify
+/// with the cached key goes to the full path, which decides and names the failure. Bounded: when full,
+/// the oldest entry goes. Safe under concurrent use (a read-write lock; readers never wait for each
+/// other).
+final class ReceiptChainCache: Sendable {
+    /// A signer whose receipt verified, with what checks 2 to 7 recorded.
+    final class Entry: Sendable {
+        let key: PublicKey
+        let digest: CMSDigest
+        let validity: ValidityInterval
+        /// Signer, intermediate and the trusted root, described for display.
+        let certificates: [CertificateInfo]
+        /// Steps 2 (`algorithm`) to 9 (`leafKey`) as the full checks recorded them.
+        let steps: [VerificationReport.Step]
+
+        init(
+            key: PublicKey, digest: CMSDigest, validity: ValidityInterval, certificates: [CertificateInfo],
+            steps: [VerificationReport.Step]
+        ) {
+            self.key = key
+            self.digest = digest
+            self.validity = validity
+            self.certificates = certificates
+            self.steps = steps
+        }
+    }
+
+    private struct Stored: Sendable {
+        let bytes: [UInt8]
+        let entry: Entry
+    }
+
+    private struct State {
+        var buckets: [UInt64: [Stored]] = [:]
+        var order: [(digest: UInt64, bytes: [UInt8])] = []
+
+        func find(_ bytes: [UInt8], digest: UInt64) -> Entry? {
+            buckets[digest]?.first { $0.bytes == bytes }?.entry
+        }
+    }
+
+    private let state = ReadWriteLocked(State())
+    private let hits = Atomic<Int>(0)
+    private let misses = Atomic<Int>(0)
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    /// The entry for `envelope`'s signer, whatever the validation time.
+    func entry(for envelope: ReceiptEnvelope) -> Entry? {
+        guard capacity > 0, !envelope.hasSignedAttributes else { return nil }
+        let bytes = envelope.cacheKey
+        let digest = ByteScanning.wordHash(bytes[...])
+        return state.read { $0.find(bytes, digest: digest) }
+    }
+
+    /// Whether `entry` may stand for checks 2 to 7 at `time`. Counts a hit or a miss.
+    func isUsable(_ entry: Entry, at time: Int64) -> Bool {
+        let usable = entry.validity.contains(time)
+        if usable {
+            hits.add(1, ordering: .relaxed)
+        } else {
+            misses.add(1, ordering: .relaxed)
+        }
+        return usable
+    }
+
+    func insert(_ entry: Entry, for envelope: ReceiptEnvelope) {
+        guard capacity > 0, !envelope.hasSignedAttributes else { return }
+        let bytes = envelope.cacheKey
+        let digest = ByteScanning.wordHash(bytes[...])
+        state.write { state in
+            guard state.find(bytes, digest: digest) == nil else { return }
+            state.buckets[digest, default: []].append(Stored(bytes: bytes, entry: entry))
+            state.order.append((digest, bytes))
+            if state.order.count > capacity {
+                let evicted = state.order.removeFirst()
+                if var bucket = state.buckets[evicted.digest] {
+                    bucket.removeAll { $0.bytes == evicted.bytes }
+                    state.buckets[evicted.digest] = bucket.isEmpty ? nil : bucket
+                }
+            }
+        }
+    }
+
+    /// Hits, misses and entries so far (for tests and benchmarks).
+    var statistics: (hits: Int, misses: Int, count: Int) {
+        (hits.load(ordering: .relaxed), misses.load(ordering: .relaxed), state.read { $0.order.count })
+    }
+}
+
+extension ReceiptEnvelope {
+    /// Whether the SignerInfo has signed attributes (then the chain cache never answers).
+    var hasSignedAttributes: Bool { signedAttributesRange != nil }
+
+    /// Every part of the envelope but the content and the signature, each delimited (DER TLVs are
+    /// self-delimiting; algorithm identifiers get their length): two envelopes with equal keys differ
+    /// only in their content and signature. The scan fixed the rest (both versions 1, the content types,
+    /// no CRLs, no unsigned attributes).
+    var cacheKey: [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(certificatesFieldRange.count + signerIssuerRange.count + signerSerialNumberRange.count + 96)
+        func append(_ algorithm: Algorithm) {
+            let count = UInt32(truncatingIfNeeded: algorithm.oid.count)
+            key += [
+                UInt8(count >> 24), UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8),
+                UInt8(truncatingIfNeeded: count),
+            ]
+            key += algorithm.oid
+            key.append(algorithm.hasNullParameters ? 1 : 0)
+        }
+        key.append(UInt8(truncatingIfNeeded: digestAlgorithms.count))  // at most 8 (the scan's bound)
+        for algorithm in digestAlgorithms { append(algorithm) }
+        append(signerDigestAlgorithm)
+        append(signatureAlgorithm)
+        key += bytes[signerIssuerRange]
+        key += bytes[signerSerialNumberRange]
+        key += bytes[certificatesFieldRange]
+        return key
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Verifies and decodes StoreKit 1 app receipts (`Bundle.main.appStoreReceiptURL`): a PKCS #7 / CMS
+/// SignedData signed by Apple's "Mac App Store and iTunes Store Receipt Signing" certificate under
+/// Apple Inc. Root, checked locally, with no call to Apple's deprecated `verifyReceipt` endpoint.
+///
+/// ```swift
+/// let verifier = try AppReceiptVerifier(bundleId: "com.example.app", environments: [.production, .sandbox])
+/// switch verifier.verifyAndDecodeAppReceipt(receiptBase64) {
+/// case .verified(let verified): grant(verified.payload.inAppPurchases)
+/// case .failed(let failure): reject(failure.error)
+/// }
+/// ```
+///
+/// The checks run in the order of the receipt contract (Docs/ErrorCodes.md): format, algorithms,
+/// signer, chain (trust, validity, Apple's marker extensions on the signer and on its issuer, RSA key
+/// of at least 2048 bits), signature, then the bundle id, the app Apple id (Production), the
+/// environment and, when a device identifier is given, the receipt's device hash. The result is a
+/// ``VerificationResult`` as for App Store tokens; for a receipt, ``Verified/header`` is empty and
+/// ``VerificationFailure/kind`` nil.
+///
+/// Every developer holds a certificate issued by Apple's WWDR CA under the same root: a receipt is
+/// trusted only when the certificate its SignerInfo names carries the receipt-signing marker
+/// (1.2.840.113635.100.6.11.1) and that certificate's issuer the intermediate marker.
+///
+/// A verifier is immutable and `Sendable`. Its chain cache makes every receipt after the first with
+/// the same embedded certificates cost one RSA verification.
+public struct AppReceiptVerifier: Sendable {
+    /// The bundle id every receipt must carry (field 2), or nil to skip that check.
+    public let bundleId: String?
+    /// The app Apple id (field 1) a Production receipt must carry, or nil to skip that check.
+    public let appAppleId: Int64?
+    /// The environments a receipt may come from (field 0: `Production`, `ProductionSandbox` for
+    /// ``AppStoreEnvironment/sandbox``, `Xcode`); empty to accept whatever it says (inspection only).
+    public let environments: [AppStoreEnvironment]
+    /// When certificates must be valid: ``ValidationTime/signedDate`` is the receipt's creation date
+    /// (field 12).
+    public let validationTime: ValidationTime
+    /// The largest receipt accepted, in bytes (as given: base64 text or raw).
+    public let maximumReceiptBytes: Int
+
+    /// The largest receipt accepted by default: 4 MiB, some fifty times the 79 KB of a receipt with 187
+    /// purchases.
+    public static let defaultMaximumReceiptBytes = 4 << 20
+
+    let anchor: TrustAnchor
+    let chainCache: ReceiptChainCache
+    let claims: ClaimsCheck
+    let clock: @Sendable () -> Date
+
+    /// Creates a receipt verifier.
+    ///
+    /// - Parameters:
+    ///   - rootCertificates: DER (or PEM) trusted roots; the default is Apple Inc. Root
+    ///     (``AppleRootCertificate/appleIncRoot``). No embedded certificate is ever trusted by itself.
+    ///   - bundleId: The app's bundle id (nil skips the check: inspection only).
+    ///   - appAppleId: The app's Apple id, compared with a Production receipt's app item id (field 1)
+    ///     when given.
+    ///   - environments: The environments receipts may come from; empty accepts any (inspection only).
+    ///     Xcode, which trusts a pinned certificate instead of Apple's roots, must be alone.
+    ///   - xcodeCertificate: The StoreKit Testing certificate that signs Xcode receipts (DER or PEM), with
+    ///     `environments: [.xcode]`: a receipt verifies only when its signer is byte-identical to it.
+    ///   - validationTime: When the certificates must be valid (default: the receipt's creation date).
+    ///   - maximumReceiptBytes: The largest receipt accepted (default 4 MiB).
+    ///   - chainCacheCapacity: How many chains to remember (default 64); 0 disables the cache, so that
+    ///     every receipt is parsed and verified by OpenSSL in full.
+    ///   - clock: The current time, read for ``ValidationTime/current`` and for a receipt without a
+    ///     creation date.
+    /// - Throws: ``VerificationError`` with code ``VerificationError/Code/invalidConfiguration``
+    ///   when a root does not parse, Xcode has no certificate or is not alone, or LocalTesting is among
+    ///   the environments.
+    public init(
+        rootCertificates: [Data] = AppleRootCertificate.defaultReceiptRoots,
+        bundleId: String?,
+        appAppleId: Int64? = nil,
+        environments: [AppStoreEnvironment],
+        xcodeCertificate: Data? = nil,
+        validationTime: ValidationTime = .signedDate,
+        maximumReceiptBytes: Int = AppReceiptVerifier.defaultMaximumReceiptBytes,
+        chainCacheCapacity: Int = 64,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws(VerificationError) {
+        var distinct: [AppStoreEnvironment] = []
+        for environment in environments where !distinct.contains(environment) { distinct.append(environment) }
+        anchor = try Configuration.anchor(
+            rootCertificates: rootCertificates, xcodeCertificate: xcodeCertificate, environments: distinct,
+            appAppleId: appAppleId, enableOnlineChecks: false, cachesIntermediates: false,
+            productionNeedsAppAppleId: false)
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environments = distinct
+        self.validationTime = validationTime
+        self.maximumReceiptBytes = maximumReceiptBytes
+        self.chainCache = ReceiptChainCache(capacity: chainCacheCapacity)
+        self.claims = ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: distinct)
+        self.clock = clock
+    }
+
+    /// Verifies and decodes an app receipt given as base64 text (what an app sends: the receipt file's
+    /// bytes, base64; line breaks and spaces are ignored) or as the raw bytes of the file.
+    ///
+    /// - Parameters:
+    ///   - receipt: The receipt.
+    ///   - deviceIdentifier: The device's identifier as the receipt hashed it (iOS:
+    ///     `identifierForVendor`'s 16 bytes; macOS: the primary network interface's MAC address), to
+    ///     check that the receipt was issued to that device; nil skips the check.
+    public func verifyAndDecodeAppReceipt(
+        _ receipt: String, deviceIdentifier: [UInt8]? = nil
+    ) -> VerificationResult<AppReceipt> {
+        verification(of: Array(receipt.utf8), deviceIdentifier: deviceIdentifier)
+    }
+
+    /// Verifies and decodes an app receipt given as bytes: the receipt file (DER, or BER from Xcode),
+    /// or its base64 text.
+    ///
+    /// - Parameters:
+    ///   - receipt: The receipt.
+    ///   - deviceIdentifier: The device's identifier as the receipt hashed it, or nil to skip that check.
+    public func verifyAndDecodeAppReceipt(
+        _ receipt: Data, deviceIdentifier: [UInt8]? = nil
+    ) -> VerificationResult<AppReceipt> {
+        verification(of: Array(receipt), deviceIdentifier: deviceIdentifier)
+    }
+
+    /// Verifies and decodes an app receipt, checking that it was issued to the device whose
+    /// `identifierForVendor` is `deviceIdentifier` (iOS, iPadOS, tvOS, visionOS).
+    public func verifyAndDecodeAppReceipt(
+        _ receipt: String, deviceIdentifier: UUID
+    ) -> VerificationResult<AppReceipt> {
+        let uuid = deviceIdentifier.uuid
+        let bytes = withUnsafeBytes(of: uuid) { Array($0) }
+        return verification(of: Array(receipt.utf8), deviceIdentifier: bytes)
+    }
+
+    /// The chain cache's hits, misses and entries (for tests and benchmarks).
+    var cacheStatistics: (hits: Int, misses: Int, count: Int) { chainCache.statistics }
+}
