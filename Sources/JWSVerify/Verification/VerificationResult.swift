@@ -93,9 +93,10 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
 public struct Verified<Payload: Sendable>: Sendable {
     /// The decoded payload.
     public let payload: Payload
-    /// The token's header.
+    /// The token's header (empty for an app receipt, which has none).
     public let header: JWSHeader
-    /// The certificates that signed the token, leaf first, ending with the trusted root that matched.
+    /// The certificates that signed the token, leaf first, ending with the trusted root that matched
+    /// (for an app receipt: its signer, the intermediate and the root).
     public let chain: [CertificateInfo]
     /// The time at which the chain was validated.
     public let validationTime: Date
@@ -169,7 +170,8 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     package var validatedWithoutSignedDate: Bool { validationTime != nil && recorded.validatedWithoutSignedDate }
 
     /// The kind the token was checked as (the one asked for, or the one its payload's keys show);
-    /// nil when the token did not get past the format check or its kind was not recognized.
+    /// nil when the token did not get past the format check or its kind was not recognized, and for
+    /// an app receipt (``AppReceiptVerifier``), which is not a token.
     public let kind: PayloadKind?
     /// The header as the token states it, when the token got past the format check.
     ///
