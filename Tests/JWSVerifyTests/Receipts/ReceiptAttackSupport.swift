@@ -157,12 +157,18 @@ struct ReceiptOutcome: Equatable, Sendable, CustomStringConvertible {
     let check: VerificationError.Check?
     let report: VerificationReport
     let payload: AppReceipt?
+    /// The chain that passed checks 4 to 7, when the verdict got past check 8 (signer first).
+    let chain: [CertificateInfo]
 
     init(_ result: VerificationResult<AppReceipt>) {
         code = result.error?.code
         check = result.error?.check
         report = result.report
         payload = result.payload
+        switch result {
+        case .verified(let verified): chain = verified.chain
+        case .failed(let failure): chain = failure.validatedChain ?? []
+        }
     }
 
     /// The step that failed (nil when verified).

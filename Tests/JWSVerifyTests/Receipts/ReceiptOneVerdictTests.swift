@@ -326,4 +326,35 @@ struct ReceiptOneVerdictTests {
             #expect(pair.warm.cacheStatistics.count <= 1)
         }
     }
+
+    /// Input: Xcode-style receipts of a self-signed StoreKit certificate, DER (which the envelope scan reads)
+    /// and BER, to a verifier pinning that certificate, twice each, and one signed by another StoreKit
+    /// certificate. Expected: verified, verified, untrustedChain, each as cold; a pinned certificate's
+    /// receipts never enter the cache.
+    @Test("receipts verified against a pinned Xcode certificate are never remembered")
+    func xcodeNeverCached() throws {
+        let credential = try ReceiptTestPKI.makeXcodeStoreKitCertificate()
+        let other = try ReceiptTestPKI.makeXcodeStoreKitCertificate()
+        func make(_ capacity: Int) throws -> AppReceiptVerifier {
+            try AppReceiptVerifier(
+                bundleId: Fixture.bundleId, environments: [.xcode], xcodeCertificate: credential.certificate.der,
+                chainCacheCapacity: capacity)
+        }
+        let warm = try make(64)
+        let cold = try make(0)
+        let content = Fixture.content(receiptType: "Xcode")
+        let der = try ReceiptSigner.xcode(credential).sign(content: content, options: .init(encoding: .der))
+        #expect(ReceiptEnvelope.scan(der) != nil)
+        let ber = try ReceiptSigner.xcode(credential).sign(content: content)
+        let foreign = try ReceiptSigner.xcode(other).sign(content: content)
+        for (label, receipt, code) in [
+            ("DER", der, nil), ("BER", ber, nil), ("DER again", der, nil),
+            ("other certificate", foreign, .untrustedChain),
+        ] as [(String, [UInt8], VerificationError.Code?)] {
+            let observed = warm.outcome(receipt)
+            #expect(observed == cold.outcome(receipt), "\(label)")
+            #expect(observed.code == code, "\(label): \(observed)")
+            #expect(warm.cacheStatistics == (0, 0, 0), "\(label)")
+        }
+    }
 }
