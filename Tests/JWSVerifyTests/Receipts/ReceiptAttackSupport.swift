@@ -45,6 +45,9 @@ struct ReceiptAttackFixture: Sendable {
     /// ``pki``'s intermediate again (same subject, same key, same extensions), valid only from
     /// ``windowStart`` to ``windowEnd``: a duplicate issuer with another validity window.
     let intermediateDuplicate: TestCertificate
+    /// A certificate issued by ``pki``'s intermediate with the leaf's issuer and serial number but another
+    /// subject and key and no leaf marker: a SignerInfo naming the leaf names it too.
+    let serialTwin: TestSigningCredential
 
     init() throws {
         let pki = try ReceiptTestPKI.generate()
@@ -76,6 +79,22 @@ struct ReceiptAttackFixture: Sendable {
                 .keyUsage([.keyCertSign, .cRLSign]), .appleIntermediateMarker(),
             ])
         intermediateDuplicate = try TestCertificate(der: duplicate.sign(with: .rsa(pki.rootKey)))
+        let envelope = try #require(ReceiptEnvelope.scan(ReceiptSigner(pki: pki).sign(content: Self.content())))
+        let serial = envelope.bytes[envelope.signerSerialNumberRange].dropFirst(2)  // 02 len (short form) contents
+        let twinKey = try TestRSAPrivateKey.generate()
+        let twin = CraftedCertificate(
+            subject: ReceiptTestPKI.developerName, issuer: ReceiptTestPKI.intermediateName,
+            serialNumber: Data(serial), notBefore: pki.leaf.notBefore.seconds, notAfter: pki.leaf.notAfter.seconds,
+            signatureDigest: .sha256, publicKey: .subjectPublicKeyInfo(twinKey.publicKeyDER),
+            extensions: [
+                .basicConstraints(ca: false),
+                .authorityKeyIdentifier(try CraftedPublicKey.keyIdentifier(ofSPKI: spki)),
+                .subjectKeyIdentifier(try CraftedPublicKey.keyIdentifier(ofSPKI: twinKey.publicKeyDER)),
+                .keyUsage([.digitalSignature]),
+            ])
+        serialTwin = TestSigningCredential(
+            certificate: try TestCertificate(der: twin.sign(with: .rsa(pki.intermediateKey))), privateKey: .rsa(twinKey)
+        )
     }
 
     private static func replacingLeaf(of pki: ReceiptTestPKI, with leaf: TestSigningCredential) throws -> ReceiptTestPKI
@@ -133,6 +152,11 @@ struct ReceiptAttackFixture: Sendable {
         try ReceiptSigner(pki: pki ?? self.pki).sign(
             content: Self.content(created: created), options: .init(digest: digest))
     }
+}
+
+extension Date {
+    /// Whole seconds since 1970.
+    var seconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
 }
 
 /// The device hash of receipt check 10, computed in the test with JWSVerifyTesting's own SHA-1 (pure Swift,
@@ -246,6 +270,21 @@ enum ReceiptSurgery {
         var copy = receipt
         copy.replaceSubrange(start..<(start + oid.count), with: oid)
         #expect(ReceiptEnvelope.scan(copy)?.signatureAlgorithm.oid == Array(oid.dropFirst(2)))
+        return copy
+    }
+
+    /// `receipt` with the SignerInfo's issuer Name's "Apple Inc." written "APPLE INC." (same length, same
+    /// string type): another encoding of a name that X.509's comparison (RFC 5280 §7.1, OpenSSL's canonical
+    /// form) finds equal to the leaf's issuer, outside what the signature covers.
+    static func signerIssuerUppercased(_ receipt: [UInt8]) throws -> [UInt8] {
+        let envelope = try #require(ReceiptEnvelope.scan(receipt))
+        let needle = Array("Apple Inc.".utf8)
+        let range = envelope.signerIssuerRange
+        let at = try #require(
+            range.dropLast(needle.count).first { receipt[$0..<($0 + needle.count)].elementsEqual(needle) })
+        var copy = receipt
+        copy.replaceSubrange(at..<(at + needle.count), with: Array("APPLE INC.".utf8))
+        #expect(ReceiptEnvelope.scan(copy)?.cacheKey != envelope.cacheKey)
         return copy
     }
 

@@ -134,6 +134,8 @@ enum CraftedReceipts {
             .verified
         ) { $0.time = duplicateInside }
 
+        add("good-signer-issuer-in-other-case", try ReceiptSurgery.signerIssuerUppercased(good), .verified)
+
         // 1, format: malformedReceipt.
         add("format-not-cms", [0x30, 0x03, 0x02, 0x01, 0x01], malformed)
         add("format-jws-as-receipt", Array("eyJhbGciOiJFUzI1NiJ9.e30.c2ln".utf8), malformed)
@@ -251,6 +253,19 @@ enum CraftedReceipts {
             try ReceiptSigner(signer: developer, certificates: crowded).sign(content: content), markers,
             stricter: .markers)
 
+        let twin = fixture.serialTwin
+        add(
+            "markers-serial-twin-embedded-first",
+            try ReceiptSigner(signer: twin, certificates: [twin.certificate] + pki.certificateChain).sign(
+                content: content), markers, stricter: .markers)
+        let unmarkedLeaf = unmarked.leafCredential
+        add(
+            "markers-unmarked-issuer-beside-marked-intermediate",
+            try ReceiptSigner(
+                signer: unmarkedLeaf,
+                certificates: [unmarked.leaf, pki.intermediate, unmarked.intermediate, pki.root]
+            ).sign(content: content), markers, stricter: .markers)
+
         // 7, signer key: unsupportedKey.
         let small = fixture.rsa1024Leaf
         add(
@@ -268,6 +283,10 @@ enum CraftedReceipts {
         add(
             "signature-real-leaf-named-other-embedded-key",
             try sign(.init(certificates: crowded, signingKey: developer.privateKey)), signature)
+        add(
+            "signature-serial-twin-embedded-second-signs",
+            try ReceiptSigner(signer: twin, certificates: pki.certificateChain + [twin.certificate]).sign(
+                content: content), signature)
         add("signature-altered-content", try ReceiptSurgery.alterContent(good), signature)
         add("signature-altered-signature", try ReceiptSurgery.flipSignature(good), signature)
         add("signature-altered-sha1", try ReceiptSurgery.flipSignature(try sign(.init(digest: .sha1))), signature)
