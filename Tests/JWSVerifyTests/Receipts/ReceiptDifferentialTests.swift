@@ -12,7 +12,9 @@ import Testing
 ///   JWSVerify is stricter by design (``StricterRule``: Apple's markers, RSA ≥ 2048, SHA-1 or SHA-256 only, the
 ///   PKCS #1 v1.5 signature OIDs, exactly signer ← embedded intermediate ← root, no trailing bytes, id-data, one
 ///   signer, strict DER content), and the crafted receipt says which.
-/// A cold verifier (`chainCacheCapacity: 0`) and a warm one (primed) are both compared.
+/// A cold verifier (`chainCacheCapacity: 0`) and a warm one (primed) are both compared. Xcode receipts are compared
+/// with the pinned StoreKit certificate as OpenSSL's root; JWSVerify does not enforce that certificate's validity
+/// (as Xcode does not), but the vectors are inside it, so the rule holds for them too.
 @Suite("Receipt differential: JWSVerify against OpenSSL's CMS_verify")
 struct ReceiptDifferentialTests {
     /// Checks the rule for one receipt; returns OpenSSL's verdict.
@@ -177,8 +179,9 @@ struct ReceiptDifferentialTests {
 
     /// Input: 300 seeded single-bit flips anywhere in a good SHA-1 receipt and in a good SHA-256 one (the
     /// certificates, the SignerInfo, the content, the lengths). Expected: the rule above for each, cold and warm
-    /// alike; flips JWSVerify refuses where OpenSSL verifies are only those of its own rules: the format (strict
-    /// DER content, trailing bytes) or the algorithms.
+    /// alike; most flips are refused by both, some (in the embedded root, which the trust store replaces) verify
+    /// in both; the few JWSVerify refuses where OpenSSL verifies are those of its own rules at the format or the
+    /// algorithms (rsaEncryption's OID is one bit away from sha1WithRSAEncryption's).
     @Test("seeded bit flips: JWSVerify and OpenSSL agree, warm as cold")
     func bitFlips() throws {
         let fixture = try ReceiptAttackFixture.get()
@@ -187,6 +190,7 @@ struct ReceiptDifferentialTests {
         let warm = try ReceiptVerifiers.make(capacity: 64)
         var generator = SeededGenerator(seed: 19, label: "receipt-bit-flips")
         var refusedByOwnRules: [String] = []
+        var (verifiedByBoth, refusedByBoth) = (0, 0)
         for digest in [ReceiptDigest.sha1, .sha256] {
             let good = try fixture.good(digest: digest)
             #expect(warm.outcome(good).code == nil)
@@ -200,7 +204,10 @@ struct ReceiptDifferentialTests {
                     flipped, roots: roots, at: ReceiptAttackFixture.created, purpose: .any)
                 if ours.passedSignatureChecks {
                     #expect(oracle.verified, "\(digest) flip at \(offset): ours \(ours), OpenSSL \(oracle.reason)")
-                } else if oracle.verified {
+                    verifiedByBoth += oracle.verified ? 1 : 0
+                } else if !oracle.verified {
+                    refusedByBoth += 1
+                } else {
                     refusedByOwnRules.append("\(offset): \(ours)")
                     #expect(
                         ours.failedStep == .format || ours.failedStep == .algorithm,
@@ -208,6 +215,7 @@ struct ReceiptDifferentialTests {
                 }
             }
         }
-        #expect(refusedByOwnRules.count < 60, "\(refusedByOwnRules)")
+        #expect(refusedByOwnRules.count < 30, "\(refusedByOwnRules)")
+        #expect(verifiedByBoth > 0 && refusedByBoth > 200, "\(verifiedByBoth) verified, \(refusedByBoth) refused")
     }
 }
