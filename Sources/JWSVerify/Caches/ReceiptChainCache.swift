@@ -67,15 +67,22 @@ final class ReceiptChainCache: Sendable {
         return state.read { $0.find(bytes, digest: digest) }
     }
 
-    /// Whether `entry` may stand for checks 2 to 7 at `time`. Counts a hit or a miss.
-    func isUsable(_ entry: Entry, at time: Int64) -> Bool {
-        let usable = entry.validity.contains(time)
-        if usable {
+    /// Whether `entry` answers checks 2 to 8 for `envelope` at `time`: every certificate of its chain is
+    /// valid then, and the envelope's signature verifies with the cached key over its content (what
+    /// `CMS_verify` computes for a SignerInfo without signed attributes). Counts a hit when it answers,
+    /// else a miss (the full path then decides).
+    func answers(_ entry: Entry, for envelope: ReceiptEnvelope, at time: Int64) -> Bool {
+        let answers =
+            entry.validity.contains(time)
+            && entry.key.isValidRSASignature(
+                envelope.bytes[envelope.signatureRange], over: envelope.bytes[envelope.contentRange],
+                digest: entry.digest)
+        if answers {
             hits.add(1, ordering: .relaxed)
         } else {
             misses.add(1, ordering: .relaxed)
         }
-        return usable
+        return answers
     }
 
     func insert(_ entry: Entry, for envelope: ReceiptEnvelope) {
@@ -96,7 +103,9 @@ final class ReceiptChainCache: Sendable {
         }
     }
 
-    /// Hits, misses and entries so far (for tests and benchmarks).
+    /// Hits (receipts the cache answered for), misses (receipts it held an entry for but did not answer:
+    /// outside the entry's interval, or a signature that does not verify with the cached key) and entries
+    /// so far (for tests and benchmarks).
     var statistics: (hits: Int, misses: Int, count: Int) {
         (hits.load(ordering: .relaxed), misses.load(ordering: .relaxed), state.read { $0.order.count })
     }

@@ -67,10 +67,8 @@ extension AppReceiptVerifier {
     private func checkSigned(
         _ parsed: ReceiptFormatCheck.Parsed, at time: Int64, recorder: inout ReportRecorder
     ) throws(VerificationError) -> [CertificateInfo] {
-        if let cached = parsed.cached, let envelope = parsed.envelope, chainCache.isUsable(cached, at: time),
-            cached.key.isValidRSASignature(
-                envelope.bytes[envelope.signatureRange], over: envelope.bytes[envelope.contentRange],
-                digest: cached.digest)
+        if let cached = parsed.cached, let envelope = parsed.envelope,
+            chainCache.answers(cached, for: envelope, at: time)
         {
             recorder.replay(cached.steps)
             recorder.passed(.signature, ReceiptSignatureCheck.passed)
