@@ -2,6 +2,8 @@
 enum Command: Equatable, Sendable {
     /// `jwsverify [verify] …`
     case verify(VerifyOptions)
+    /// `jwsverify receipt …`
+    case receipt(ReceiptOptions)
     /// `jwsverify inspect …`
     case inspect(InspectOptions)
     /// `jwsverify batch …`
@@ -10,6 +12,8 @@ enum Command: Equatable, Sendable {
     case mintPKI(MintPKIOptions)
     /// `jwsverify mint token …`
     case mintToken(MintTokenOptions)
+    /// `jwsverify mint receipt …`
+    case mintReceipt(MintReceiptOptions)
     /// `--help`, `-h` or `help [subcommand]`: the help of a subcommand, or of the tool (nil).
     case help(Subcommand?)
     /// `--version`.
@@ -22,8 +26,12 @@ struct CommandIO {
     var standardOutput: (String) -> Void
     /// Writes to standard error.
     var standardError: (String) -> Void
+    /// Writes bytes to standard output (`mint receipt --format der`).
+    var standardOutputBytes: ([UInt8]) -> Void
     /// Whether standard input is a terminal.
     var standardInputIsTerminal: Bool
+    /// Whether standard output is a terminal (binary output is refused there).
+    var standardOutputIsTerminal: Bool
     /// Whether standard error is a terminal.
     var standardErrorIsTerminal: Bool
 
@@ -100,11 +108,13 @@ enum CommandRegistry {
     /// The subcommands, in help order; the first is the default when none is named.
     static let commands: [CommandDefinition] = [
         VerifyCommand.definition,
+        ReceiptCommand.definition,
         InspectCommand.definition,
         BatchCommand.definition,
         MintCommand.definition,
         MintPKICommand.definition,
         MintTokenCommand.definition,
+        MintReceiptCommand.definition,
     ]
 
     /// The subcommand run when none is named (`verify`).

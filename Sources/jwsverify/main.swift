@@ -10,23 +10,28 @@ import Foundation
 /// `batch` writes megabytes at a time).
 func write(_ text: String, to descriptor: Int32) {
     var text = text
-    text.withUTF8 { bytes in
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
+    text.withUTF8 { write($0, to: descriptor) }
+}
+
+/// Writes all of `bytes` to a file descriptor, retrying short writes.
+func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, base + offset, bytes.count - offset)
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
         }
+        offset += written
     }
 }
 
 let io = CommandIO(
     standardOutput: { write($0, to: 1) }, standardError: { write($0, to: 2) },
-    standardInputIsTerminal: isatty(0) != 0, standardErrorIsTerminal: isatty(2) != 0)
+    standardOutputBytes: { bytes in bytes.withUnsafeBufferPointer { write($0, to: 1) } },
+    standardInputIsTerminal: isatty(0) != 0, standardOutputIsTerminal: isatty(1) != 0,
+    standardErrorIsTerminal: isatty(2) != 0)
 let status: Int32
 switch Arguments.parse(Array(CommandLine.arguments.dropFirst())) {
 case .failure(let error):
