@@ -192,6 +192,10 @@ enum FlagAdvice {
         return nil
     }
 
+    /// The hint when `verify` is given an app receipt.
+    static let receiptGivenToVerify =
+        "this looks like a StoreKit 1 app receipt, not a JWS token: verify it with 'jwsverify \(Subcommand.receipt.path)'"
+
     /// The note on a receipt's validation time that is the current time for lack of a creation date.
     static func withoutCreationDate() -> String {
         "the current time: the receipt has no creation date (field 12); pass '\(ReceiptCommand.at.name) <time>' to"

@@ -209,11 +209,18 @@ enum VerifyCommand {
         case .failure(let result): return result
         case .success(let value): runner = value
         }
-        let outcome: TokenOutcome
-        switch TokenInput.read(options.input) {
+        let whole: TokenInput.Whole
+        switch TokenInput.readWhole(options.input, what: "token") {
         case .failure(let failure): return .inputFailure(failure)
-        case .success(.unreadable(let message)): outcome = .unreadableToken(message)
-        case .success(.token(let token)): outcome = runner.run(token)
+        case .success(let value): whole = value
+        }
+        var outcome: TokenOutcome
+        switch TokenInput.shape(whole) {
+        case .unreadable(let message): outcome = .unreadableToken(message)
+        case .token(let token): outcome = runner.run(token)
+        }
+        if outcome.error?.code == .malformedToken, ReceiptInput.recognize(whole) != nil {
+            outcome.hints.append(FlagAdvice.receiptGivenToVerify)
         }
         if options.quiet { return CommandResult(status: outcome.exitCode) }
         let text =

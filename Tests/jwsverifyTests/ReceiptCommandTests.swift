@@ -316,3 +316,26 @@ struct ReceiptCommandTests {
         #expect(tool.stdout.contains("\n  receipt                 Verify one StoreKit 1 app receipt"))
     }
 }
+
+/// `jwsverify verify` given an app receipt.
+@Suite("verify given a receipt")
+struct VerifyGivenReceiptTests {
+    /// Input: the 2025 receipt's base64 and its raw DER, to `verify`. Expected: `malformedToken` (exit 1) with a
+    /// hint naming `jwsverify receipt`; a malformed token that is not a receipt gets no such hint.
+    @Test("verify names 'jwsverify receipt' when given a receipt")
+    func hint() throws {
+        let real = ReceiptFixtures.recent
+        for stdin in [Data(try real.base64().utf8), try real.der()] {
+            let run = try CLI.run(["verify"], stdin: stdin)
+            #expect(run.status == 1)
+            #expect(run.stdout.hasPrefix("NOT VERIFIED: malformedToken (format): "))
+            #expect(
+                run.stdout.contains(
+                    "\n  hint: this looks like a StoreKit 1 app receipt, not a JWS token: verify it"
+                        + " with 'jwsverify receipt'\n"), "\(run.stdout.prefix(400))")
+        }
+        let other = try CLI.run(["verify"], stdin: "not.a.token")
+        #expect(other.status == 1)
+        #expect(!other.stdout.contains("app receipt"))
+    }
+}
