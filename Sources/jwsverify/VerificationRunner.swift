@@ -37,6 +37,9 @@ struct VerificationRunner: Sendable {
     /// Whether a failed token also shows its `x5c` certificates and, when the library did not decode
     /// the payload, its raw payload JSON (one more decoding per failure; `batch` skips it).
     let showsUndecodedDetails: Bool
+    /// `batch`'s verifier of the lines that hold app receipts (``ReceiptBatchLine``), or why the options
+    /// configure none; nil outside `batch`.
+    var receipts: Result<ReceiptRunner, VerificationError>?
 
     /// The kind of the nested token a notification holds in `field`, from the library's description
     /// of notifications.
