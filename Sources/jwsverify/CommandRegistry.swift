@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What the command line asks for.
 enum Command: Equatable, Sendable {
     /// `jwsverify [verify] …`
@@ -24,16 +30,17 @@ enum Command: Equatable, Sendable {
 struct CommandIO {
     /// Writes to standard output.
     var standardOutput: (String) -> Void
+    /// Writes bytes to standard output (`batch`'s result lines, UTF-8 already).
+    var standardOutputBytes: ([UInt8]) -> Void
     /// Writes to standard error.
     var standardError: (String) -> Void
-    /// Writes bytes to standard output (`mint receipt --format der`).
-    var standardOutputBytes: ([UInt8]) -> Void
     /// Whether standard input is a terminal.
     var standardInputIsTerminal: Bool
-    /// Whether standard output is a terminal (binary output is refused there).
-    var standardOutputIsTerminal: Bool
     /// Whether standard error is a terminal.
     var standardErrorIsTerminal: Bool
+    /// Whether standard output is a terminal: `mint receipt --format der` refuses to write binary there. Read
+    /// from file descriptor 1 unless given.
+    var standardOutputIsTerminal = isatty(1) != 0
 
     /// Prints a command's output and returns its status.
     func emit(_ result: CommandResult) -> Int32 {

@@ -6,15 +6,9 @@ import Foundation
     import Darwin
 #endif
 
-/// Writes all of `text` to a file descriptor, retrying short writes (from the string's own storage:
+/// Writes all of `bytes` to a file descriptor, retrying short writes (from the caller's own storage:
 /// `batch` writes megabytes at a time).
-func write(_ text: String, to descriptor: Int32) {
-    var text = text
-    text.withUTF8 { write($0, to: descriptor) }
-}
-
-/// Writes all of `bytes` to a file descriptor, retrying short writes.
-func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
+func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
     guard let base = bytes.baseAddress else { return }
     var offset = 0
     while offset < bytes.count {
@@ -27,11 +21,21 @@ func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) {
     }
 }
 
+/// Writes all of `text` to a file descriptor.
+func write(_ text: String, to descriptor: Int32) {
+    var text = text
+    text.withUTF8 { write(UnsafeRawBufferPointer($0), to: descriptor) }
+}
+
+/// Writes all of `bytes` to a file descriptor.
+func write(_ bytes: [UInt8], to descriptor: Int32) {
+    bytes.withUnsafeBytes { write($0, to: descriptor) }
+}
+
 let io = CommandIO(
-    standardOutput: { write($0, to: 1) }, standardError: { write($0, to: 2) },
-    standardOutputBytes: { bytes in bytes.withUnsafeBufferPointer { write($0, to: 1) } },
-    standardInputIsTerminal: isatty(0) != 0, standardOutputIsTerminal: isatty(1) != 0,
-    standardErrorIsTerminal: isatty(2) != 0)
+    standardOutput: { write($0, to: 1) }, standardOutputBytes: { write($0, to: 1) },
+    standardError: { write($0, to: 2) },
+    standardInputIsTerminal: isatty(0) != 0, standardErrorIsTerminal: isatty(2) != 0)
 let status: Int32
 switch Arguments.parse(Array(CommandLine.arguments.dropFirst())) {
 case .failure(let error):
