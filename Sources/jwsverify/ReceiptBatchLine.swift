@@ -68,11 +68,12 @@ enum ReceiptBatchLine {
     /// Whether a line longer than the tokens' line limit may hold a receipt, and so is read: it starts (after
     /// whitespace) as base64 of a SignedData does (`M`), as a JSON string of it (`"M`), or as an object (whose
     /// token ``InputShape`` then finds). Any other long line is refused as before, without being parsed.
-    static func mayHoldReceipt(_ line: [UInt8]) -> Bool {
-        let trimmed = line.trimmingASCIIWhitespace()
-        switch trimmed.first {
+    static func mayHoldReceipt<Line: Collection<UInt8>>(_ line: Line) -> Bool {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        var bytes = line.drop(while: isSpace).makeIterator()
+        switch bytes.next() {
         case UInt8(ascii: "M"), UInt8(ascii: "{"): return true
-        case UInt8(ascii: "\""): return trimmed.dropFirst().first == UInt8(ascii: "M")
+        case UInt8(ascii: "\""): return bytes.next() == UInt8(ascii: "M")
         default: return false
         }
     }
