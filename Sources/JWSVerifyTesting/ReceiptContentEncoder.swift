@@ -124,6 +124,18 @@ public enum ReceiptContentEncoder {
         ReceiptAttribute(type: 17, value: content(attributes: attributes, sorted: sorted, lengths: lengths))
     }
 
+    /// The SHA-1 hash (attribute 5) that binds a receipt to a device: SHA-1 of the device identifier's bytes, then
+    /// the opaque value (attribute 4), then the bundle id's whole value as the receipt holds it (attribute 2: the DER
+    /// UTF8String, tag and length included). Computed here without OpenSSL, independently of the verifier.
+    ///
+    /// - Parameters:
+    ///   - deviceIdentifier: The identifier (`identifierForVendor`'s 16 bytes on iOS, a MAC address on macOS).
+    ///   - opaqueValue: The value of attribute 4.
+    ///   - bundleIdValue: The value of attribute 2, such as ``utf8String(_:)`` of the bundle id.
+    public static func deviceHash(deviceIdentifier: [UInt8], opaqueValue: [UInt8], bundleIdValue: [UInt8]) -> [UInt8] {
+        [UInt8](TestSHA1.hash(Data(deviceIdentifier + opaqueValue + bundleIdValue)))
+    }
+
     /// A DER UTF8String of `text`: the value of a string attribute.
     public static func utf8String(_ text: String) -> [UInt8] { tlv(0x0C, Array(text.utf8)) }
 

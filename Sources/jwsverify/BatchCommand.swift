@@ -71,8 +71,9 @@ enum BatchCommand {
             discussion: "Each line is a bare token, a JSON string holding one, or a JSON object with a 'token' or"
                 + " 'signedPayload' string member and an optional 'id' (string or number). Writes one JSON result per"
                 + " input line, in input order, with its 1-based 'line' and the line's 'id'; blank, garbage, binary"
-                + " and over-long lines are reported as malformedToken, never dropped. A summary goes to standard"
-                + " error, with a progress line when standard error is a terminal.",
+                + " and over-long lines are reported as malformedToken, never dropped. A line whose token is an app"
+                + " receipt in base64 is verified as one ('kind': 'receipt'). A summary goes to standard error, with a"
+                + " progress line when standard error is a terminal.",
             argument: .file(help: "The file of token lines; '-' or none reads standard input."),
             exitCodes: [
                 (ExitCode.verified, "Every token verified."),
@@ -158,13 +159,14 @@ enum BatchCommand {
     static func run(
         _ options: VerifyOptions, standardOutput: (String) -> Void, standardError: (String) -> Void, showProgress: Bool
     ) -> Int32 {
-        let runner: VerificationRunner
+        var runner: VerificationRunner
         switch VerifyCommand.makeRunner(options, subcommand: .batch, annotate: false, showsUndecodedDetails: false) {
         case .failure(let result):
             standardError(result.stderr)
             return result.status
         case .success(let value): runner = value
         }
+        runner.receipts = ReceiptBatchLine.runner(options)
         let source: ByteSource
         switch ByteSource.open(options.input) {
         case .failure(let failure):
@@ -173,7 +175,7 @@ enum BatchCommand {
         case .success(let value): source = value
         }
         let lineLimit = runner.maximumTokenBytes + lineSlack
-        let reader = LineReader(source, lineLimit: lineLimit)
+        let reader = LineReader(source, lineLimit: ReceiptBatchLine.lineLimit(tokens: lineLimit))
         var tally = Tally()
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -247,7 +249,7 @@ enum BatchCommand {
                         ? ""
                         : BatchResultLine.render(
                             outcome, line: line.number, id: id, report: options.report, fields: options.fields),
-                    verified: outcome.verified, code: outcome.error?.code.rawValue, kind: outcome.kind?.rawValue,
+                    verified: outcome.verified, code: outcome.error?.code.rawValue, kind: outcome.kindName,
                     retryable: outcome.error?.isRetryable ?? false),
                 at: index)
         }
@@ -258,7 +260,7 @@ enum BatchCommand {
     static func outcome(
         of line: InputLine, runner: VerificationRunner, lineLimit: Int, report: BatchReport
     ) -> (TokenOutcome, JSONValue?) {
-        if line.overflowed {
+        if line.overflowed || (line.length > lineLimit && !ReceiptBatchLine.mayHoldReceipt(line.bytes)) {
             return (
                 .unreadableToken(
                     "the line is \(line.length) bytes, over the line limit of \(lineLimit) bytes (a token is at most"
@@ -267,7 +269,12 @@ enum BatchCommand {
         }
         switch InputShape.read(line.bytes, what: "the line") {
         case .failure(let failure): return (.unreadableToken(failure.message), failure.id)
-        case .success(let shaped): return (runner.run(shaped.token, reporting: report == .full), shaped.id)
+        case .success(let shaped):
+            if let receipt = ReceiptBatchLine.outcome(shaped.token, runner: runner.receipts, reporting: report == .full)
+            {
+                return (receipt, shaped.id)
+            }
+            return (runner.run(shaped.token, reporting: report == .full), shaped.id)
         }
     }
 }

@@ -57,8 +57,10 @@ enum BatchResultLine {
         "payload", "nested",
     ]
 
-    /// Every name `--fields` accepts: the fields of either report, sorted.
-    static let selectableFields = Array(Set(compactFields + fullFields)).sorted()
+    /// Every name `--fields` accepts: the fields of either report, for tokens and receipts, sorted.
+    static let selectableFields = Array(
+        Set(compactFields + fullFields + ReceiptBatchLine.compactFields + ReceiptBatchLine.fullFields)
+    ).sorted()
 
     /// One result line, newline-terminated.
     ///
@@ -71,6 +73,11 @@ enum BatchResultLine {
     static func render(
         _ outcome: TokenOutcome, line: Int, id: JSONValue?, report: BatchReport, fields: Set<String>?
     ) -> String {
+        if let receipt = outcome.receipt {
+            var out: [UInt8] = []
+            ReceiptBatchLine.write(receipt, line: line, id: id, report: report, fields: fields, into: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
         var members: [String: JSONValue]
         switch report {
         case .compact:

@@ -1,7 +1,15 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What the command line asks for.
 enum Command: Equatable, Sendable {
     /// `jwsverify [verify] …`
     case verify(VerifyOptions)
+    /// `jwsverify receipt …`
+    case receipt(ReceiptOptions)
     /// `jwsverify inspect …`
     case inspect(InspectOptions)
     /// `jwsverify batch …`
@@ -10,6 +18,8 @@ enum Command: Equatable, Sendable {
     case mintPKI(MintPKIOptions)
     /// `jwsverify mint token …`
     case mintToken(MintTokenOptions)
+    /// `jwsverify mint receipt …`
+    case mintReceipt(MintReceiptOptions)
     /// `--help`, `-h` or `help [subcommand]`: the help of a subcommand, or of the tool (nil).
     case help(Subcommand?)
     /// `--version`.
@@ -20,12 +30,17 @@ enum Command: Equatable, Sendable {
 struct CommandIO {
     /// Writes to standard output.
     var standardOutput: (String) -> Void
+    /// Writes bytes to standard output (`batch`'s result lines, UTF-8 already).
+    var standardOutputBytes: ([UInt8]) -> Void
     /// Writes to standard error.
     var standardError: (String) -> Void
     /// Whether standard input is a terminal.
     var standardInputIsTerminal: Bool
     /// Whether standard error is a terminal.
     var standardErrorIsTerminal: Bool
+    /// Whether standard output is a terminal: `mint receipt --format der` refuses to write binary there. Read
+    /// from file descriptor 1 unless given.
+    var standardOutputIsTerminal = isatty(1) != 0
 
     /// Prints a command's output and returns its status.
     func emit(_ result: CommandResult) -> Int32 {
@@ -100,11 +115,13 @@ enum CommandRegistry {
     /// The subcommands, in help order; the first is the default when none is named.
     static let commands: [CommandDefinition] = [
         VerifyCommand.definition,
+        ReceiptCommand.definition,
         InspectCommand.definition,
         BatchCommand.definition,
         MintCommand.definition,
         MintPKICommand.definition,
         MintTokenCommand.definition,
+        MintReceiptCommand.definition,
     ]
 
     /// The subcommand run when none is named (`verify`).

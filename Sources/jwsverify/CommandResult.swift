@@ -42,30 +42,72 @@ enum TokenInput {
     /// - Returns: the token, or why there is none; an ``InputFailure`` (exit 66) when the input cannot be
     ///   opened or read or holds nothing but whitespace.
     static func read(_ source: InputSource) -> Result<Content, InputFailure> {
+        readWhole(source, what: "token").map(shape)
+    }
+
+    /// The whole input, at most ``inputLimit`` bytes of it, that is more than whitespace.
+    struct Whole {
+        /// The bytes kept.
+        var bytes: [UInt8]
+        /// The size of the whole input.
+        var total: Int
+        /// Whether the input was over ``inputLimit`` (only its start was kept).
+        var overflowed: Bool { total > inputLimit }
+    }
+
+    /// Reads the whole input of `verify`, `inspect` or `receipt`, keeping at most ``inputLimit`` bytes.
+    ///
+    /// - Parameters:
+    ///   - source: The input.
+    ///   - what: What the input should hold, for the message on an empty one: `token`, `receipt`.
+    /// - Returns: the input; an ``InputFailure`` (exit 66) when it cannot be opened or read or holds nothing but
+    ///   whitespace (`no token on standard input`).
+    static func readWhole(_ source: InputSource, what: String) -> Result<Whole, InputFailure> {
         let input: ByteSource
         switch ByteSource.open(source) {
         case .success(let value): input = value
         case .failure(let failure): return .failure(failure)
         }
-        switch input.readAll(keepingAtMost: inputLimit) {
-        case .failure(let failure):
-            return .failure(failure)
-        case .success(let (bytes, total)):
-            if total > inputLimit {
-                return .success(
-                    .unreadable(
-                        "the input is \(total) bytes, over the \(inputLimit)-byte read limit; a token is at most"
-                            + " \(CompactJWS.defaultMaximumBytes) bytes"))
-            }
-            guard !bytes.trimmingASCIIWhitespace().isEmpty else {
+        return input.readAll(keepingAtMost: inputLimit).flatMap { bytes, total in
+            guard total > inputLimit || !bytes.trimmingASCIIWhitespace().isEmpty else {
                 return .failure(
-                    InputFailure(message: "no token \(source == .standardInput ? "on" : "in") \(input.name)"))
+                    InputFailure(message: "no \(what) \(source == .standardInput ? "on" : "in") \(input.name)"))
             }
-            switch InputShape.read(bytes, what: "the input") {
-            case .success(let shaped): return .success(.token(shaped.token))
-            case .failure(let failure): return .success(.unreadable(failure.message))
+            return .success(Whole(bytes: bytes, total: total))
+        }
+    }
+
+    /// The token of a whole input, in any shape ``InputShape`` accepts.
+    static func shape(_ whole: Whole) -> Content {
+        if whole.overflowed {
+            return .unreadable(
+                "the input is \(whole.total) bytes, over the \(inputLimit)-byte read limit; a token is at most"
+                    + " \(CompactJWS.defaultMaximumBytes) bytes")
+        }
+        switch InputShape.read(whole.bytes, what: "the input") {
+        case .success(let shaped): return .token(shaped.token)
+        case .failure(let failure): return .unreadable(failure.message)
+        }
+    }
+
+    /// Reads the `--root` and `--xcode-certificate` files (``readCertificate(_:option:)``).
+    ///
+    /// - Parameters:
+    ///   - roots: The `--root` paths, in order.
+    ///   - xcodeCertificate: The `--xcode-certificate` path, if one was given.
+    /// - Returns: the files' contents, or the ``InputFailure`` (exit 66) of the first that cannot be read.
+    static func readCertificateFiles(
+        roots: [String], xcodeCertificate: String?
+    ) -> Result<(roots: [VerificationRunner.RootFile], xcodeCertificate: Data?), InputFailure> {
+        var files: [VerificationRunner.RootFile] = []
+        for path in roots {
+            switch readCertificate(path, option: VerifyCommand.root.name) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let data): files.append(.init(path: path, contents: data))
             }
         }
+        guard let path = xcodeCertificate else { return .success((files, nil)) }
+        return readCertificate(path, option: VerifyCommand.xcodeCertificate.name).map { (files, $0) }
     }
 
     /// Reads a certificate file given with `--root` or `--xcode-certificate` (at most 1 MiB is kept).

@@ -1,5 +1,6 @@
 import Foundation
 import JWSVerify
+import JWSVerifyTesting
 
 /// The library's failures in the words of the CLI: which flag to pass, which file was wrong.
 ///
@@ -15,13 +16,14 @@ enum FlagAdvice {
     ///
     /// - Parameters:
     ///   - error: The library's ``VerificationError/Code/invalidConfiguration`` error.
-    ///   - options: The options the verifier was configured from.
     ///   - roots: The `--root` files as read, in order (the library's root index is an index here).
+    ///   - xcodeCertificatePath: The `--xcode-certificate` path as given, if one was.
     ///   - xcodeCertificate: The contents of the `--xcode-certificate` file, if one was given.
+    ///   - signedData: What Xcode's certificate signs, in messages: `tokens` or `receipts`.
     /// - Returns: the message, ending in the library's code.
     static func configurationMessage(
-        _ error: VerificationError, options: VerifyOptions, roots: [VerificationRunner.RootFile],
-        xcodeCertificate: Data?
+        _ error: VerificationError, roots: [VerificationRunner.RootFile], xcodeCertificatePath: String?,
+        xcodeCertificate: Data?, signedData: String = "tokens"
     ) -> String {
         let environment = VerifyCommand.environment.name
         let message: String
@@ -42,10 +44,10 @@ enum FlagAdvice {
         case .xcodeAlone?:
             message =
                 "'\(environment) \(AppStoreEnvironment.xcode.rawValue)' cannot be combined with another"
-                + " '\(environment)': Xcode tokens are trusted through '\(VerifyCommand.xcodeCertificate.name)',"
+                + " '\(environment)': Xcode \(signedData) are trusted through '\(VerifyCommand.xcodeCertificate.name)',"
                 + " not Apple's roots; verify them in a run of their own"
         case .xcodeCertificateUnreadable?:
-            let path = options.xcodeCertificate ?? "?"
+            let path = xcodeCertificatePath ?? "?"
             message = "\(VerifyCommand.xcodeCertificate.name) \(quotedPath(path)): \(notACertificate(xcodeCertificate))"
         case .rootUnreadable(let index)? where roots.indices.contains(index):
             message =
@@ -131,5 +133,72 @@ enum FlagAdvice {
         let key = kind?.validationDateKey ?? "signedDate"
         return "the current time: the payload has no \(key); pass '\(VerifyCommand.at.name) <time>' to validate at"
             + " another time"
+    }
+
+    // MARK: Receipts
+
+    /// What to type, or not, after an app receipt failure: for the claims steps, and for a chain that an
+    /// option would change.
+    ///
+    /// - Parameters:
+    ///   - error: The failure.
+    ///   - failedStep: The name of the report step that failed (`bundleId`, `deviceHash`, …).
+    ///   - environments: The `--environment` values given.
+    ///   - claimedReceiptType: The receipt type (field 0) as the receipt claims it, unverified.
+    ///   - usesBundledRoot: Whether no `--root` was given.
+    /// - Returns: the sentence, or nil when the message says all there is.
+    static func receiptHint(
+        for error: VerificationError, failedStep: String?, environments: [AppStoreEnvironment],
+        claimedReceiptType: String?, usesBundledRoot: Bool
+    ) -> String? {
+        let environment = ReceiptCommand.environment.name
+        let xcode = AppStoreEnvironment.xcode.rawValue
+        switch (error.check, failedStep) {
+        case (.claims, "bundleId"):
+            return "the receipt names another app's bundle id; '\(ReceiptCommand.bundleId.name)' must be your app's:"
+                + " change it only if that bundle id is yours too"
+        case (.claims, "appAppleId"):
+            return "the receipt names another app Apple id (field 1); '\(ReceiptCommand.appAppleId.name)' must be your"
+                + " app's, from App Store Connect: never copy the receipt's"
+        case (.claims, "environment"):
+            let given = environments.map { "'\(environment) \($0.rawValue)'" }
+            return "the receipt comes from another environment than \(OptionValue.alternatives(given)); pass the"
+                + " environment its receipt type names (ProductionSandbox is Sandbox) to '\(environment)' only where"
+                + " such receipts may be accepted"
+        case (.claims, "deviceHash"):
+            return "the receipt was issued to another device, or '\(ReceiptCommand.deviceGuid.name)' is not the"
+                + " identifier the device hashed: identifierForVendor's 16 bytes on iOS, the MAC address of the"
+                + " primary network interface on macOS"
+        case (.header, _), (.chain, _):
+            break
+        default:
+            return nil
+        }
+        if claimedReceiptType == xcode, !environments.contains(.xcode) {
+            return "the receipt says it was made by Xcode StoreKit Testing: pass '\(environment) \(xcode)"
+                + " \(ReceiptCommand.xcodeCertificate.name) <file>' with the certificate exported from Xcode (open the"
+                + " .storekit configuration, Editor > Save Public Certificate)"
+        }
+        guard error.code == .untrustedChain else { return nil }
+        if environments.contains(.xcode) {
+            return "the receipt is not signed by the StoreKit Testing certificate given; an App Store receipt verifies"
+                + " without '\(environment) \(xcode)'"
+        }
+        if usesBundledRoot {
+            return "the chain does not lead to the bundled Apple Inc. Root; a receipt minted with 'jwsverify"
+                + " \(Subcommand.mintReceipt.path)' verifies only with '\(ReceiptCommand.root.name)"
+                + " <pki>/\(TestPKI.FileName.rootDER)'"
+        }
+        return nil
+    }
+
+    /// The hint when `verify` is given an app receipt.
+    static let receiptGivenToVerify =
+        "this looks like a StoreKit 1 app receipt, not a JWS token: verify it with 'jwsverify \(Subcommand.receipt.path)'"
+
+    /// The note on a receipt's validation time that is the current time for lack of a creation date.
+    static func withoutCreationDate() -> String {
+        "the current time: the receipt has no creation date (field 12); pass '\(ReceiptCommand.at.name) <time>' to"
+            + " validate at another time"
     }
 }

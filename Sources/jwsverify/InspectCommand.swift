@@ -38,7 +38,8 @@ struct Inspection: Sendable {
 }
 
 /// `jwsverify inspect`: decodes a token with ``SignedDataVerifier/decodeUnverified(_:as:)`` and shows
-/// header, certificates and payload, labelled UNVERIFIED.
+/// header, certificates and payload, labelled UNVERIFIED; an app receipt (``ReceiptInput/recognize(_:)``) with
+/// ``AppReceiptVerifier/decodeUnverified(_:maximumReceiptBytes:)``: its signer, embedded certificates and content.
 enum InspectCommand {
     // MARK: Options and definition
 
@@ -50,15 +51,21 @@ enum InspectCommand {
 
     /// `inspect` in ``CommandRegistry``.
     static let definition = CommandDefinition(
-        .inspect, summary: "Decode a token without verifying anything: header, chain, payload.",
+        .inspect, summary: "Decode a token or app receipt without verifying anything.",
         help: HelpContent(
             overview: "Decode a token without verifying it: header, x5c certificates and payload, labelled UNVERIFIED.",
             discussion: "Nothing is checked: anybody can make a token that decodes to anything. Use 'jwsverify verify'"
-                + " before trusting a token.",
+                + " before trusting a token. An app receipt (raw, base64, or {\"receipt-data\": ...}) is recognized"
+                + " and shown the same way: its signer, embedded certificates and content; verify it with"
+                + " 'jwsverify receipt'.",
             argument: VerifyCommand.fileArgument,
             exitCodes: [
                 (ExitCode.verified, "Decoded."),
-                (ExitCode.notVerified, "Not a compact JWS with JSON header and payload (malformedToken)."),
+                (
+                    ExitCode.notVerified,
+                    "Not a compact JWS with JSON header and payload (malformedToken), or not an app receipt"
+                        + " (malformedReceipt)."
+                ),
                 (ExitCode.usage, "Usage error."),
                 (ExitCode.noInput, "Input missing, unreadable or empty."),
             ]),
@@ -88,13 +95,22 @@ enum InspectCommand {
 
     /// Runs `inspect` on the input.
     static func run(_ options: InspectOptions) -> CommandResult {
-        let token: String
-        switch TokenInput.read(options.input) {
+        let whole: TokenInput.Whole
+        switch TokenInput.readWhole(options.input, what: "token") {
         case .failure(let failure): return .inputFailure(failure)
-        case .success(.unreadable(let message)):
+        case .success(let value): whole = value
+        }
+        if let receipt = ReceiptInput.recognize(whole) {
+            let inspection = ReceiptInspection(receipt)
+            let text = options.json ? ReceiptRenderer.json(inspection) : ReceiptRenderer.text(inspection)
+            return CommandResult(stdout: text, status: inspection.exitCode)
+        }
+        let token: String
+        switch TokenInput.shape(whole) {
+        case .unreadable(let message):
             let inspection = Inspection(error: VerificationError(.malformedToken, check: .format, message))
             return render(inspection, options: options)
-        case .success(.token(let value)): token = value
+        case .token(let value): token = value
         }
         return render(inspect(token, kind: options.kind, nesting: true), options: options)
     }

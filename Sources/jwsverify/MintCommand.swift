@@ -3,22 +3,23 @@ import JWSVerify
 import JWSVerifyTesting
 
 extension Subcommand {
-    /// `jwsverify mint`, the group of `mint pki` and `mint token`.
+    /// `jwsverify mint`, the group of `mint pki`, `mint token` and `mint receipt`.
     static let mint = Subcommand(path: "mint")
 }
 
-/// `jwsverify mint`: the group of ``MintPKICommand`` and ``MintTokenCommand``, which runs nothing
+/// `jwsverify mint`: the group of ``MintPKICommand``, ``MintTokenCommand`` and ``MintReceiptCommand``, which runs nothing
 /// itself, and what its subcommands share.
 enum MintCommand {
     /// `mint` in ``CommandRegistry``: without a subcommand it shows its help, as argument-parser's groups do.
     static let definition = CommandDefinition(
-        .mint, summary: "Make a test PKI and App Store-like signed test tokens for your server's tests.",
+        .mint, summary: "Make a test PKI and App Store-like signed tokens and app receipts for your tests.",
         help: HelpContent(
             overview: "Make a test PKI and signed test tokens that look exactly like the App Store's.",
-            discussion: "For integration tests of a server that verifies App Store tokens, without a device or"
-                + " Apple's sandbox. 'mint pki' writes a test root, intermediate and leaf; 'mint token' signs"
-                + " transactions, renewal infos, app transactions, notifications and realtime requests with them."
-                + " The tokens verify only where the test root is trusted: never deploy it to production.",
+            discussion: "For integration tests of a server that verifies App Store tokens or app receipts, without a"
+                + " device or Apple's sandbox. 'mint pki' writes a test root, intermediate and leaf; 'mint token' signs"
+                + " transactions, renewal infos, app transactions, notifications and realtime requests with them;"
+                + " 'mint receipt' signs StoreKit 1 app receipts with the RSA PKI of 'mint pki --receipt'. They"
+                + " verify only where the test root is trusted: never deploy it to production.",
             argument: nil, exitCodes: []),
         options: [OptionDeclaration<Never>](), parse: parse, execute: { _, _ in nil })
 

@@ -15,16 +15,19 @@ struct MintPKIOptions: Equatable, Sendable {
     var seed: UInt64?
     /// `--force`: replace existing files.
     var force = false
+    /// `--receipt`: the RSA hierarchy that signs app receipts, instead of the EC one that signs tokens.
+    var receipt = false
 }
 
-/// `jwsverify mint pki`: a test PKI made by ``TestPKI`` of `JWSVerifyTesting`.
+/// `jwsverify mint pki`: a test PKI made by ``TestPKI`` of `JWSVerifyTesting` (tokens), or by ``ReceiptTestPKI``
+/// with an Xcode StoreKit Testing credential (`--receipt`).
 enum MintPKICommand {
     // MARK: Options and definition
 
     /// `--out <directory>`, required.
-    static let out = OptionDeclaration<MintPKIOptions>.value(
-        "--out", label: "<directory>", help: "The directory to write; created when missing.", required: true
-    ) { options, string throws(InvalidValue) in options.out = try OptionValue.nonEmpty(string) }
+    static let out = OptionDeclaration<MintPKIOptions>.out(
+        label: "<directory>", help: "The directory to write; created when missing.", required: true
+    ) { options, path in options.out = path }
 
     /// `--seed <n>`.
     static let seed = OptionDeclaration<MintPKIOptions>.seed(
@@ -34,8 +37,14 @@ enum MintPKICommand {
     static let force = OptionDeclaration<MintPKIOptions>.flag(
         "--force", help: "Replace existing PKI files in the directory.", \.force)
 
+    /// `--receipt`.
+    static let receipt = OptionDeclaration<MintPKIOptions>.flag(
+        "--receipt",
+        help: "Write the RSA hierarchy that signs app receipts (shaped like Apple Inc. Root, WWDR G5 and the receipt"
+            + " signing leaf) and an Xcode StoreKit Testing certificate, for 'jwsverify mint receipt'.", \.receipt)
+
     /// The options of `mint pki`, in help order.
-    static let declarations = [out, seed, force]
+    static let declarations = [out, seed, force, receipt]
 
     /// `mint pki` in ``CommandRegistry``.
     static let definition = CommandDefinition(
@@ -49,7 +58,9 @@ enum MintPKICommand {
                 + " \(ISO8601Text.iso8601(TestPKI.defaultValidity.upperBound)). Subject names end in 'NOT APPLE'."
                 + " Writes root.der, intermediate.der and leaf.der with PEM copies, and the private keys"
                 + " root.key.pem, intermediate.key.pem and leaf.key.pem (PKCS#8, mode 0600). Existing files are"
-                + " replaced only with '\(force.name)'. Trust root.der in tests only.",
+                + " replaced only with '\(force.name)'. Trust root.der in tests only. With '\(receipt.name)': the same"
+                + " files for RSA 2048 certificates named like Apple's receipt chain (their keys random, never"
+                + " seeded), and storekit.der, storekit.pem, storekit.key.pem.",
             argument: nil,
             exitCodes: [
                 (ExitCode.verified, "Written."),
@@ -68,7 +79,15 @@ enum MintPKICommand {
     @Sendable static func parse(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
         CommandLineGrammar.parseOptions(
             arguments, declarations: declarations, into: MintPKIOptions(out: ""), subcommand: .mintPKI
-        ).flatMap { $0.optionsWithoutArguments(requiring: declarations) }.map(Command.mintPKI)
+        ).flatMap { $0.optionsWithoutArguments(requiring: declarations) }.flatMap { options in
+            guard !(options.receipt && options.seed != nil) else {
+                return .failure(
+                    UsageError(
+                        message: "'\(seed.name)' cannot be combined with '\(receipt.name)': the RSA keys of a receipt"
+                            + " PKI are always random", subcommand: .mintPKI))
+            }
+            return .success(.mintPKI(options))
+        }
     }
 
     // MARK: Run
@@ -86,6 +105,29 @@ enum MintPKICommand {
         (TestPKI.FileName.leafKey, "leaf private key, PKCS#8 PEM, mode 0600"),
     ]
 
+    /// The files `mint pki --receipt` writes, in the order it lists them, with what each one is.
+    static let receiptPKIFiles: [(name: String, description: String)] = [
+        (
+            TestPKI.FileName.rootDER,
+            "root certificate (RSA, named like Apple Root CA), DER: trust this one in your tests"
+        ),
+        (TestPKI.FileName.rootPEM, "root certificate, PEM"),
+        (TestPKI.FileName.intermediateDER, "intermediate certificate (RSA, WWDR G5's names and marker), DER"),
+        (TestPKI.FileName.intermediatePEM, "intermediate certificate, PEM"),
+        (TestPKI.FileName.leafDER, "receipt signing leaf (RSA, receipt signing marker) that signs receipts, DER"),
+        (TestPKI.FileName.leafPEM, "leaf certificate, PEM"),
+        (TestPKI.FileName.rootKey, "root private key, PKCS#8 PEM, mode 0600"),
+        (TestPKI.FileName.intermediateKey, "intermediate private key, PKCS#8 PEM, mode 0600"),
+        (TestPKI.FileName.leafKey, "leaf private key, PKCS#8 PEM, mode 0600"),
+        (
+            ReceiptTestPKI.XcodeFileName.certificateDER,
+            "StoreKit Testing certificate (self-signed RSA), DER: for"
+                + " '--xcode-certificate'"
+        ),
+        (ReceiptTestPKI.XcodeFileName.certificatePEM, "StoreKit Testing certificate, PEM"),
+        (ReceiptTestPKI.XcodeFileName.key, "StoreKit Testing private key, PKCS#8 PEM, mode 0600"),
+    ]
+
     /// Runs `mint pki`: generates a hierarchy and writes it, refusing to replace existing files without
     /// `--force`.
     ///
@@ -97,7 +139,8 @@ enum MintPKICommand {
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             return MintCommand.failure("cannot write the test PKI: '\(options.out)' exists and is not a directory")
         }
-        let existing = pkiFiles.map(\.name).filter { name in
+        let files = options.receipt ? receiptPKIFiles : pkiFiles
+        let existing = files.map(\.name).filter { name in
             (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)) != nil
         }
         if !existing.isEmpty, !options.force {
@@ -106,37 +149,62 @@ enum MintPKICommand {
                     message: "'\(options.out)' already holds \(existing.joined(separator: ", ")); pass"
                         + " '\(force.name)' to replace the PKI files", subcommand: .mintPKI))
         }
-        let pki: TestPKI
+        let validity: ClosedRange<Date>
         do {
-            pki = try TestPKI.generate(seed: options.seed)
-            try pki.write(to: directory)
+            if options.receipt {
+                let pki = try ReceiptTestPKI.generate()
+                try pki.write(to: directory)
+                try ReceiptTestPKI.writeXcodeStoreKitCredential(
+                    ReceiptTestPKI.makeXcodeStoreKitCertificate(), to: directory)
+                validity = pki.root.notBefore...pki.root.notAfter
+            } else {
+                let pki = try TestPKI.generate(seed: options.seed)
+                try pki.write(to: directory)
+                validity = pki.root.notBefore...pki.root.notAfter
+            }
         } catch {
             return MintCommand.failure("cannot write the test PKI to '\(options.out)': \(error)")
         }
-        return CommandResult(stdout: report(pki, directory: options.out), status: ExitCode.verified)
+        return CommandResult(
+            stdout: report(files: files, validity: validity, directory: options.out, receipt: options.receipt),
+            status: ExitCode.verified)
     }
 
     /// What `mint pki` prints: the files, the validity and the next commands.
-    static func report(_ pki: TestPKI, directory: String) -> String {
-        let width = pkiFiles.map(\.name.count).max() ?? 0
+    static func report(
+        files: [(name: String, description: String)], validity: ClosedRange<Date>, directory: String, receipt: Bool
+    ) -> String {
+        let width = files.map(\.name.count).max() ?? 0
         var lines = ["Wrote a test PKI to '\(directory)' (test certificates, NOT Apple's):"]
-        for file in pkiFiles {
+        for file in files {
             lines.append("  " + file.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + file.description)
         }
         lines.append(
-            "Valid from \(ISO8601Text.iso8601(pki.root.notBefore)) to \(ISO8601Text.iso8601(pki.root.notAfter)).")
+            "Valid from \(ISO8601Text.iso8601(validity.lowerBound)) to \(ISO8601Text.iso8601(validity.upperBound)).")
         lines.append("Trust \(TestPKI.FileName.rootDER) only in tests; never deploy it to production.")
         lines.append("")
         let root = URL(fileURLWithPath: directory).appendingPathComponent(TestPKI.FileName.rootDER).path
         let defaults = PayloadParameters()
         let quote = MintCommand.shellQuoted
-        lines.append("Next, mint a token and verify it:")
-        lines.append(
-            "  \(HelpText.program) \(Subcommand.mintToken.path) \(MintTokenCommand.pki.name) \(quote(directory))"
-                + " \(MintTokenCommand.kind.name) \(TestPayloadKind.transaction.rawValue) > token.txt")
-        lines.append(
-            "  \(HelpText.program) \(VerifyCommand.root.name) \(quote(root)) \(VerifyCommand.bundleId.name)"
-                + " \(quote(defaults.bundleId)) \(VerifyCommand.environment.name) \(defaults.environment) token.txt")
+        if receipt {
+            lines.append("Next, mint a receipt and verify it:")
+            lines.append(
+                "  \(HelpText.program) \(Subcommand.mintReceipt.path) \(MintReceiptCommand.pki.name) \(quote(directory))"
+                    + " \(MintReceiptCommand.purchase.name) \(defaults.productId) > receipt.b64")
+            lines.append(
+                "  \(HelpText.program) \(Subcommand.receipt.path) \(ReceiptCommand.root.name) \(quote(root))"
+                    + " \(ReceiptCommand.bundleId.name) \(quote(defaults.bundleId)) \(ReceiptCommand.environment.name)"
+                    + " \(defaults.environment) receipt.b64")
+        } else {
+            lines.append("Next, mint a token and verify it:")
+            lines.append(
+                "  \(HelpText.program) \(Subcommand.mintToken.path) \(MintTokenCommand.pki.name) \(quote(directory))"
+                    + " \(MintTokenCommand.kind.name) \(TestPayloadKind.transaction.rawValue) > token.txt")
+            lines.append(
+                "  \(HelpText.program) \(VerifyCommand.root.name) \(quote(root)) \(VerifyCommand.bundleId.name)"
+                    + " \(quote(defaults.bundleId)) \(VerifyCommand.environment.name) \(defaults.environment) token.txt"
+            )
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -65,10 +65,8 @@ enum MintTokenCommand {
     private static let defaults = PayloadParameters()
 
     /// `--pki <directory>`, required.
-    static let pki = OptionDeclaration<MintTokenOptions>.value(
-        "--pki", label: "<directory>", help: "A directory written by 'jwsverify \(Subcommand.mintPKI.path)'.",
-        required: true
-    ) { options, string throws(InvalidValue) in options.pki = try OptionValue.nonEmpty(string) }
+    static let pki = OptionDeclaration<MintTokenOptions>.pki(
+        help: "A directory written by 'jwsverify \(Subcommand.mintPKI.path)'.", \.pki)
 
     /// `--kind <kind>`, required.
     static let kind = OptionDeclaration<MintTokenOptions>.kind(

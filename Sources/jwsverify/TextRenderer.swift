@@ -114,7 +114,8 @@ enum TextRenderer {
 
     // MARK: - Chain
 
-    private static func chainLines(_ chain: [ChainEntry], problems: [String]) -> [String] {
+    /// The lines of a chain: each certificate's role, names, serial, validity, key, markers and fingerprint.
+    static func chainLines(_ chain: [ChainEntry], problems: [String]) -> [String] {
         var out: [String] = []
         if chain.isEmpty && problems.isEmpty { out.append("  (no certificates)") }
         for entry in chain {
@@ -228,7 +229,7 @@ enum TextRenderer {
 
     /// The text as is, or quoted, with `"` and `\` escaped and every character that does not print as
     /// itself escaped (``EscapedText``), when it is empty, has surrounding spaces or such characters.
-    private static func printable(_ text: String) -> String {
+    static func printable(_ text: String) -> String {
         let escaped = EscapedText.escaped(text)
         let plain = !text.isEmpty && text.first != " " && text.last != " " && escaped == text
         guard !plain else { return text }

@@ -104,6 +104,8 @@ struct TokenOutcome: Sendable {
     var nested: [NestedOutcome] = []
     /// Set for LocalTesting tokens, which nobody signs: decoded, never verified.
     var decodedWithoutVerification = false
+    /// Set when a `batch` line held an app receipt: its outcome, which ``ReceiptBatchLine`` writes.
+    var receipt: ReceiptOutcome?
 
     /// The note on a validation time taken from the clock for lack of a signed date, naming `--at`.
     var validationTimeNote: String? {

@@ -37,6 +37,9 @@ struct VerificationRunner: Sendable {
     /// Whether a failed token also shows its `x5c` certificates and, when the library did not decode
     /// the payload, its raw payload JSON (one more decoding per failure; `batch` skips it).
     let showsUndecodedDetails: Bool
+    /// `batch`'s verifier of the lines that hold app receipts (``ReceiptBatchLine``), or why the options
+    /// configure none; nil outside `batch`.
+    var receipts: Result<ReceiptRunner, VerificationError>?
 
     /// The kind of the nested token a notification holds in `field`, from the library's description
     /// of notifications.
@@ -62,18 +65,9 @@ struct VerificationRunner: Sendable {
     static func make(
         options: VerifyOptions, roots: [RootFile], xcodeCertificate: Data?, annotate: Bool, showsUndecodedDetails: Bool
     ) -> Result<VerificationRunner, VerificationError> {
-        var names: [String: String] = [:]
-        if roots.isEmpty {
-            names[AppleRootCertificate.rootCAG3SHA256] = "Apple Root CA - G3 (bundled)"
-        }
-        for root in roots {
-            if let info = CertificateInfo(derOrPEM: root.contents), names[info.sha256Fingerprint] == nil {
-                names[info.sha256Fingerprint] = "\(VerifyCommand.root.name) \(root.path)"
-            }
-        }
-        if let xcodeCertificate, let info = CertificateInfo(derOrPEM: xcodeCertificate) {
-            names[info.sha256Fingerprint] = VerifyCommand.xcodeCertificate.name
-        }
+        let names = trustAnchorNames(
+            roots: roots, bundled: (AppleRootCertificate.rootCAG3SHA256, "Apple Root CA - G3 (bundled)"),
+            xcodeCertificate: xcodeCertificate)
         let mode: Mode
         do {
             let verifier = try SignedDataVerifier(
@@ -92,6 +86,29 @@ struct VerificationRunner: Sendable {
             VerificationRunner(
                 mode: mode, kind: options.kind, annotate: annotate, trustAnchorNames: names,
                 showsUndecodedDetails: showsUndecodedDetails))
+    }
+
+    /// How the user configured each trusted root, by SHA-256 fingerprint: `--root <path>` for each root file,
+    /// the bundled root's name when there is none, `--xcode-certificate` for Xcode's certificate.
+    ///
+    /// - Parameters:
+    ///   - roots: The `--root` files.
+    ///   - bundled: The fingerprint and name of the root trusted when no `--root` is given.
+    ///   - xcodeCertificate: The contents of the `--xcode-certificate` file.
+    static func trustAnchorNames(
+        roots: [RootFile], bundled: (fingerprint: String, name: String), xcodeCertificate: Data?
+    ) -> [String: String] {
+        var names: [String: String] = [:]
+        if roots.isEmpty { names[bundled.fingerprint] = bundled.name }
+        for root in roots {
+            if let info = CertificateInfo(derOrPEM: root.contents), names[info.sha256Fingerprint] == nil {
+                names[info.sha256Fingerprint] = "\(VerifyCommand.root.name) \(root.path)"
+            }
+        }
+        if let xcodeCertificate, let info = CertificateInfo(derOrPEM: xcodeCertificate) {
+            names[info.sha256Fingerprint] = VerifyCommand.xcodeCertificate.name
+        }
+        return names
     }
 
     /// Verifies (or, for LocalTesting, decodes) one token, and its nested tokens for a notification.

@@ -71,10 +71,9 @@ enum VerifyCommand {
     static let environmentValues = [AppStoreEnvironment.sandbox, .production, .xcode, .localTesting].map(\.rawValue)
 
     /// `--root <file>`.
-    static let root = OptionDeclaration<VerifyOptions>.value(
-        "--root", label: "<file>", help: "A trusted root certificate, DER or PEM; repeat for several.",
-        defaultValue: "the bundled Apple Root CA - G3", repeats: true
-    ) { options, path in options.roots.append(path) }
+    static let root = OptionDeclaration<VerifyOptions>.root(
+        help: "A trusted root certificate, DER or PEM; repeat for several.",
+        defaultValue: "the bundled Apple Root CA - G3", \.roots)
 
     /// `--bundle-id <id>`.
     static let bundleId = OptionDeclaration<VerifyOptions>.bundleId(
@@ -99,23 +98,13 @@ enum VerifyCommand {
     }
 
     /// `--xcode-certificate <file>`.
-    static let xcodeCertificate = OptionDeclaration<VerifyOptions>.value(
-        "--xcode-certificate", label: "<file>",
+    static let xcodeCertificate = OptionDeclaration<VerifyOptions>.xcodeCertificate(
         help: "The StoreKit Testing certificate exported from Xcode, for"
-            + " '\(environment.name) \(AppStoreEnvironment.xcode.rawValue)'."
-    ) { options, path in options.xcodeCertificate = path }
+            + " '\(environment.name) \(AppStoreEnvironment.xcode.rawValue)'.", \.xcodeCertificate)
 
     /// `--at <time>`.
-    static let at = OptionDeclaration<VerifyOptions>.value(
-        "--at", label: "<time>", help: "When the certificates must be valid: signed, now, or an ISO 8601 date-time.",
-        defaultValue: "signed"
-    ) { options, string throws(InvalidValue) in
-        guard let time = Arguments.parseTime(string) else {
-            throw InvalidValue(
-                hint: ". Please provide 'signed', 'now' or an ISO 8601 date-time such as 2023-01-05T21:22:34Z.")
-        }
-        options.at = time
-    }
+    static let at = OptionDeclaration<VerifyOptions>.at(
+        help: "When the certificates must be valid: signed, now, or an ISO 8601 date-time.", \.at)
 
     /// `--online`.
     static let online = OptionDeclaration<VerifyOptions>.flag(
@@ -220,11 +209,18 @@ enum VerifyCommand {
         case .failure(let result): return result
         case .success(let value): runner = value
         }
-        let outcome: TokenOutcome
-        switch TokenInput.read(options.input) {
+        let whole: TokenInput.Whole
+        switch TokenInput.readWhole(options.input, what: "token") {
         case .failure(let failure): return .inputFailure(failure)
-        case .success(.unreadable(let message)): outcome = .unreadableToken(message)
-        case .success(.token(let token)): outcome = runner.run(token)
+        case .success(let value): whole = value
+        }
+        var outcome: TokenOutcome
+        switch TokenInput.shape(whole) {
+        case .unreadable(let message): outcome = .unreadableToken(message)
+        case .token(let token): outcome = runner.run(token)
+        }
+        if outcome.error?.code == .malformedToken, ReceiptInput.recognize(whole) != nil {
+            outcome.hints.append(FlagAdvice.receiptGivenToVerify)
         }
         if options.quiet { return CommandResult(status: outcome.exitCode) }
         let text =
@@ -241,19 +237,11 @@ enum VerifyCommand {
     static func makeRunner(
         _ options: VerifyOptions, subcommand: Subcommand, annotate: Bool, showsUndecodedDetails: Bool
     ) -> Result<VerificationRunner, CommandResult> {
-        var roots: [VerificationRunner.RootFile] = []
-        for path in options.roots {
-            switch TokenInput.readCertificate(path, option: root.name) {
-            case .failure(let failure): return .failure(.inputFailure(failure))
-            case .success(let data): roots.append(.init(path: path, contents: data))
-            }
-        }
-        var xcodeCertificateData: Data?
-        if let path = options.xcodeCertificate {
-            switch TokenInput.readCertificate(path, option: xcodeCertificate.name) {
-            case .failure(let failure): return .failure(.inputFailure(failure))
-            case .success(let data): xcodeCertificateData = data
-            }
+        let roots: [VerificationRunner.RootFile]
+        let xcodeCertificateData: Data?
+        switch TokenInput.readCertificateFiles(roots: options.roots, xcodeCertificate: options.xcodeCertificate) {
+        case .failure(let failure): return .failure(.inputFailure(failure))
+        case .success(let files): (roots, xcodeCertificateData) = files
         }
         return VerificationRunner.make(
             options: options, roots: roots, xcodeCertificate: xcodeCertificateData, annotate: annotate,
@@ -263,7 +251,8 @@ enum VerifyCommand {
             .usage(
                 UsageError(
                     message: FlagAdvice.configurationMessage(
-                        error, options: options, roots: roots, xcodeCertificate: xcodeCertificateData),
+                        error, roots: roots, xcodeCertificatePath: options.xcodeCertificate,
+                        xcodeCertificate: xcodeCertificateData),
                     subcommand: subcommand))
         }
     }

@@ -152,7 +152,7 @@ struct ArgumentsTests {
             let text = HelpText.screen(subcommand)
             // As in argument-parser, ARGUMENTS appears only for commands that take positionals, and the mint
             // group (which runs nothing itself) has SUBCOMMANDS instead of EXIT CODES.
-            let takesFile = [nil, .verify, .inspect, .batch].contains(subcommand)
+            let takesFile = [nil, .verify, .receipt, .inspect, .batch].contains(subcommand)
             var sections = ["OVERVIEW: ", "\nUSAGE: jwsverify", "\nOPTIONS:\n"]
             sections += takesFile ? ["\nARGUMENTS:\n"] : []
             sections += subcommand == .mint ? ["\nSUBCOMMANDS:\n"] : ["\nEXIT CODES:\n"]
@@ -309,10 +309,13 @@ struct ArgumentsTests {
         #expect(Arguments.parse(["help", "mint"]) == .success(.help(.mint)))
         #expect(Arguments.parse(["help", "mint", "pki"]) == .success(.help(.mintPKI)))
         #expect(Arguments.parse(["help", "mint", "token"]) == .success(.help(.mintToken)))
+        #expect(Arguments.parse(["help", "mint", "receipt"]) == .success(.help(.mintReceipt)))
+        #expect(Arguments.parse(["mint", "receipt", "--help"]) == .success(.help(.mintReceipt)))
         #expect(usageError(["help", "mint", "coin"])?.message == "Unknown subcommand 'mint coin'")
         #expect(
             usageError(["mint", "coin"])
-                == UsageError(message: "Unknown subcommand 'coin'; expected 'pki' or 'token'", subcommand: .mint))
+                == UsageError(
+                    message: "Unknown subcommand 'coin'; expected 'pki', 'token' or 'receipt'", subcommand: .mint))
         #expect(usageError(["mint", "--out", "d"])?.message == "Unknown option '--out'")
         // Two-word subcommands are reached through `mint`, not as one argument.
         #expect(Arguments.parse(["mint pki"]) == .success(.verify(VerifyOptions(input: .file("mint pki")))))

@@ -102,7 +102,9 @@ struct MintCommandTests {
         #expect(
             refused.stderr.hasPrefix("Error: '\(directory)' already holds root.der, root.pem, "), "\(refused.stderr)")
         #expect(refused.stderr.contains("pass '--force' to replace the PKI files\n"))
-        #expect(refused.stderr.contains("\nUsage: jwsverify mint pki --out <directory> [--seed <n>] [--force]\n"))
+        #expect(
+            refused.stderr.contains(
+                "\nUsage: jwsverify mint pki --out <directory> [--seed <n>] [--force] [--receipt]\n"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/root.der")) == before)
 
         let forced = try CLI.run(["mint", "pki", "--out", directory, "--force"])
@@ -456,7 +458,8 @@ struct MintCommandTests {
         #expect(try CLI.run(["--help"]).stdout.contains("\n  mint                    Make a test PKI"))
         let unknown = try CLI.run(["mint", "certificate"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.hasPrefix("Error: Unknown subcommand 'certificate'; expected 'pki' or 'token'\n"))
+        #expect(
+            unknown.stderr.hasPrefix("Error: Unknown subcommand 'certificate'; expected 'pki', 'token' or 'receipt'\n"))
         #expect(unknown.stderr.contains("\nUsage: jwsverify mint <subcommand>\n"))
     }
 }

@@ -17,6 +17,7 @@ struct OptionDeclarationTests {
         switch definition.subcommand {
         case .mintPKI: return ["--out", "d"]
         case .mintToken: return ["--pki", "d", "--kind", "notification"]
+        case .mintReceipt: return ["--pki", "d"]
         default: return []
         }
     }
@@ -50,7 +51,8 @@ struct OptionDeclarationTests {
                 }
             }
         }
-        #expect(HelpText.synopsis(.mintPKI) == "jwsverify mint pki --out <directory> [--seed <n>] [--force]")
+        #expect(
+            HelpText.synopsis(.mintPKI) == "jwsverify mint pki --out <directory> [--seed <n>] [--force] [--receipt]")
         #expect(HelpText.synopsis(.inspect) == "jwsverify inspect [--kind <kind>] [--json] [<file>]")
     }
 
@@ -68,7 +70,7 @@ struct OptionDeclarationTests {
 
     /// For every option, a value the real parser refuses yields a usage error naming that option's flag and
     /// value label; a value option without its value names it too; a flag given a value names itself.
-    /// Only `--root`, `--bundle-id` (of verify and batch) and `--xcode-certificate` accept every string.
+    /// Only `--root`, `--bundle-id` (of verify, batch and receipt) and `--xcode-certificate` accept every string.
     @Test("each option's bad value gives a usage error naming that flag")
     func badValuesNameTheFlag() {
         let candidates = ["", "not-a-value", "-1", "0", "100001", "signed", "a..b=1", "18446744073709551616"]
@@ -118,7 +120,8 @@ struct OptionDeclarationTests {
         #expect(
             acceptsEverything == [
                 "verify --root", "verify --bundle-id", "verify --xcode-certificate", "batch --root",
-                "batch --bundle-id", "batch --xcode-certificate",
+                "batch --bundle-id", "batch --xcode-certificate", "receipt --root", "receipt --bundle-id",
+                "receipt --xcode-certificate",
             ])
     }
 
@@ -150,7 +153,8 @@ struct OptionDeclarationTests {
             {
             case .success: return nil
             case .failure(let error):
-                return FlagAdvice.configurationMessage(error, options: options, roots: [], xcodeCertificate: nil)
+                return FlagAdvice.configurationMessage(
+                    error, roots: [], xcodeCertificatePath: options.xcodeCertificate, xcodeCertificate: nil)
             }
         }
         var options = VerifyOptions()

@@ -23,8 +23,19 @@ package enum ReceiptInputDescription {
         return describeBinary(input)
     }
 
+    /// Whether `input` starts like an app receipt: the receipt file's bytes (``startsLikeSignedData(_:)``), or
+    /// standard base64 of them, judged by its first 24 characters alone (a long input costs no more than a short
+    /// one: `jwsverify batch` asks this of every line). It decides nothing: check 1 of the verifier does.
+    ///
+    /// - Parameter input: The bytes as received, without surrounding whitespace.
+    package static func startsLikeReceipt(_ input: [UInt8]) -> Bool {
+        if startsLikeSignedData(input) { return true }
+        guard input.count >= 24, let decoded = Base64.decodeStandard(Array(input[0..<24])) else { return false }
+        return startsLikeSignedData(decoded)
+    }
+
     /// Whether `bytes` begin with a SEQUENCE header (any length form) followed by the signedData OID.
-    static func startsLikeSignedData(_ bytes: [UInt8]) -> Bool {
+    package static func startsLikeSignedData(_ bytes: [UInt8]) -> Bool {
         guard bytes.count > 2, bytes[0] == 0x30 else { return false }
         var index = 2
         if bytes[1] > 0x80 { index += Int(bytes[1] & 0x7F) }

@@ -16,7 +16,8 @@ public struct CertificateInfo: Hashable, Sendable, Codable {
     public let notBefore: Date?
     /// End of validity.
     public let notAfter: Date?
-    /// Public key type: `EC P-256`, `EC P-384`, `EC (other curve)` or `not EC`.
+    /// Public key type: `EC P-256`, `EC P-384`, `EC (other curve)`, `RSA <bits>` (app receipt
+    /// signers: `RSA 2048`) or `not EC` (any other key).
     public let keyType: String
     /// Signature algorithm, such as `ecdsa-with-SHA384`.
     public let signatureAlgorithm: String?
@@ -41,7 +42,9 @@ public struct CertificateInfo: Hashable, Sendable, Codable {
         case .p256: keyType = "EC P-256"
         case .p384: keyType = "EC P-384"
         case .other: keyType = "EC (other curve)"
-        case .notEC, nil: keyType = "not EC"
+        case .notEC, nil:
+            let rsaBits = certificate.publicKey?.rsaBits ?? 0
+            keyType = rsaBits > 0 ? "RSA \(rsaBits)" : "not EC"
         }
         signatureAlgorithm = certificate.signatureAlgorithm
         appleMarkerExtensions = [AppleOID.intermediateMarker, AppleOID.leafMarker].filter(certificate.hasExtension)

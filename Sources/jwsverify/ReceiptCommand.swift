@@ -1,0 +1,193 @@
+import Foundation
+import JWSVerify
+
+extension Subcommand {
+    /// `jwsverify receipt`.
+    static let receipt = Subcommand(path: "receipt")
+}
+
+/// The options of `receipt`, exactly as given on the command line.
+struct ReceiptOptions: Equatable, Sendable {
+    /// The receipt file, or standard input.
+    var input: InputSource = .standardInput
+    /// `--root` files, in order; empty means the bundled Apple Inc. Root.
+    var roots: [String] = []
+    /// `--bundle-id`.
+    var bundleId: String?
+    /// `--app-apple-id`.
+    var appAppleId: Int64?
+    /// `--environment`, each given once, in canonical spelling; empty when not configured.
+    var environments: [AppStoreEnvironment] = []
+    /// `--xcode-certificate`.
+    var xcodeCertificate: String?
+    /// `--at`.
+    var at: ValidationTimeOption = .signed
+    /// `--device-guid`: the device identifier's bytes.
+    var deviceIdentifier: [UInt8]?
+    /// `--json`.
+    var json = false
+}
+
+/// `jwsverify receipt`: verifies one StoreKit 1 app receipt with ``AppReceiptVerifier`` and explains every check.
+enum ReceiptCommand {
+    // MARK: Options
+
+    /// The values `--environment` accepts, in canonical spelling.
+    static let environmentValues = [AppStoreEnvironment.production, .sandbox, .xcode].map(\.rawValue)
+
+    /// `--root <file>`.
+    static let root = OptionDeclaration<ReceiptOptions>.root(
+        help: "A trusted root certificate, DER or PEM; repeat for several.",
+        defaultValue: "the bundled Apple Inc. Root (Apple Root CA)", \.roots)
+
+    /// `--bundle-id <id>`.
+    static let bundleId = OptionDeclaration<ReceiptOptions>.bundleId(
+        help: "The bundle id the receipt must carry (field 2).", defaultValue: "not checked; the report says so",
+        allowsEmpty: true, \.bundleId)
+
+    /// `--app-apple-id <n>`.
+    static let appAppleId = OptionDeclaration<ReceiptOptions>.appAppleId(
+        help: "The app's Apple id, compared with a Production receipt's app item id (field 1).",
+        defaultValue: "not checked", \.appAppleId)
+
+    /// `--environment <environment>`.
+    static let environment = OptionDeclaration<ReceiptOptions>.environment(
+        values: environmentValues,
+        help: " Sandbox receipts have the receipt type ProductionSandbox. Repeat for several: '--environment"
+            + " Production --environment Sandbox' accepts both, each with the claims of the one it names (this"
+            + " replaces verifyReceipt's retry on status 21007).",
+        defaultValue: "not configured; the receipt type is reported", repeats: true
+    ) { options, canonical in
+        let environment = AppStoreEnvironment(rawValue: canonical)
+        if !options.environments.contains(environment) { options.environments.append(environment) }
+    }
+
+    /// `--xcode-certificate <file>`.
+    static let xcodeCertificate = OptionDeclaration<ReceiptOptions>.xcodeCertificate(
+        help: "The StoreKit Testing certificate exported from Xcode, DER or PEM, for"
+            + " '\(environment.name) \(AppStoreEnvironment.xcode.rawValue)': the receipt's signer must be"
+            + " byte-identical to it.", \.xcodeCertificate)
+
+    /// `--at <time>`.
+    static let at = OptionDeclaration<ReceiptOptions>.at(
+        help: "When the certificates must be valid: signed (the receipt's creation date), now, or an ISO 8601"
+            + " date-time.", \.at)
+
+    /// `--device-guid <hex>`.
+    static let deviceGuid = OptionDeclaration<ReceiptOptions>.deviceGuid(
+        help: "Check that the receipt was issued to this device (its SHA-1 hash, field 5): identifierForVendor on"
+            + " iOS (the UUID form is accepted), the MAC address of the primary network interface on macOS, in"
+            + " hex.", \.deviceIdentifier)
+
+    /// `--json`.
+    static let json = OptionDeclaration<ReceiptOptions>.json(
+        help: "Print one JSON object (schemaVersion 1), on success and on failure.", \.json)
+
+    /// The options of `receipt`, in help order.
+    static let declarations = [root, bundleId, appAppleId, environment, xcodeCertificate, at, deviceGuid, json]
+
+    // MARK: Definition
+
+    /// `receipt` in ``CommandRegistry``.
+    static let definition = CommandDefinition(
+        .receipt, summary: "Verify one StoreKit 1 app receipt and explain every check.",
+        help: HelpContent(
+            overview: "Verify a StoreKit 1 app receipt locally and explain every check.",
+            discussion: "Checks the PKCS#7 signature, the signer's chain to Apple Inc. Root with Apple's marker"
+                + " extensions, the bundle id, the environment and, with '\(deviceGuid.name)', the device hash, without"
+                + " sending the receipt anywhere: a local replacement for Apple's deprecated verifyReceipt endpoint."
+                + " '\(json.name)' prints the receipt in the shape of verifyReceipt's 'receipt' object.",
+            argument: ArgumentDeclaration.file(
+                help: "The receipt: the receipt file's bytes, base64 of them, or a verifyReceipt request body"
+                    + " {\"receipt-data\": \"...\"}; '-' or none reads standard input."),
+            exitCodes: [
+                (ExitCode.verified, "Verified."),
+                (ExitCode.notVerified, "Not verified (including input that is not an app receipt)."),
+                (ExitCode.usage, "Usage error, or a configuration the verifier refuses."),
+                (ExitCode.noInput, "Input missing, unreadable or empty."),
+            ]),
+        options: declarations, parse: parse,
+        execute: { command, io in
+            guard case .receipt(let options) = command else { return nil }
+            if options.input == .standardInput, io.standardInputIsTerminal, io.standardErrorIsTerminal {
+                io.standardError("Paste the receipt's base64, then press Return and Ctrl-D:\n")
+            }
+            return io.emit(run(options))
+        })
+
+    /// Parses the arguments after `receipt`.
+    ///
+    /// - Returns: the command, or the usage error: a bad option (see ``CommandLineGrammar``),
+    ///   `--xcode-certificate` without `--environment Xcode`, or a second FILE.
+    @Sendable static func parse(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
+        CommandLineGrammar.parseOptions(
+            arguments, declarations: declarations, into: ReceiptOptions(), subcommand: .receipt
+        ).flatMap { parsed in
+            if parsed.options.xcodeCertificate != nil && !parsed.options.environments.contains(.xcode) {
+                return .failure(
+                    UsageError(
+                        message: "'\(xcodeCertificate.name)' requires '\(environment.name)"
+                            + " \(AppStoreEnvironment.xcode.rawValue)'", subcommand: .receipt))
+            }
+            return parsed.input().map { input in
+                var options = parsed.options
+                options.input = input
+                return .receipt(options)
+            }
+        }
+    }
+
+    // MARK: Run
+
+    /// Runs `receipt`: configures the verifier (exit 64 when the configuration is refused), reads the receipt
+    /// (exit 66 when there is none), verifies it and renders the outcome.
+    static func run(_ options: ReceiptOptions) -> CommandResult {
+        let runner: ReceiptRunner
+        switch makeRunner(
+            roots: options.roots, xcodeCertificate: options.xcodeCertificate, bundleId: options.bundleId,
+            appAppleId: options.appAppleId, environments: options.environments, at: options.at,
+            subcommand: .receipt, showsUndecodedDetails: true)
+        {
+        case .failure(let result): return result
+        case .success(let value): runner = value
+        }
+        let outcome: ReceiptOutcome
+        switch ReceiptInput.read(options.input) {
+        case .failure(let failure): return .inputFailure(failure)
+        case .success(.unreadable(let message)): outcome = .unreadable(message)
+        case .success(.receipt(let receipt)): outcome = runner.run(receipt, deviceIdentifier: options.deviceIdentifier)
+        }
+        let text =
+            options.json
+            ? ReceiptRenderer.json(outcome, pretty: true, includeDER: true) : ReceiptRenderer.text(outcome)
+        return CommandResult(stdout: text, status: outcome.exitCode)
+    }
+
+    /// Reads the certificate files and configures the library's receipt verifier (`receipt`, `batch`).
+    ///
+    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64 when
+    ///   the library refuses the configuration, in the words of the flags and files given.
+    static func makeRunner(
+        roots paths: [String], xcodeCertificate path: String?, bundleId: String?, appAppleId: Int64?,
+        environments: [AppStoreEnvironment], at: ValidationTimeOption, subcommand: Subcommand,
+        showsUndecodedDetails: Bool
+    ) -> Result<ReceiptRunner, CommandResult> {
+        let roots: [VerificationRunner.RootFile]
+        let xcodeCertificate: Data?
+        switch TokenInput.readCertificateFiles(roots: paths, xcodeCertificate: path) {
+        case .failure(let failure): return .failure(.inputFailure(failure))
+        case .success(let files): (roots, xcodeCertificate) = files
+        }
+        return ReceiptRunner.make(
+            roots: roots, xcodeCertificate: xcodeCertificate, bundleId: bundleId, appAppleId: appAppleId,
+            environments: environments, at: at, showsUndecodedDetails: showsUndecodedDetails
+        ).mapError { error in
+            .usage(
+                UsageError(
+                    message: FlagAdvice.configurationMessage(
+                        error, roots: roots, xcodeCertificatePath: path, xcodeCertificate: xcodeCertificate,
+                        signedData: "receipts"),
+                    subcommand: subcommand))
+        }
+    }
+}
