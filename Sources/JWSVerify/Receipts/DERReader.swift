@@ -107,6 +107,14 @@ package struct DERReader: Sendable {
     ///
     /// - Throws: ``DERError`` naming the first byte left over.
     package func finish() throws(DERError) {
+        try Self.finish(at: position, end: end)
+    }
+
+    /// Succeeds when `position` is `end`: nothing is left after the last element read with
+    /// ``readElement(in:at:end:tag:)``.
+    ///
+    /// - Throws: ``DERError`` naming the first byte left over.
+    package static func finish(at position: Int, end: Int) throws(DERError) {
         guard position >= end else {
             let count = end - position
             throw DERError("\(count) \(count == 1 ? "byte" : "bytes") after the last element", at: position)
@@ -117,12 +125,50 @@ package struct DERReader: Sendable {
     ///
     /// - Throws: ``DERError`` for every rule of the type's discussion on tags and lengths.
     package mutating func readElement() throws(DERError) -> DERElement {
+        guard position >= end || count < limits.maximumElements else {
+            throw DERError("more than \(limits.maximumElements) elements in one container", at: position)
+        }
+        let element = try Self.readElement(in: bytes, at: &position, end: end, tag: nil)
+        count += 1
+        return element
+    }
+
+    /// Reads the next element, which must have identifier octet `tag`.
+    ///
+    /// - Throws: ``DERError`` (`expected a SEQUENCE, found an INTEGER`) or any error of ``readElement()``.
+    package mutating func readElement(tag: UInt8) throws(DERError) -> DERElement {
+        guard position >= end || count < limits.maximumElements else {
+            throw DERError("more than \(limits.maximumElements) elements in one container", at: position)
+        }
+        let element = try Self.readElement(in: bytes, at: &position, end: end, tag: tag)
+        count += 1
+        return element
+    }
+
+    /// Reads the element of `bytes` at `position`, inside a container that ends at `end` (an element read by a
+    /// reader over `bytes`), and moves `position` past it: the rules of ``readElement()`` without a nested reader,
+    /// for the fixed structures inside an element (the fields of a SEQUENCE, the one value in an OCTET STRING).
+    /// The element count limit does not apply; the caller reads a fixed number of elements. (Static, so that the
+    /// hot loop of content decoding makes no copy of a reader.)
+    ///
+    /// - Parameters:
+    ///   - bytes: The reader's array.
+    ///   - position: The offset of the element; on return, the offset after it.
+    ///   - end: The offset just past the container.
+    ///   - tag: The identifier octet the element must have, or `nil` for any.
+    /// - Throws: ``DERError`` for every rule of the type's discussion on tags and lengths.
+    package static func readElement(
+        in bytes: [UInt8], at position: inout Int, end: Int, tag expected: UInt8?
+    ) throws(DERError) -> DERElement {
         let start = position
-        guard start < end else { throw DERError("expected an element, found the end of its container", at: start) }
-        guard count < limits.maximumElements else {
-            throw DERError("more than \(limits.maximumElements) elements in one container", at: start)
+        guard start < end else {
+            let wanted = expected.map { Self.name(of: $0) } ?? "an element"
+            throw DERError("expected \(wanted), found the end of its container", at: start)
         }
         let tag = bytes[start]
+        if let expected, tag != expected {
+            throw DERError("expected \(Self.name(of: expected)), found \(Self.name(of: tag))", at: start)
+        }
         guard tag & 0x1F != 0x1F else {
             throw DERError(
                 "tag byte 0x\(Self.hex(tag)) uses the high-tag-number form, which is not accepted", at: start)
@@ -157,21 +203,20 @@ package struct DERReader: Sendable {
             throw DERError("length \(length) exceeds the \(end - index) bytes that remain", at: start)
         }
         position = index + length
-        count += 1
         return DERElement(tag: tag, start: start, contentStart: index, end: index + length)
     }
 
-    /// Reads the next element, which must have identifier octet `tag`.
+    /// Reads the one element of `bytes` that `element`'s contents hold (such as the value inside an OCTET STRING),
+    /// which must have identifier octet `tag` and fill the contents exactly.
     ///
-    /// - Throws: ``DERError`` (`expected a SEQUENCE, found an INTEGER`) or any error of ``readElement()``.
-    package mutating func readElement(tag: UInt8) throws(DERError) -> DERElement {
-        if let found = nextTag, found != tag {
-            throw DERError("expected \(Self.name(of: tag)), found \(Self.name(of: found))", at: position)
-        }
-        guard position < end else {
-            throw DERError("expected \(Self.name(of: tag)), found the end of its container", at: position)
-        }
-        return try readElement()
+    /// - Throws: ``DERError`` for the rules of ``readElement(in:at:end:tag:)`` and for bytes after the element.
+    package static func readOnly(
+        in bytes: [UInt8], within element: DERElement, tag: UInt8
+    ) throws(DERError) -> DERElement {
+        var position = element.contentStart
+        let inner = try readElement(in: bytes, at: &position, end: element.end, tag: tag)
+        try finish(at: position, end: element.end)
+        return inner
     }
 
     /// Reads the next element if its identifier octet is `tag`; `nil` (nothing read) otherwise.
@@ -192,7 +237,11 @@ package struct DERReader: Sendable {
 
     /// Reads an INTEGER whose contents are minimal two's complement (X.690 §8.3.2), of any size.
     package mutating func readIntegerElement() throws(DERError) -> DERElement {
-        let element = try readElement(tag: 0x02)
+        try Self.checkedInteger(readElement(tag: 0x02), in: bytes)
+    }
+
+    /// `element` (an INTEGER) when its contents are minimal two's complement (X.690 §8.3.2).
+    package static func checkedInteger(_ element: DERElement, in bytes: [UInt8]) throws(DERError) -> DERElement {
         guard element.length > 0 else { throw DERError("an INTEGER with no contents", at: element.start) }
         if element.length > 1 {
             let first = bytes[element.contentStart]
@@ -206,7 +255,12 @@ package struct DERReader: Sendable {
 
     /// Reads a minimal INTEGER that fits in `Int64`.
     package mutating func readInteger() throws(DERError) -> Int64 {
-        let element = try readIntegerElement()
+        try Self.integerValue(readElement(tag: 0x02), in: bytes)
+    }
+
+    /// The value of `element` (an INTEGER), which must be minimal and fit in `Int64`.
+    package static func integerValue(_ element: DERElement, in bytes: [UInt8]) throws(DERError) -> Int64 {
+        let element = try checkedInteger(element, in: bytes)
         guard element.length <= 8 else {
             throw DERError("an INTEGER of \(element.length) octets, beyond 64 bits", at: element.start)
         }
@@ -222,8 +276,14 @@ package struct DERReader: Sendable {
 
     /// Reads a UTF8String whose contents are well-formed UTF-8.
     package mutating func readUTF8String() throws(DERError) -> String {
-        let element = try readElement(tag: 0x0C)
-        guard let text = String(validating: bytes[element.contents], as: UTF8.self) else {
+        try Self.utf8Text(readElement(tag: 0x0C), in: bytes)
+    }
+
+    /// The text of `element` (a UTF8String), which must be well-formed UTF-8.
+    package static func utf8Text(_ element: DERElement, in bytes: [UInt8]) throws(DERError) -> String {
+        let contents = bytes[element.contents]
+        if contents.allSatisfy({ $0 < 0x80 }) { return String(decoding: contents, as: UTF8.self) }
+        guard let text = String(validating: contents, as: UTF8.self) else {
             throw DERError("a UTF8String that is not valid UTF-8", at: element.contentStart)
         }
         return text
@@ -231,7 +291,11 @@ package struct DERReader: Sendable {
 
     /// Reads an IA5String (bytes 0x00 to 0x7F) and returns its contents.
     package mutating func readIA5StringElement() throws(DERError) -> DERElement {
-        let element = try readElement(tag: 0x16)
+        try Self.checkedIA5String(readElement(tag: 0x16), in: bytes)
+    }
+
+    /// `element` (an IA5String) when its bytes are 0x00 to 0x7F.
+    package static func checkedIA5String(_ element: DERElement, in bytes: [UInt8]) throws(DERError) -> DERElement {
         if let index = element.contents.first(where: { bytes[$0] > 0x7F }) {
             throw DERError("an IA5String with the non-ASCII byte 0x\(Self.hex(bytes[index]))", at: index)
         }

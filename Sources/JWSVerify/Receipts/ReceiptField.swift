@@ -80,6 +80,9 @@ package enum AppReceiptField: Int64, CaseIterable, Sendable {
         }
     }
 
+    /// `attribute 2 (bundle id)`, for messages.
+    package var context: String { "attribute \(rawValue) (\(name))" }
+
     /// A distinct bit of each field (every raw value is below 64), to find duplicates.
     package var bit: UInt64 { 1 << UInt64(rawValue) }
 }
@@ -141,6 +144,9 @@ package enum InAppPurchaseField: Int64, CaseIterable, Sendable {
         case .purchaseDate, .originalPurchaseDate, .expiresDate, .cancellationDate: return .date
         }
     }
+
+    /// `attribute 1703 (transaction id)`, for messages.
+    package var context: String { "attribute \(rawValue) (\(name))" }
 
     /// A distinct bit of each field (every raw value is in 1701...1763), to find duplicates.
     package var bit: UInt64 { 1 << UInt64(rawValue - 1700) }
