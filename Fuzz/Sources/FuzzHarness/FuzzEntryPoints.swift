@@ -13,6 +13,7 @@ public enum FuzzEntryPoints {
     /// The fuzz targets, by name.
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "jws-parser": jwsParser, "verifier": verifier, "models": models, "inspect": inspect, "chains": chains,
+        "receipts": receipts,
     ]
 
     // MARK: - chains
