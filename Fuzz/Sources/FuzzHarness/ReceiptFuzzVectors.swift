@@ -44,7 +44,8 @@ public enum ReceiptFuzzVectors {
     private static func credential(_ name: String) -> TestSigningCredential {
         let directory = FuzzVectors.directory.appendingPathComponent(folder + "/pki")
         do {
-            let certificate = try TestCertificate(der: Data(contentsOf: directory.appendingPathComponent(name + ".der")))
+            let certificate = try TestCertificate(
+                der: Data(contentsOf: directory.appendingPathComponent(name + ".der")))
             let pem = try String(contentsOf: directory.appendingPathComponent(name + ".key.pem"), encoding: .utf8)
             return TestSigningCredential(certificate: certificate, privateKey: .rsa(try TestRSAPrivateKey(pem: pem)))
         } catch {
@@ -60,11 +61,13 @@ public enum ReceiptFuzzVectors {
         let pki = try ReceiptTestPKI.generate()
         try pki.write(to: directory)
         let credentials = [
-            ("developer", try pki.makeDeveloperCertificate()), ("xcode", try ReceiptTestPKI.makeXcodeStoreKitCertificate()),
+            ("developer", try pki.makeDeveloperCertificate()),
+            ("xcode", try ReceiptTestPKI.makeXcodeStoreKitCertificate()),
         ]
         for (name, credential) in credentials {
             try credential.certificate.der.write(to: directory.appendingPathComponent(name + ".der"))
-            try Data(try credential.privateKey.pkcs8PEM().utf8).write(to: directory.appendingPathComponent(name + ".key.pem"))
+            try Data(try credential.privateKey.pkcs8PEM().utf8).write(
+                to: directory.appendingPathComponent(name + ".key.pem"))
         }
     }
 
@@ -102,7 +105,8 @@ public enum ReceiptFuzzVectors {
     /// ``deviceIdentifier``.
     public static func receipt(
         purchases: Int, receiptType: String = "ProductionSandbox", bundleId: String = bundleId,
-        created: Date = created, transactionIds: (Int) -> (String, String) = { ("\(2_000_000_100_000_000 + $0)", "2000000100000000") }
+        created: Date = created,
+        transactionIds: (Int) -> (String, String) = { ("\(2_000_000_100_000_000 + $0)", "2000000100000000") }
     ) -> AppReceipt {
         let rawBundleId = ReceiptContentEncoder.utf8String(bundleId)
         let inApp = (0..<purchases).map { index -> InAppPurchaseReceipt in
@@ -144,9 +148,12 @@ public enum ReceiptFuzzVectors {
             try signer.sign(content: two)
         }
         try add("der-sha1-1iap", "App Store shape before 2023: DER, SHA-1, one purchase", nil) {
-            try signer.sign(content: ReceiptContentEncoder.content(receipt(purchases: 1)), options: Options(digest: .sha1))
+            try signer.sign(
+                content: ReceiptContentEncoder.content(receipt(purchases: 1)), options: Options(digest: .sha1))
         }
-        try add("base64-sha256-3iap", "base64 text with line breaks every 76 characters, three purchases", nil, base64: true) {
+        try add(
+            "base64-sha256-3iap", "base64 text with line breaks every 76 characters, three purchases", nil, base64: true
+        ) {
             let text = Data(try signer.sign(content: ReceiptContentEncoder.content(receipt(purchases: 3))))
                 .base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed])
             return Array((text + "\n").utf8)
@@ -172,12 +179,15 @@ public enum ReceiptFuzzVectors {
         try add("production-1iap", "receipt type Production with the app Apple id", nil) {
             try signer.sign(content: ReceiptContentEncoder.content(receipt(purchases: 1, receiptType: "Production")))
         }
-        try add("xcode-ber-1iap", "Xcode StoreKit Testing shape: self-signed certificate, BER", nil, configuration: .xcode) {
+        try add(
+            "xcode-ber-1iap", "Xcode StoreKit Testing shape: self-signed certificate, BER", nil, configuration: .xcode
+        ) {
             try ReceiptSigner.xcode(xcode).sign(
                 content: ReceiptContentEncoder.content(receipt(purchases: 1, receiptType: "Xcode"), sorted: false))
         }
         try add("wrong-bundle-id", "signed, another bundle id", .invalidAppIdentifier) {
-            try signer.sign(content: ReceiptContentEncoder.content(receipt(purchases: 1, bundleId: "com.example.other")))
+            try signer.sign(
+                content: ReceiptContentEncoder.content(receipt(purchases: 1, bundleId: "com.example.other")))
         }
         try add("wrong-environment", "signed by the App Store chain, receipt type Xcode", .invalidEnvironment) {
             try signer.sign(content: ReceiptContentEncoder.content(receipt(purchases: 1, receiptType: "Xcode")))
@@ -186,7 +196,9 @@ public enum ReceiptFuzzVectors {
             let late = Date(timeIntervalSince1970: 2_082_758_400)
             return try signer.sign(content: ReceiptContentEncoder.content(receipt(purchases: 1, created: late)))
         }
-        try add("developer-signed", "the classic forgery: a WWDR-issued developer certificate signs", .missingAppleExtension) {
+        try add(
+            "developer-signed", "the classic forgery: a WWDR-issued developer certificate signs", .missingAppleExtension
+        ) {
             try ReceiptSigner(
                 signer: developer, certificates: [developer.certificate, pki.intermediate, pki.root]
             ).sign(content: two)

@@ -41,7 +41,9 @@ struct AppleReceiptUtilityTests {
         for file in ReceiptVectors.derFiles + ["03_xcode_2020_one-iap_offset-dates_tpinappreceipt.b64"] {
             cases.append(Case(id: file, base64: Data(try ReceiptVectors.receipt(file)).base64EncodedString()))
         }
-        for path in ["apple-library/xcode/xcode-app-receipt-empty", "apple-library/xcode/xcode-app-receipt-with-transaction"] {
+        for path in [
+            "apple-library/xcode/xcode-app-receipt-empty", "apple-library/xcode/xcode-app-receipt-with-transaction",
+        ] {
             cases.append(Case(id: path, base64: Data(try ReceiptVectors.bytes(path)).base64EncodedString()))
         }
         for vector in try ReceiptFuzzVectors.mint() where !vector.isBase64 {
@@ -74,12 +76,14 @@ struct AppleReceiptUtilityTests {
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         try process.run()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "apple_receipt_utility.py exited with \(process.terminationStatus)")
+        try #require(
+            process.terminationStatus == 0, "apple_receipt_utility.py exited with \(process.terminationStatus)")
         var answers: [String: AppleAnswer] = [:]
         for line in try String(contentsOf: outputFile, encoding: .utf8).split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let id = try #require(object["id"] as? String)
-            answers[id] = AppleAnswer(transactionId: object["transactionId"] as? String, error: object["error"] as? String)
+            answers[id] = AppleAnswer(
+                transactionId: object["transactionId"] as? String, error: object["error"] as? String)
         }
         return answers
     }
@@ -151,7 +155,9 @@ struct AppleReceiptUtilityTests {
             }
             let ours = try Self.appleNotion(of: receipt, content: content)
             #expect(apple.error == nil, "\(item.id): Apple raised \(apple.error ?? "")")
-            #expect(apple.transactionId == ours, "\(item.id): Apple \(String(describing: apple.transactionId)), ours \(String(describing: ours))")
+            #expect(
+                apple.transactionId == ours,
+                "\(item.id): Apple \(String(describing: apple.transactionId)), ours \(String(describing: ours))")
             compared += 1
         }
         print("AppleReceiptUtilityTests: \(compared) of \(cases.count) receipts compared, Apple's id = ours on each")
@@ -177,7 +183,8 @@ struct AppleReceiptUtilityTests {
         let unsigned = try ReceiptSigner(pki: ReceiptFuzzVectors.pki).sign(
             content: content, options: ReceiptSigner.Options(includesSigner: false))
         let selfMade = try ReceiptTestPKI.makeXcodeStoreKitCertificate()
-        let selfSigned = try ReceiptSigner(signer: selfMade, certificates: [selfMade.certificate]).sign(content: content)
+        let selfSigned = try ReceiptSigner(signer: selfMade, certificates: [selfMade.certificate]).sign(
+            content: content)
         let cases = [
             Case(id: "unsigned", base64: Data(unsigned).base64EncodedString()),
             Case(id: "self-signed", base64: Data(selfSigned).base64EncodedString()),
