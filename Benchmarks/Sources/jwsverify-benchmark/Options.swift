@@ -38,6 +38,8 @@ struct BenchmarkOptions: Sendable {
     var receipts = false
     /// The folder of the receipt vectors (default: `TestVectors/receipts` above the benchmark's source).
     var receiptVectors: String?
+    /// The receipt scenarios to run (default: all of ``ReceiptScenarios/names``).
+    var receiptScenarios: [String] = ReceiptScenarios.names
 
     static var defaultThreads: [Int] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -76,6 +78,7 @@ struct BenchmarkOptions: Sendable {
                                   \(ReceiptScenarios.names.joined(separator: ","))
                                   beside `openssl speed -seconds S rsa2048` run before and after
           --receipt-vectors DIR   The receipts' folder (default: TestVectors/receipts)
+          --receipt-scenario LIST With --receipts: comma-separated receipt scenarios (default: all)
           -h, --help              Show this help
         """
 
@@ -161,6 +164,13 @@ struct BenchmarkOptions: Sendable {
             case "--quick": options.quick = true
             case "--receipts": options.receipts = true
             case "--receipt-vectors": options.receiptVectors = try value(argument)
+            case "--receipt-scenario":
+                let names = try value(argument).split(separator: ",").map(String.init)
+                guard !names.isEmpty, names.allSatisfy(ReceiptScenarios.names.contains) else {
+                    throw .usage(
+                        "--receipt-scenario needs names from " + ReceiptScenarios.names.joined(separator: ", "))
+                }
+                options.receiptScenarios = names
             case "-h", "--help": throw .usage(usage)
             default: throw .usage("unknown argument '\(argument)'")
             }

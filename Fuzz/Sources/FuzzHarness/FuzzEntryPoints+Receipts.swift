@@ -59,7 +59,7 @@ extension FuzzEntryPoints {
     /// Oracle 2: what the strict scan accepts, OpenSSL's parse accepts with the same parts, unless it refuses an
     /// embedded certificate or the SignerInfo's issuer Name as X.509: the scan checks their DER, not their
     /// meaning, which it leaves to OpenSSL. That is safe because the chain cache, the one user of the scan, keys
-    /// on those bytes (``ReceiptEnvelope/cacheKey``): only an envelope byte-identical but for its content and
+    /// on those bytes (``ReceiptEnvelope/cacheKeyHead`` and the certificates field): only an envelope byte-identical but for its content and
     /// signature to one OpenSSL parsed and verified is ever answered without OpenSSL.
     static func receiptEnvelope(_ envelope: ReceiptEnvelope, file: [UInt8]) {
         let cms: CMSReceipt

@@ -96,6 +96,7 @@ package struct DERReader: Sendable {
     /// A reader over the contents of `element` (read by this reader or one nested in it), one level deeper.
     ///
     /// - Throws: ``DERError`` when that level is deeper than ``Limits/maximumDepth``.
+    @inline(__always)
     package func nested(in element: DERElement) throws(DERError) -> DERReader {
         guard depth < limits.maximumDepth else {
             throw DERError("elements nested more than \(limits.maximumDepth) deep", at: element.start)
@@ -106,6 +107,7 @@ package struct DERReader: Sendable {
     /// Succeeds when the container has no bytes after its last element.
     ///
     /// - Throws: ``DERError`` naming the first byte left over.
+    @inline(__always)
     package func finish() throws(DERError) {
         guard position >= end else {
             let count = end - position
@@ -116,6 +118,7 @@ package struct DERReader: Sendable {
     /// Reads the next element's identifier and length octets and steps over its contents.
     ///
     /// - Throws: ``DERError`` for every rule of the type's discussion on tags and lengths.
+    @inline(__always)
     package mutating func readElement() throws(DERError) -> DERElement {
         let start = position
         guard start < end else { throw DERError("expected an element, found the end of its container", at: start) }
@@ -164,6 +167,7 @@ package struct DERReader: Sendable {
     /// Reads the next element, which must have identifier octet `tag`.
     ///
     /// - Throws: ``DERError`` (`expected a SEQUENCE, found an INTEGER`) or any error of ``readElement()``.
+    @inline(__always)
     package mutating func readElement(tag: UInt8) throws(DERError) -> DERElement {
         if let found = nextTag, found != tag {
             throw DERError("expected \(Self.name(of: tag)), found \(Self.name(of: found))", at: position)
@@ -181,16 +185,19 @@ package struct DERReader: Sendable {
     }
 
     /// Reads a SEQUENCE and returns a reader over its elements.
+    @inline(__always)
     package mutating func readSequence() throws(DERError) -> DERReader {
         try nested(in: readElement(tag: 0x30))
     }
 
     /// Reads a SET (or SET OF) and returns a reader over its elements.
+    @inline(__always)
     package mutating func readSet() throws(DERError) -> DERReader {
         try nested(in: readElement(tag: 0x31))
     }
 
     /// Reads an INTEGER whose contents are minimal two's complement (X.690 §8.3.2), of any size.
+    @inline(__always)
     package mutating func readIntegerElement() throws(DERError) -> DERElement {
         let element = try readElement(tag: 0x02)
         try checkInteger(element)
@@ -198,6 +205,7 @@ package struct DERReader: Sendable {
     }
 
     /// Succeeds when `element`'s contents are a minimal two's complement integer (X.690 §8.3.2).
+    @inline(__always)
     private func checkInteger(_ element: DERElement) throws(DERError) {
         guard element.length > 0 else { throw DERError("an INTEGER with no contents", at: element.start) }
         if element.length > 1 {
@@ -238,6 +246,7 @@ package struct DERReader: Sendable {
     }
 
     /// Reads a minimal INTEGER that fits in `Int64`.
+    @inline(__always)
     package mutating func readInteger() throws(DERError) -> Int64 {
         let element = try readIntegerElement()
         guard element.length <= 8 else {
@@ -249,6 +258,7 @@ package struct DERReader: Sendable {
     }
 
     /// Reads a primitive OCTET STRING.
+    @inline(__always)
     package mutating func readOctetString() throws(DERError) -> DERElement {
         try readElement(tag: 0x04)
     }

@@ -71,6 +71,9 @@ package struct ReceiptEnvelope: Hashable, Sendable {
     package let signatureAlgorithm: Algorithm
     /// The contents of SignerInfo `signature`.
     package let signatureRange: Range<Int>
+    /// Whether each embedded certificate's tree was walked (``scan(_:validatingCertificates:)``); only such an
+    /// envelope enters the chain cache.
+    package let certificatesAreValidated: Bool
 
     /// The receipt's content (eContent).
     package var content: [UInt8] { Array(bytes[contentRange]) }
@@ -89,15 +92,28 @@ package struct ReceiptEnvelope: Hashable, Sendable {
     package static let maximumCertificates = 16
 
     /// The parts of `bytes` when they are exactly the DER shape of the type's discussion, else `nil`.
-    package static func scan(_ bytes: [UInt8]) -> ReceiptEnvelope? {
-        try? parse(bytes)
+    ///
+    /// - Parameters:
+    ///   - bytes: The receipt file.
+    ///   - validatingCertificates: `false` leaves out the walk of each embedded certificate's tree
+    ///     (``DERReader/validateTree(_:)``), for a lookup in the chain cache: an entry is found only for
+    ///     certificates byte-identical to those of an envelope that was scanned with the walk
+    ///     (``certificatesAreValidated``), so on a hit the walk would pass, and on a miss the caller scans again
+    ///     with it.
+    package static func scan(_ bytes: [UInt8], validatingCertificates: Bool = true) -> ReceiptEnvelope? {
+        try? parse(bytes, validatingCertificates: validatingCertificates)
     }
 
     /// The parts of `bytes` when they are exactly the DER shape of the type's discussion.
     ///
+    /// - Parameters:
+    ///   - bytes: The receipt file.
+    ///   - validatingCertificates: Whether each embedded certificate's tree is walked (see ``scan(_:validatingCertificates:)``).
     /// - Throws: ``DERError`` saying the first thing that is not that shape (the reason ``scan(_:)`` returned
     ///   `nil`, for tests and diagnostics).
-    package static func parse(_ bytes: [UInt8]) throws(DERError) -> ReceiptEnvelope {
+    package static func parse(
+        _ bytes: [UInt8], validatingCertificates: Bool = true
+    ) throws(DERError) -> ReceiptEnvelope {
         var root = DERReader(bytes, limits: DERReader.Limits(maximumDepth: 24, maximumElements: 10_000))
         var contentInfo = try root.readSequence()
         try root.finish()
@@ -139,7 +155,7 @@ package struct ReceiptEnvelope: Hashable, Sendable {
                 throw DERError("more than \(maximumCertificates) certificates", at: certificateSet.position)
             }
             let certificate = try certificateSet.readElement(tag: 0x30)
-            try certificateSet.validateTree(certificate)
+            if validatingCertificates { try certificateSet.validateTree(certificate) }
             certificateRanges.append(certificate.encoded)
         }
         guard !certificateRanges.isEmpty else { throw DERError("no certificate", at: certificatesField.start) }
@@ -152,13 +168,14 @@ package struct ReceiptEnvelope: Hashable, Sendable {
         guard signerInfos.isAtEnd else { throw DERError("more than one SignerInfo", at: signerInfos.position) }
         return try signer(
             &signerInfo, bytes: bytes, digestAlgorithms: digestAlgorithms, content: content.contents,
-            certificatesField: certificatesField.encoded, certificates: certificateRanges)
+            certificatesField: certificatesField.encoded, certificates: certificateRanges,
+            certificatesAreValidated: validatingCertificates)
     }
 
     /// Reads the SignerInfo and assembles the envelope.
     private static func signer(
         _ signerInfo: inout DERReader, bytes: [UInt8], digestAlgorithms: [Algorithm], content: Range<Int>,
-        certificatesField: Range<Int>, certificates: [Range<Int>]
+        certificatesField: Range<Int>, certificates: [Range<Int>], certificatesAreValidated: Bool
     ) throws(DERError) -> ReceiptEnvelope {
         let versionStart = signerInfo.position
         let version = try signerInfo.readInteger()
@@ -183,7 +200,8 @@ package struct ReceiptEnvelope: Hashable, Sendable {
             certificatesFieldRange: certificatesField, certificateRanges: certificates, signerVersion: version,
             signerIssuerRange: issuer.encoded, signerSerialNumberRange: serialNumber.encoded,
             signerDigestAlgorithm: digestAlgorithm, signedAttributesRange: signedAttributes?.encoded,
-            signatureAlgorithm: signatureAlgorithm, signatureRange: signature.contents)
+            signatureAlgorithm: signatureAlgorithm, signatureRange: signature.contents,
+            certificatesAreValidated: certificatesAreValidated)
     }
 
     /// Reads `SEQUENCE { algorithm OBJECT IDENTIFIER, parameters NULL OPTIONAL }`.
