@@ -57,8 +57,8 @@ extension FuzzEntryPoints {
     }
 
     /// Oracle 2: what the strict scan accepts, OpenSSL's parse accepts with the same parts, unless it refuses an
-    /// embedded certificate or the SignerInfo's issuer Name as X.509: the scan checks their DER, not their
-    /// meaning, which it leaves to OpenSSL. That is safe because the chain cache, the one user of the scan, keys
+    /// embedded certificate or the SignerInfo's issuer Name as X.509, or the envelope has signed attributes: the
+    /// scan checks their DER, not their meaning, which it leaves to OpenSSL. That is safe because the chain cache, the one user of the scan, keys
     /// on those bytes (``ReceiptEnvelope/cacheKeyHead`` and the certificates field): only an envelope byte-identical but for its content and
     /// signature to one OpenSSL parsed and verified is ever answered without OpenSSL.
     static func receiptEnvelope(_ envelope: ReceiptEnvelope, file: [UInt8]) {
@@ -69,8 +69,10 @@ extension FuzzEntryPoints {
             let certificates = envelope.certificateRanges.map { Certificate(der: Array(file[$0])) }
             let issuers = certificates.compactMap { $0.flatMap { issuerAndSerialNumber($0.der)?.issuer } }
             let namesParse = !issuers.isEmpty && issuers.contains(Array(file[envelope.signerIssuerRange]))
+            // Signed attributes: the scan checks their DER and their SEQUENCE { OID, SET } shape, not the values'
+            // meaning; the cache never answers for an envelope that has them.
             check(
-                certificates.contains { $0 == nil } || !namesParse,
+                certificates.contains { $0 == nil } || !namesParse || envelope.hasSignedAttributes,
                 "the scan accepts, OpenSSL refuses (\(refusal)) though every certificate and the signer's issuer parse")
             return
         }

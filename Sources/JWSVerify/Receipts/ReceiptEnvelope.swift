@@ -20,7 +20,7 @@
 ///   version  INTEGER,                              -- 1
 ///   sid  IssuerAndSerialNumber ::= SEQUENCE { issuer Name, serialNumber INTEGER },
 ///   digestAlgorithm  AlgorithmIdentifier,
-///   signedAttrs  [0] IMPLICIT SET OF Attribute OPTIONAL,
+///   signedAttrs  [0] IMPLICIT SET OF Attribute OPTIONAL, -- each SEQUENCE { OBJECT IDENTIFIER, SET }
 ///   signatureAlgorithm  AlgorithmIdentifier,
 ///   signature  OCTET STRING }                      -- no unsignedAttrs [1]
 /// ```
@@ -187,7 +187,7 @@ package struct ReceiptEnvelope: Hashable, Sendable {
         try sid.finish()
         let digestAlgorithm = try algorithm(&signerInfo)
         let signedAttributes = try signerInfo.readOptionalElement(tag: DERReader.contextTag(0, constructed: true))
-        if let signedAttributes { try signerInfo.validateTree(signedAttributes) }
+        if let signedAttributes { try checkAttributes(signedAttributes, in: signerInfo) }
         let signatureAlgorithm = try algorithm(&signerInfo)
         let signature = try signerInfo.readOctetString()
         guard signature.length > 0 else { throw DERError("an empty signature", at: signature.start) }
@@ -202,6 +202,19 @@ package struct ReceiptEnvelope: Hashable, Sendable {
             signerDigestAlgorithm: digestAlgorithm, signedAttributesRange: signedAttributes?.encoded,
             signatureAlgorithm: signatureAlgorithm, signatureRange: signature.contents,
             certificatesAreValidated: certificatesAreValidated)
+    }
+
+    /// Checks `signedAttrs`: strict DER all through, and a SET OF `Attribute ::= SEQUENCE { attrType OBJECT
+    /// IDENTIFIER, attrValues SET OF AttributeValue }` (RFC 5652 §5.3), as OpenSSL's parse requires.
+    private static func checkAttributes(_ element: DERElement, in signerInfo: DERReader) throws(DERError) {
+        try signerInfo.validateTree(element)
+        var attributes = try signerInfo.nested(in: element)
+        while !attributes.isAtEnd {
+            var attribute = try attributes.readSequence()
+            _ = try attribute.readObjectIdentifier()
+            _ = try attribute.readSet()
+            try attribute.finish()
+        }
     }
 
     /// Reads `SEQUENCE { algorithm OBJECT IDENTIFIER, parameters NULL OPTIONAL }`.

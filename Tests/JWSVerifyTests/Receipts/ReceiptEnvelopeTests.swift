@@ -197,6 +197,12 @@ struct ReceiptEnvelopeTests {
             ("an empty signature", changed { $0.signer[4] = [0x04, 0x00] }),
             ("unsigned attributes, which receipts do not carry", changed { $0.signer.append([0xA1, 0x00]) }),
             ("2 bytes after the last element", changed { $0.signer.append(null) }),
+            (
+                "expected a SET, found a SEQUENCE",  // a signed attribute whose values are not a SET (fuzz finding)
+                changed {
+                    $0.signer.insert(tlv(0xA0, tlv(0x30, tlv(0x06, ReceiptEnvelope.dataOID) + [0x30, 0x00])), at: 3)
+                }
+            ),
         ]
         for (reason, der) in cases {
             let found = refusal(der)
