@@ -42,6 +42,9 @@ let package = Package(
         .executableTarget(name: "inspect", dependencies: ["FuzzHarness", "LibFuzzerMutation"]),
         // Crafted chains: warm verifier, cold verifier and X509_verify_cert agree (ChainsDifferential).
         .executableTarget(name: "chains", dependencies: ["FuzzHarness"]),
+        // App receipts: content decoder, envelope scan against OpenSSL's CMS parse, warm and cold
+        // AppReceiptVerifier (FuzzEntryPoints.receipts), with a mutator that re-signs the content.
+        .executableTarget(name: "receipts", dependencies: ["FuzzHarness", "LibFuzzerMutation"]),
         // 100,000 verifications of good and bad tokens under LeakSanitizer (built without -sanitize=fuzzer).
         .executableTarget(name: "leak-check", dependencies: ["FuzzHarness"]),
     ],

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Seeds Fuzz/corpus/<target>/ from TestVectors/: every token (generated, Apple's, Xcode's) for the
-# token targets, and every payload JSON (decoded from the tokens, plus Apple's model files) for the
-# JSON targets. The corpus is not committed (Fuzz/.gitignore); libFuzzer adds what it finds to it.
+# token targets, every payload JSON (decoded from the tokens, plus Apple's model files) for the
+# JSON targets, and for receipts every real and minted receipt (base64 and DER) and its content. The corpus is not committed (Fuzz/.gitignore); libFuzzer adds what it finds to it.
 #
 # Usage: Fuzz/make-corpus.sh [TARGET...]   (default: all targets)
 set -euo pipefail
 cd "$(dirname "$0")"
 vectors=../TestVectors
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(jws-parser verifier models inspect chains)
+[ ${#targets[@]} -gt 0 ] || targets=(jws-parser verifier models inspect chains receipts)
 
 tokens=("$vectors"/generated/*.jws "$vectors"/apple-library/mock_signed_data/* "$vectors"/apple-library/xcode/xcode-signed-*)
 
@@ -100,6 +100,26 @@ for case in json.load(open(path))["testcases"]:
         f.write(data)
 PY
       ;;
+    receipts)
+      # Real receipts (App Store DER, Xcode BER, the iOS 6 plist) and the minted ones
+      # (TestVectors/receipts/minted: DER, BER, SHA-1, SHA-256, Xcode, one crafted failure per check),
+      # each as given, as raw bytes when given as base64, and its signed content alone (for the content
+      # decoder), read with `openssl cms` (which verifies nothing here).
+      receipts=("$vectors"/receipts/*.b64 "$vectors"/apple-library/xcode/xcode-app-receipt-*
+        "$vectors"/receipts/minted/*.der "$vectors"/receipts/minted/*.b64)
+      for file in "${receipts[@]}"; do
+        name=$(basename "$file")
+        cp "$file" "$dir/$name"
+        der="$dir/$name.der"
+        case "$file" in
+          *.der) der=$file ;;
+          *) tr -d ' \r\n' < "$file" | base64 -d > "$der" 2>/dev/null || rm -f "$der" ;;
+        esac
+        if [ -f "$der" ]; then
+          openssl cms -verify -noverify -inform DER -in "$der" -out "$dir/$name.content" >/dev/null 2>&1 \
+            || rm -f "$dir/$name.content"
+        fi
+      done ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
   esac
   echo "corpus/$target: $(find "$dir" -type f | wc -l) files"

@@ -5,7 +5,7 @@
 # libFuzzer's reproducer is then in Fuzz/artifacts/TARGET/.
 #
 # Usage: Fuzz/run.sh [--no-asan | --replay] TARGET SECONDS [extra libFuzzer flags...]
-#   TARGET: jws-parser | verifier | models | inspect | chains
+#   TARGET: jws-parser | verifier | models | inspect | chains | receipts
 #   --no-asan  build with -sanitize=fuzzer only (in .build-fuzzer-only): 2.5-3.5x the executions per
 #              second for the targets that decode and verify, at the price of AddressSanitizer's memory
 #              checks and LeakSanitizer. Crashes (every Swift runtime check traps), timeouts and
@@ -29,8 +29,8 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-  jws-parser|verifier|models|inspect|chains) ;;
-  *) echo "Error: unknown target '$target' (jws-parser, verifier, models, inspect, chains)" >&2; exit 64 ;;
+  jws-parser|verifier|models|inspect|chains|receipts) ;;
+  *) echo "Error: unknown target '$target' (jws-parser, verifier, models, inspect, chains, receipts)" >&2; exit 64 ;;
 esac
 
 if [ "$mode" = fuzzer-only ]; then
@@ -54,12 +54,17 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="malloc_context_size=8${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 # Foundation's Data hides its storage pointer from LeakSanitizer (see lsan.supp).
 export LSAN_OPTIONS="suppressions=$PWD/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# Receipts have their own dictionary (DER tags, OIDs, field numbers) and size: the 187-purchase receipt
+# is 79 KB of DER, 106 KB as base64.
+dict=jws.dict
+max_len=70000
+if [ "$target" = receipts ]; then dict=receipts.dict; max_len=131072; fi
 status=0
 limits=(-max_total_time="$seconds")
 # A replay executes the inputs and stops: no mutation, nothing added to the corpus.
 if [ "$mode" = replay ]; then limits+=(-runs=0); fi
 "$binary" "corpus/$target" "regressions/$target" \
-  -dict=jws.dict -max_len=70000 -timeout=5 -rss_limit_mb=2048 "${limits[@]}" \
+  -dict="$dict" -max_len="$max_len" -timeout=5 -rss_limit_mb=2048 "${limits[@]}" \
   -print_final_stats=1 -artifact_prefix="artifacts/$target/" "$@" 2>"$log" || status=$?
 
 cp "$log" "artifacts/$target/last-run.log"

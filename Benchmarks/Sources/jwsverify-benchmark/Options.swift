@@ -34,6 +34,12 @@ struct BenchmarkOptions: Sendable {
     var exportOnly = false
     /// Smaller sets and shorter repeats, for a quick look.
     var quick = false
+    /// Measure app receipts (``ReceiptScenarios``) instead of tokens.
+    var receipts = false
+    /// The folder of the receipt vectors (default: `TestVectors/receipts` above the benchmark's source).
+    var receiptVectors: String?
+    /// The receipt scenarios to run (default: all of ``ReceiptScenarios/names``).
+    var receiptScenarios: [String] = ReceiptScenarios.names
 
     static var defaultThreads: [Int] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -68,6 +74,11 @@ struct BenchmarkOptions: Sendable {
           --export-only           With --export-ndjson: export and exit without measuring
           --sets DIR              Measure the sets exported earlier to DIR instead of minting
           --in-process            Run all scenarios in this process (peak RSS is then cumulative)
+          --receipts              Measure app receipts instead (one thread; pin it: taskset -c 0):
+                                  \(ReceiptScenarios.names.joined(separator: ","))
+                                  beside `openssl speed -seconds S rsa2048` run before and after
+          --receipt-vectors DIR   The receipts' folder (default: TestVectors/receipts)
+          --receipt-scenario LIST With --receipts: comma-separated receipt scenarios (default: all)
           -h, --help              Show this help
         """
 
@@ -151,6 +162,15 @@ struct BenchmarkOptions: Sendable {
             case "--in-process": options.inProcess = true
             case "--child-result": options.childResultPath = try value(argument)
             case "--quick": options.quick = true
+            case "--receipts": options.receipts = true
+            case "--receipt-vectors": options.receiptVectors = try value(argument)
+            case "--receipt-scenario":
+                let names = try value(argument).split(separator: ",").map(String.init)
+                guard !names.isEmpty, names.allSatisfy(ReceiptScenarios.names.contains) else {
+                    throw .usage(
+                        "--receipt-scenario needs names from " + ReceiptScenarios.names.joined(separator: ", "))
+                }
+                options.receiptScenarios = names
             case "-h", "--help": throw .usage(usage)
             default: throw .usage("unknown argument '\(argument)'")
             }

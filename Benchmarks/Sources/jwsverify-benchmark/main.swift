@@ -40,6 +40,7 @@ enum Benchmark {
     /// With child processes, minting happens in a child of its own too: on Linux a child's ru_maxrss
     /// starts from the high-water mark of the process image it replaced, so the parent stays small.
     static func run(_ options: BenchmarkOptions) throws -> Int32 {
+        if options.receipts { return try ReceiptScenarios.run(options) }
         if options.setsDirectory != nil && options.exportDirectory != nil {
             throw BenchmarkError("--sets and --export-ndjson exclude each other")
         }

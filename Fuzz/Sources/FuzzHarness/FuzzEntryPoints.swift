@@ -13,6 +13,7 @@ public enum FuzzEntryPoints {
     /// The fuzz targets, by name.
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "jws-parser": jwsParser, "verifier": verifier, "models": models, "inspect": inspect, "chains": chains,
+        "receipts": receipts,
     ]
 
     // MARK: - chains
@@ -459,6 +460,10 @@ public enum FuzzEntryPoints {
 
     /// Stops the process when a property does not hold (libFuzzer then saves the input).
     static func check(_ condition: @autoclosure () -> Bool, _ property: @autoclosure () -> String) {
-        if !condition() { preconditionFailure("property broken: \(property())") }
+        guard !condition() else { return }
+        // Optimized builds drop preconditionFailure's message: write it out first.
+        let text = "property broken: \(property())"
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+        preconditionFailure(text)
     }
 }

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// App receipts' signers that verified, keyed by every byte of the envelope but the content and the
-/// signature (``ReceiptEnvelope/cacheKey``: the SignedData's version and digest algorithms, the
-/// embedded certificates, the SignerInfo without its signature), so that a later receipt from the
+/// signature (``ReceiptEnvelope/cacheKeyHead`` and the certificates field: the SignedData's version and digest
+/// algorithms, the embedded certificates, the SignerInfo without its signature), so that a later receipt from the
 /// same signer costs one RSA verification: no OpenSSL parse of its certificates, no chain building.
 ///
 /// A memo of the full path, never a second opinion: an entry is inserted only after a receipt with
@@ -36,17 +36,25 @@ final class ReceiptChainCache: Sendable {
         }
     }
 
+    /// An entry with its key: ``ReceiptEnvelope/cacheKeyHead`` and the certificates field, kept apart so that a
+    /// lookup compares the envelope's own bytes with them and builds only the short head.
     private struct Stored: Sendable {
-        let bytes: [UInt8]
+        let head: [UInt8]
+        let certificates: [UInt8]
         let entry: Entry
+
+        func matches(_ head: [UInt8], _ envelope: ReceiptEnvelope) -> Bool {
+            self.head == head && ByteScanning.equal(envelope.bytes[envelope.certificatesFieldRange], certificates)
+        }
     }
 
     private struct State {
         var buckets: [UInt64: [Stored]] = [:]
-        var order: [(digest: UInt64, bytes: [UInt8])] = []
+        /// Insertion order, for eviction: each entry's bucket and the entry.
+        var order: [(digest: UInt64, entry: Entry)] = []
 
-        func find(_ bytes: [UInt8], digest: UInt64) -> Entry? {
-            buckets[digest]?.first { $0.bytes == bytes }?.entry
+        func find(_ head: [UInt8], _ envelope: ReceiptEnvelope, digest: UInt64) -> Entry? {
+            buckets[digest]?.first { $0.matches(head, envelope) }?.entry
         }
     }
 
@@ -59,12 +67,17 @@ final class ReceiptChainCache: Sendable {
         self.capacity = max(0, capacity)
     }
 
+    /// The bucket of an envelope: a hash of its certificates field (the entry compares every byte of the key).
+    private static func digest(_ envelope: ReceiptEnvelope) -> UInt64 {
+        ByteScanning.wordHash(envelope.bytes[envelope.certificatesFieldRange])
+    }
+
     /// The entry for `envelope`'s signer, whatever the validation time.
     func entry(for envelope: ReceiptEnvelope) -> Entry? {
         guard capacity > 0, !envelope.hasSignedAttributes else { return nil }
-        let bytes = envelope.cacheKey
-        let digest = ByteScanning.wordHash(bytes[...])
-        return state.read { $0.find(bytes, digest: digest) }
+        let head = envelope.cacheKeyHead
+        let digest = Self.digest(envelope)
+        return state.read { $0.find(head, envelope, digest: digest) }
     }
 
     /// Whether `entry` answers checks 2 to 8 for `envelope` at `time`: every certificate of its chain is
@@ -85,18 +98,21 @@ final class ReceiptChainCache: Sendable {
         return answers
     }
 
+    /// Remembers `entry` for `envelope`, a strict-DER envelope whose certificates were walked
+    /// (``ReceiptEnvelope/certificatesAreValidated``) and that verified in full.
     func insert(_ entry: Entry, for envelope: ReceiptEnvelope) {
-        guard capacity > 0, !envelope.hasSignedAttributes else { return }
-        let bytes = envelope.cacheKey
-        let digest = ByteScanning.wordHash(bytes[...])
+        guard capacity > 0, !envelope.hasSignedAttributes, envelope.certificatesAreValidated else { return }
+        let head = envelope.cacheKeyHead
+        let digest = Self.digest(envelope)
+        let certificates = Array(envelope.bytes[envelope.certificatesFieldRange])
         state.write { state in
-            guard state.find(bytes, digest: digest) == nil else { return }
-            state.buckets[digest, default: []].append(Stored(bytes: bytes, entry: entry))
-            state.order.append((digest, bytes))
+            guard state.find(head, envelope, digest: digest) == nil else { return }
+            state.buckets[digest, default: []].append(Stored(head: head, certificates: certificates, entry: entry))
+            state.order.append((digest, entry))
             if state.order.count > capacity {
                 let evicted = state.order.removeFirst()
                 if var bucket = state.buckets[evicted.digest] {
-                    bucket.removeAll { $0.bytes == evicted.bytes }
+                    bucket.removeAll { $0.entry === evicted.entry }
                     state.buckets[evicted.digest] = bucket.isEmpty ? nil : bucket
                 }
             }
@@ -115,19 +131,19 @@ extension ReceiptEnvelope {
     /// Whether the SignerInfo has signed attributes (then the chain cache never answers).
     var hasSignedAttributes: Bool { signedAttributesRange != nil }
 
-    /// Every part of the envelope but the content and the signature, each delimited (DER TLVs are
-    /// self-delimiting; algorithm identifiers get their length): two envelopes with equal keys differ
-    /// only in their content and signature. The scan fixed the rest (both versions 1, the content types,
-    /// no CRLs, no unsigned attributes).
-    var cacheKey: [UInt8] {
+    /// Every part of the envelope but the content, the signature and the certificates field, each delimited (DER
+    /// TLVs are self-delimiting; algorithm identifiers get their length): with the certificates field (compared
+    /// apart, in place), the cache key. Two envelopes with equal keys differ only in their content and signature.
+    /// The scan fixed the rest (both versions 1, the content types, no CRLs, no unsigned attributes).
+    var cacheKeyHead: [UInt8] {
         var key: [UInt8] = []
-        key.reserveCapacity(certificatesFieldRange.count + signerIssuerRange.count + signerSerialNumberRange.count + 96)
+        key.reserveCapacity(signerIssuerRange.count + signerSerialNumberRange.count + 96)
         func append(_ algorithm: Algorithm) {
             let count = UInt32(truncatingIfNeeded: algorithm.oid.count)
-            key += [
-                UInt8(count >> 24), UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8),
-                UInt8(truncatingIfNeeded: count),
-            ]
+            key.append(UInt8(count >> 24))
+            key.append(UInt8(truncatingIfNeeded: count >> 16))
+            key.append(UInt8(truncatingIfNeeded: count >> 8))
+            key.append(UInt8(truncatingIfNeeded: count))
             key += algorithm.oid
             key.append(algorithm.hasNullParameters ? 1 : 0)
         }
@@ -137,7 +153,6 @@ extension ReceiptEnvelope {
         append(signatureAlgorithm)
         key += bytes[signerIssuerRange]
         key += bytes[signerSerialNumberRange]
-        key += bytes[certificatesFieldRange]
         return key
     }
 }

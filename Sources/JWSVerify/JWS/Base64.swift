@@ -54,6 +54,11 @@ package enum Base64 {
     }
 
     /// Decodes strict, padded standard base64; nil when the input breaks any rule above.
+    package static func decodeStandard(_ input: ArraySlice<UInt8>) -> [UInt8]? {
+        input.withUnsafeBufferPointer { decode($0, table: standardTable, padded: true) }
+    }
+
+    /// Decodes strict, padded standard base64; nil when the input breaks any rule above.
     package static func decodeStandard<S: StringProtocol>(_ input: S) -> [UInt8]? {
         var string = String(input)
         return string.withUTF8 { decode($0, table: standardTable, padded: true) }

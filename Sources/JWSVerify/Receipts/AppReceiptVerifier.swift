@@ -127,8 +127,8 @@ public struct AppReceiptVerifier: Sendable {
     public func verifyAndDecodeAppReceipt(
         _ receipt: String, deviceIdentifier: UUID
     ) -> VerificationResult<AppReceipt> {
-        let uuid = deviceIdentifier.uuid
-        let bytes = withUnsafeBytes(of: uuid) { Array($0) }
+        let u = deviceIdentifier.uuid
+        let bytes = [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
         return verification(of: Array(receipt.utf8), deviceIdentifier: bytes)
     }
 

@@ -96,6 +96,7 @@ package struct DERReader: Sendable {
     /// A reader over the contents of `element` (read by this reader or one nested in it), one level deeper.
     ///
     /// - Throws: ``DERError`` when that level is deeper than ``Limits/maximumDepth``.
+    @inline(__always)
     package func nested(in element: DERElement) throws(DERError) -> DERReader {
         guard depth < limits.maximumDepth else {
             throw DERError("elements nested more than \(limits.maximumDepth) deep", at: element.start)
@@ -106,6 +107,7 @@ package struct DERReader: Sendable {
     /// Succeeds when the container has no bytes after its last element.
     ///
     /// - Throws: ``DERError`` naming the first byte left over.
+    @inline(__always)
     package func finish() throws(DERError) {
         try Self.finish(at: position, end: end)
     }
@@ -124,6 +126,7 @@ package struct DERReader: Sendable {
     /// Reads the next element's identifier and length octets and steps over its contents.
     ///
     /// - Throws: ``DERError`` for every rule of the type's discussion on tags and lengths.
+    @inline(__always)
     package mutating func readElement() throws(DERError) -> DERElement {
         guard position >= end || count < limits.maximumElements else {
             throw DERError("more than \(limits.maximumElements) elements in one container", at: position)
@@ -226,16 +229,19 @@ package struct DERReader: Sendable {
     }
 
     /// Reads a SEQUENCE and returns a reader over its elements.
+    @inline(__always)
     package mutating func readSequence() throws(DERError) -> DERReader {
         try nested(in: readElement(tag: 0x30))
     }
 
     /// Reads a SET (or SET OF) and returns a reader over its elements.
+    @inline(__always)
     package mutating func readSet() throws(DERError) -> DERReader {
         try nested(in: readElement(tag: 0x31))
     }
 
     /// Reads an INTEGER whose contents are minimal two's complement (X.690 §8.3.2), of any size.
+    @inline(__always)
     package mutating func readIntegerElement() throws(DERError) -> DERElement {
         try Self.checkedInteger(readElement(tag: 0x02), in: bytes)
     }
@@ -253,7 +259,36 @@ package struct DERReader: Sendable {
         return element
     }
 
+    /// Succeeds when a primitive universal element's contents follow DER where OpenSSL, re-encoding what it
+    /// parsed, would write other bytes: a BOOLEAN is one octet 0x00 or 0xFF (X.690 §11.1); an INTEGER or
+    /// ENUMERATED is minimal (§8.3.2); a BIT STRING has an initial octet of 0 to 7 unused bits, 0 when it is
+    /// alone, and those unused bits zero (§11.2); a NULL is empty (§8.8).
+    private func checkPrimitive(_ element: DERElement) throws(DERError) {
+        let length = element.length
+        switch element.tag {
+        case 0x01:
+            guard length == 1, bytes[element.contentStart] == 0x00 || bytes[element.contentStart] == 0xFF else {
+                throw DERError("a BOOLEAN that is not one octet 0x00 or 0xFF (DER)", at: element.start)
+            }
+        case 0x02, 0x0A:
+            _ = try Self.checkedInteger(element, in: bytes)
+        case 0x03:
+            guard length > 0, bytes[element.contentStart] <= 7, length > 1 || bytes[element.contentStart] == 0 else {
+                throw DERError("a BIT STRING with a bad unused-bits octet", at: element.start)
+            }
+            let unused = bytes[element.contentStart]
+            guard bytes[element.end - 1] & ((UInt8(1) << unused) &- 1) == 0 else {
+                throw DERError("a BIT STRING whose unused bits are not zero (DER)", at: element.end - 1)
+            }
+        case 0x05:
+            guard length == 0 else { throw DERError("a NULL with contents", at: element.start) }
+        default:
+            break
+        }
+    }
+
     /// Reads a minimal INTEGER that fits in `Int64`.
+    @inline(__always)
     package mutating func readInteger() throws(DERError) -> Int64 {
         try Self.integerValue(readElement(tag: 0x02), in: bytes)
     }
@@ -270,6 +305,7 @@ package struct DERReader: Sendable {
     }
 
     /// Reads a primitive OCTET STRING.
+    @inline(__always)
     package mutating func readOctetString() throws(DERError) -> DERElement {
         try readElement(tag: 0x04)
     }
@@ -345,8 +381,11 @@ package struct DERReader: Sendable {
     /// Walks every element nested in `element` and checks the tag and length rules at every level, and that no
     /// universal type other than SEQUENCE and SET is in constructed form, or SEQUENCE or SET in primitive form.
     ///
-    /// Contents of primitive elements are not looked into. Used to make sure that a whole structure (a Name, a
-    /// certificate) is strict DER in its framing before its bytes are compared or handed on.
+    /// Of primitive elements, the contents of BOOLEAN, INTEGER, ENUMERATED, BIT STRING and NULL are checked too
+    /// (the DER rules OpenSSL's re-encoding would otherwise rewrite: a certificate's signature BIT STRING with
+    /// non-zero unused bits comes out of OpenSSL with them cleared); other contents are not looked into. Used to
+    /// make sure that a whole structure (a Name, a certificate) is strict DER before its bytes are compared or
+    /// handed on.
     package func validateTree(_ element: DERElement) throws(DERError) {
         let tag = element.tag
         if tag & 0xC0 == 0 {
@@ -354,6 +393,7 @@ package struct DERReader: Sendable {
             guard isSequenceOrSet == element.isConstructed else {
                 throw DERError("\(Self.name(of: tag)) in a form that DER forbids", at: element.start)
             }
+            if !element.isConstructed { try checkPrimitive(element) }
         }
         guard element.isConstructed else { return }
         var reader = try nested(in: element)

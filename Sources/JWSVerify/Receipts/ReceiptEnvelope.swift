@@ -20,7 +20,7 @@
 ///   version  INTEGER,                              -- 1
 ///   sid  IssuerAndSerialNumber ::= SEQUENCE { issuer Name, serialNumber INTEGER },
 ///   digestAlgorithm  AlgorithmIdentifier,
-///   signedAttrs  [0] IMPLICIT SET OF Attribute OPTIONAL,
+///   signedAttrs  [0] IMPLICIT SET OF Attribute OPTIONAL, -- each SEQUENCE { OBJECT IDENTIFIER, SET }
 ///   signatureAlgorithm  AlgorithmIdentifier,
 ///   signature  OCTET STRING }                      -- no unsignedAttrs [1]
 /// ```
@@ -71,6 +71,9 @@ package struct ReceiptEnvelope: Hashable, Sendable {
     package let signatureAlgorithm: Algorithm
     /// The contents of SignerInfo `signature`.
     package let signatureRange: Range<Int>
+    /// Whether each embedded certificate's tree was walked (``scan(_:validatingCertificates:)``); only such an
+    /// envelope enters the chain cache.
+    package let certificatesAreValidated: Bool
 
     /// The receipt's content (eContent).
     package var content: [UInt8] { Array(bytes[contentRange]) }
@@ -89,15 +92,28 @@ package struct ReceiptEnvelope: Hashable, Sendable {
     package static let maximumCertificates = 16
 
     /// The parts of `bytes` when they are exactly the DER shape of the type's discussion, else `nil`.
-    package static func scan(_ bytes: [UInt8]) -> ReceiptEnvelope? {
-        try? parse(bytes)
+    ///
+    /// - Parameters:
+    ///   - bytes: The receipt file.
+    ///   - validatingCertificates: `false` leaves out the walk of each embedded certificate's tree
+    ///     (``DERReader/validateTree(_:)``), for a lookup in the chain cache: an entry is found only for
+    ///     certificates byte-identical to those of an envelope that was scanned with the walk
+    ///     (``certificatesAreValidated``), so on a hit the walk would pass, and on a miss the caller scans again
+    ///     with it.
+    package static func scan(_ bytes: [UInt8], validatingCertificates: Bool = true) -> ReceiptEnvelope? {
+        try? parse(bytes, validatingCertificates: validatingCertificates)
     }
 
     /// The parts of `bytes` when they are exactly the DER shape of the type's discussion.
     ///
+    /// - Parameters:
+    ///   - bytes: The receipt file.
+    ///   - validatingCertificates: Whether each embedded certificate's tree is walked (see ``scan(_:validatingCertificates:)``).
     /// - Throws: ``DERError`` saying the first thing that is not that shape (the reason ``scan(_:)`` returned
     ///   `nil`, for tests and diagnostics).
-    package static func parse(_ bytes: [UInt8]) throws(DERError) -> ReceiptEnvelope {
+    package static func parse(
+        _ bytes: [UInt8], validatingCertificates: Bool = true
+    ) throws(DERError) -> ReceiptEnvelope {
         var root = DERReader(bytes, limits: DERReader.Limits(maximumDepth: 24, maximumElements: 10_000))
         var contentInfo = try root.readSequence()
         try root.finish()
@@ -139,7 +155,7 @@ package struct ReceiptEnvelope: Hashable, Sendable {
                 throw DERError("more than \(maximumCertificates) certificates", at: certificateSet.position)
             }
             let certificate = try certificateSet.readElement(tag: 0x30)
-            try certificateSet.validateTree(certificate)
+            if validatingCertificates { try certificateSet.validateTree(certificate) }
             certificateRanges.append(certificate.encoded)
         }
         guard !certificateRanges.isEmpty else { throw DERError("no certificate", at: certificatesField.start) }
@@ -152,13 +168,14 @@ package struct ReceiptEnvelope: Hashable, Sendable {
         guard signerInfos.isAtEnd else { throw DERError("more than one SignerInfo", at: signerInfos.position) }
         return try signer(
             &signerInfo, bytes: bytes, digestAlgorithms: digestAlgorithms, content: content.contents,
-            certificatesField: certificatesField.encoded, certificates: certificateRanges)
+            certificatesField: certificatesField.encoded, certificates: certificateRanges,
+            certificatesAreValidated: validatingCertificates)
     }
 
     /// Reads the SignerInfo and assembles the envelope.
     private static func signer(
         _ signerInfo: inout DERReader, bytes: [UInt8], digestAlgorithms: [Algorithm], content: Range<Int>,
-        certificatesField: Range<Int>, certificates: [Range<Int>]
+        certificatesField: Range<Int>, certificates: [Range<Int>], certificatesAreValidated: Bool
     ) throws(DERError) -> ReceiptEnvelope {
         let versionStart = signerInfo.position
         let version = try signerInfo.readInteger()
@@ -170,7 +187,7 @@ package struct ReceiptEnvelope: Hashable, Sendable {
         try sid.finish()
         let digestAlgorithm = try algorithm(&signerInfo)
         let signedAttributes = try signerInfo.readOptionalElement(tag: DERReader.contextTag(0, constructed: true))
-        if let signedAttributes { try signerInfo.validateTree(signedAttributes) }
+        if let signedAttributes { try checkAttributes(signedAttributes, in: signerInfo) }
         let signatureAlgorithm = try algorithm(&signerInfo)
         let signature = try signerInfo.readOctetString()
         guard signature.length > 0 else { throw DERError("an empty signature", at: signature.start) }
@@ -183,7 +200,21 @@ package struct ReceiptEnvelope: Hashable, Sendable {
             certificatesFieldRange: certificatesField, certificateRanges: certificates, signerVersion: version,
             signerIssuerRange: issuer.encoded, signerSerialNumberRange: serialNumber.encoded,
             signerDigestAlgorithm: digestAlgorithm, signedAttributesRange: signedAttributes?.encoded,
-            signatureAlgorithm: signatureAlgorithm, signatureRange: signature.contents)
+            signatureAlgorithm: signatureAlgorithm, signatureRange: signature.contents,
+            certificatesAreValidated: certificatesAreValidated)
+    }
+
+    /// Checks `signedAttrs`: strict DER all through, and a SET OF `Attribute ::= SEQUENCE { attrType OBJECT
+    /// IDENTIFIER, attrValues SET OF AttributeValue }` (RFC 5652 §5.3), as OpenSSL's parse requires.
+    private static func checkAttributes(_ element: DERElement, in signerInfo: DERReader) throws(DERError) {
+        try signerInfo.validateTree(element)
+        var attributes = try signerInfo.nested(in: element)
+        while !attributes.isAtEnd {
+            var attribute = try attributes.readSequence()
+            _ = try attribute.readObjectIdentifier()
+            _ = try attribute.readSet()
+            try attribute.finish()
+        }
     }
 
     /// Reads `SEQUENCE { algorithm OBJECT IDENTIFIER, parameters NULL OPTIONAL }`.

@@ -118,6 +118,7 @@ extension SignedDataVerifier {
         let environment: AppStoreEnvironment?
         do throws(VerificationError) {
             environment = try claims.check(payload.claims, recorder: &recorder)
+            recorder.skipped(.deviceHash, "tokens are not bound to a device (app receipts are)")
         } catch {
             return .finished(failure(parsed, error, payload: .decoded(payload), recorder: recorder))
         }

@@ -197,6 +197,12 @@ struct ReceiptEnvelopeTests {
             ("an empty signature", changed { $0.signer[4] = [0x04, 0x00] }),
             ("unsigned attributes, which receipts do not carry", changed { $0.signer.append([0xA1, 0x00]) }),
             ("2 bytes after the last element", changed { $0.signer.append(null) }),
+            (
+                "expected a SET, found a SEQUENCE",  // a signed attribute whose values are not a SET (fuzz finding)
+                changed {
+                    $0.signer.insert(tlv(0xA0, tlv(0x30, tlv(0x06, ReceiptEnvelope.dataOID) + [0x30, 0x00])), at: 3)
+                }
+            ),
         ]
         for (reason, der) in cases {
             let found = refusal(der)
@@ -210,6 +216,44 @@ struct ReceiptEnvelopeTests {
         let signed = changed { $0.signer.insert(attributes, at: 3) }
         let envelope = try #require(ReceiptEnvelope.scan(signed))
         #expect(envelope.signedAttributesRange.map { Array(signed[$0]) } == attributes)
+    }
+
+    /// Input: receipt 13 with, in an embedded certificate, the signature BIT STRING's unused-bits octet set to 7 and
+    /// its last bit set, or the first BOOLEAN TRUE (`01 01 FF`) written `01 01 01`. Expected: OpenSSL still parses
+    /// both; it re-encodes the first certificate to other bytes (the signature is outside the TBS encoding it
+    /// keeps); the scan refuses each with its DER rule (found by the `receipts` fuzz target,
+    /// `Fuzz/regressions/receipts/certificate-bit-string-unused-bits-dfc83f20`).
+    @Test("a certificate OpenSSL would re-encode (BIT STRING padding, BOOLEAN 0x01) is refused")
+    func certificateContentRules() throws {
+        let original = try ReceiptVectors.receipt("13_sandbox_2018_sha1_1iap_revenuecat.b64")
+        let envelope = try #require(ReceiptEnvelope.scan(original))
+        let last = try #require(envelope.certificateRanges.last)
+        // Certificate ::= SEQUENCE { tbs, algorithm, signature BIT STRING }: the RSA-2048 signature is the last
+        // 256 bytes, after its unused-bits octet.
+        var padded = original
+        #expect(padded[last.upperBound - 257] == 0x00)
+        padded[last.upperBound - 257] = 0x07
+        padded[last.upperBound - 1] |= 0x01
+        var boolean = original
+        let first = try #require(
+            (envelope.certificatesFieldRange.lowerBound..<(envelope.certificatesFieldRange.upperBound - 3)).first {
+                original[$0] == 0x01 && original[$0 + 1] == 0x01 && original[$0 + 2] == 0xFF
+            })
+        boolean[first + 2] = 0x01
+        for (bytes, reason, reencoded) in [
+            (padded, "a BIT STRING whose unused bits are not zero (DER)", true),
+            (boolean, "a BOOLEAN that is not one octet 0x00 or 0xFF (DER)", false),
+        ] {
+            guard case .success(let cms) = CMSReceipt.parse(bytes) else {
+                Issue.record("OpenSSL refuses the changed receipt (\(reason))")
+                continue
+            }
+            let rewritten = zip(cms.certificates, envelope.certificateRanges).contains { certificate, range in
+                certificate?.der.elementsEqual(bytes[range]) != true
+            }
+            #expect(rewritten == reencoded, "OpenSSL re-encodes a certificate: \(rewritten) (\(reason))")
+            #expect(refusal(bytes) == reason)
+        }
     }
 
     /// Input: every truncation of receipt 13 (5,052 bytes). Expected: none scans.
