@@ -11,12 +11,17 @@ extension Subcommand {
 /// compact JSON result per input line, in input order.
 ///
 /// Input is streamed: lines are read with a fixed buffer into chunks of at most ``linesPerChunk`` lines
-/// or ``bytesPerChunk`` bytes, a chunk is verified with `DispatchQueue.concurrentPerform`, its results are
-/// written, and it is dropped before the next is read. Memory stays flat whatever the input size; a line
-/// over the line limit is read to its end without being kept.
+/// or ``bytesPerChunk`` bytes, a chunk is verified with `DispatchQueue.concurrentPerform`, stripes of
+/// ``linesPerStripe`` lines at a time, each stripe's result lines written into one byte buffer; the
+/// stripes' bytes are joined in input order into one buffer that is written with one call and reused for
+/// the next chunk. Memory stays flat whatever the input size; a line over the line limit is read to its
+/// end without being kept.
 enum BatchCommand {
     /// Lines verified together.
     static let linesPerChunk = 4096
+    /// Lines one `concurrentPerform` iteration verifies and renders, in order, into one byte buffer: few
+    /// enough that the cores finish a chunk together.
+    static let linesPerStripe = 16
     /// The most line bytes kept in one chunk.
     static let bytesPerChunk = 8 * 1024 * 1024
     /// Bytes a line may have beyond the token limit: room for the NDJSON wrapper and whitespace.
@@ -86,14 +91,12 @@ enum BatchCommand {
         execute: { command, io in
             guard case .batch(let options) = command else { return nil }
             return run(
-                options, standardOutput: io.standardOutput, standardError: io.standardError,
+                options, standardOutput: io.standardOutputBytes, standardError: io.standardError,
                 showProgress: io.standardErrorIsTerminal)
         })
 
-    /// What one line produced.
+    /// What one line produced, for the summary (its result line is in its stripe's ``Stripe/output``).
     struct LineResult: Sendable {
-        /// The JSON result, newline-terminated.
-        var json: String
         /// Whether the token verified.
         var verified: Bool
         /// The failure code, when not verified.
@@ -102,6 +105,14 @@ enum BatchCommand {
         var kind: String?
         /// Whether the failure was retryable.
         var retryable: Bool
+    }
+
+    /// What one stripe of a chunk produced.
+    struct Stripe: Sendable {
+        /// The stripe's result lines, each newline-terminated, in input order (empty with `--quiet`).
+        var output: [UInt8]
+        /// Each line's result, in input order.
+        var lines: [LineResult]
     }
 
     /// Counts for the summary.
@@ -156,7 +167,8 @@ enum BatchCommand {
     ///   - showProgress: Whether standard error is a terminal (a progress line is then redrawn per chunk).
     /// - Returns: the exit status.
     static func run(
-        _ options: VerifyOptions, standardOutput: (String) -> Void, standardError: (String) -> Void, showProgress: Bool
+        _ options: VerifyOptions, standardOutput: ([UInt8]) -> Void, standardError: (String) -> Void,
+        showProgress: Bool
     ) -> Int32 {
         let runner: VerificationRunner
         switch VerifyCommand.makeRunner(options, subcommand: .batch, annotate: false, showsUndecodedDetails: false) {
@@ -178,15 +190,16 @@ enum BatchCommand {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 
+        // One chunk's result lines, joined; its capacity is kept for the next chunk.
+        var output: [UInt8] = []
         // Writes one verified chunk's lines and counts them.
-        func finish(_ results: [LineResult]) {
-            var text = ""
-            if !options.quiet { text.reserveCapacity(results.reduce(0) { $0 + $1.json.utf8.count }) }
-            for result in results {
-                tally.add(result)
-                if !options.quiet { text += result.json }
+        func finish(_ stripes: [Stripe]) {
+            output.removeAll(keepingCapacity: true)
+            for stripe in stripes {
+                for result in stripe.lines { tally.add(result) }
+                output.append(contentsOf: stripe.output)
             }
-            if !text.isEmpty { standardOutput(text) }
+            if !output.isEmpty { standardOutput(output) }
             if showProgress && !options.quiet {
                 let rate = Int((Double(tally.total) / max(elapsed(), 1e-9)).rounded())
                 standardError("\r\(tally.total) lines, \(tally.verified) verified, \(rate) tokens/s\u{1B}[K")
@@ -233,23 +246,32 @@ enum BatchCommand {
         return tally.exitCode
     }
 
-    /// Verifies the lines of one chunk on all cores; results in input order.
+    /// Verifies the lines of one chunk on all cores, ``linesPerStripe`` lines per iteration; stripes in
+    /// input order.
     static func verify(
         _ lines: [InputLine], with runner: VerificationRunner, lineLimit: Int, options: VerifyOptions
-    ) -> [LineResult] {
-        let slots = ResultSlots(count: lines.count)
-        DispatchQueue.concurrentPerform(iterations: lines.count) { index in
-            let line = lines[index]
-            let (outcome, id) = outcome(of: line, runner: runner, lineLimit: lineLimit, report: options.report)
-            slots.store(
-                LineResult(
-                    json: options.quiet
-                        ? ""
-                        : BatchResultLine.render(
-                            outcome, line: line.number, id: id, report: options.report, fields: options.fields),
-                    verified: outcome.verified, code: outcome.error?.code.rawValue, kind: outcome.kind?.rawValue,
-                    retryable: outcome.error?.isRetryable ?? false),
-                at: index)
+    ) -> [Stripe] {
+        let stripeCount = (lines.count + linesPerStripe - 1) / linesPerStripe
+        let slots = ResultSlots(count: stripeCount)
+        DispatchQueue.concurrentPerform(iterations: stripeCount) { stripeIndex in
+            let range = (stripeIndex * linesPerStripe)..<min(lines.count, (stripeIndex + 1) * linesPerStripe)
+            var stripe = Stripe(output: [], lines: [])
+            stripe.lines.reserveCapacity(range.count)
+            if !options.quiet { stripe.output.reserveCapacity(range.count * 2048) }
+            for index in range {
+                let line = lines[index]
+                let (outcome, id) = outcome(of: line, runner: runner, lineLimit: lineLimit, report: options.report)
+                if !options.quiet {
+                    BatchResultLine.render(
+                        outcome, line: line.number, id: id, report: options.report, fields: options.fields,
+                        into: &stripe.output)
+                }
+                stripe.lines.append(
+                    LineResult(
+                        verified: outcome.verified, code: outcome.error?.code.rawValue, kind: outcome.kind?.rawValue,
+                        retryable: outcome.error?.isRetryable ?? false))
+            }
+            slots.store(stripe, at: stripeIndex)
         }
         return slots.values()
     }
@@ -278,7 +300,7 @@ enum BatchCommand {
 /// only after ``wait()`` returned, which orders the writes before the read.
 private final class ChunkInFlight: @unchecked Sendable {
     private let group = DispatchGroup()
-    private var results: [BatchCommand.LineResult] = []
+    private var results: [BatchCommand.Stripe] = []
 
     init(_ lines: [InputLine], runner: VerificationRunner, lineLimit: Int, options: VerifyOptions) {
         group.enter()
@@ -288,19 +310,19 @@ private final class ChunkInFlight: @unchecked Sendable {
         }
     }
 
-    /// The chunk's results in input order, once verified.
-    func wait() -> [BatchCommand.LineResult] {
+    /// The chunk's stripes in input order, once verified.
+    func wait() -> [BatchCommand.Stripe] {
         group.wait()
         return results
     }
 }
 
-/// Fixed slots that `concurrentPerform` iterations fill, one slot per iteration.
+/// Fixed slots that `concurrentPerform` iterations fill, one stripe per iteration.
 ///
 /// `@unchecked Sendable`: each index is written by exactly one iteration, and read only after
 /// `concurrentPerform` returned, which orders every write before the reads.
 private final class ResultSlots: @unchecked Sendable {
-    private let storage: UnsafeMutableBufferPointer<BatchCommand.LineResult?>
+    private let storage: UnsafeMutableBufferPointer<BatchCommand.Stripe?>
 
     init(count: Int) {
         storage = .allocate(capacity: count)
@@ -312,11 +334,11 @@ private final class ResultSlots: @unchecked Sendable {
         storage.deallocate()
     }
 
-    func store(_ value: BatchCommand.LineResult, at index: Int) {
+    func store(_ value: BatchCommand.Stripe, at index: Int) {
         storage[index] = value
     }
 
-    func values() -> [BatchCommand.LineResult] {
+    func values() -> [BatchCommand.Stripe] {
         storage.compactMap { $0 }  // every slot is filled before values() is called
     }
 }

@@ -60,7 +60,7 @@ enum BatchResultLine {
     /// Every name `--fields` accepts: the fields of either report, sorted.
     static let selectableFields = Array(Set(compactFields + fullFields)).sorted()
 
-    /// One result line, newline-terminated.
+    /// Appends one result line, newline-terminated, to `out`.
     ///
     /// - Parameters:
     ///   - outcome: The token's outcome.
@@ -68,17 +68,18 @@ enum BatchResultLine {
     ///   - id: The input object's `id`, echoed as given.
     ///   - report: Compact or full.
     ///   - fields: The top-level fields to keep (plus ``alwaysKept``); nil keeps all.
+    ///   - out: The bytes the line is appended to. They are UTF-8: the JSON writer writes strings from
+    ///     `String`s, and the payload copier copies only payload text that is valid UTF-8.
     static func render(
-        _ outcome: TokenOutcome, line: Int, id: JSONValue?, report: BatchReport, fields: Set<String>?
-    ) -> String {
+        _ outcome: TokenOutcome, line: Int, id: JSONValue?, report: BatchReport, fields: Set<String>?,
+        into out: inout [UInt8]
+    ) {
         var members: [String: JSONValue]
         switch report {
         case .compact:
-            var out: [UInt8] = []
-            out.reserveCapacity(2048)
             writeCompact(outcome, line: line, id: id, fields: fields, into: &out)
             out.append(UInt8(ascii: "\n"))
-            return String(decoding: out, as: UTF8.self)
+            return
         case .full:
             guard case .object(let object) = JSONRenderer.document(outcome, line: line, includeDER: false) else {
                 members = [:]
@@ -93,11 +94,8 @@ enum BatchResultLine {
             members = members.filter { fields.contains($0.key) || alwaysKept.contains($0.key) }
             writesPayload = writesPayload && fields.contains("payload")
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(2048)
         writeObject(members, payloadOf: writesPayload ? outcome : nil, into: &out)
         out.append(UInt8(ascii: "\n"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// A field of the compact line, as ``writeCompact(_:line:id:fields:into:)`` writes it.

@@ -20,6 +20,8 @@ enum Command: Equatable, Sendable {
 struct CommandIO {
     /// Writes to standard output.
     var standardOutput: (String) -> Void
+    /// Writes bytes to standard output (`batch`'s result lines, UTF-8 already).
+    var standardOutputBytes: ([UInt8]) -> Void
     /// Writes to standard error.
     var standardError: (String) -> Void
     /// Whether standard input is a terminal.

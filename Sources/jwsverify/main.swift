@@ -6,26 +6,35 @@ import Foundation
     import Darwin
 #endif
 
-/// Writes all of `text` to a file descriptor, retrying short writes (from the string's own storage:
+/// Writes all of `bytes` to a file descriptor, retrying short writes (from the caller's own storage:
 /// `batch` writes megabytes at a time).
-func write(_ text: String, to descriptor: Int32) {
-    var text = text
-    text.withUTF8 { bytes in
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
+func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, base + offset, bytes.count - offset)
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
         }
+        offset += written
     }
 }
 
+/// Writes all of `text` to a file descriptor.
+func write(_ text: String, to descriptor: Int32) {
+    var text = text
+    text.withUTF8 { write(UnsafeRawBufferPointer($0), to: descriptor) }
+}
+
+/// Writes all of `bytes` to a file descriptor.
+func write(_ bytes: [UInt8], to descriptor: Int32) {
+    bytes.withUnsafeBytes { write($0, to: descriptor) }
+}
+
 let io = CommandIO(
-    standardOutput: { write($0, to: 1) }, standardError: { write($0, to: 2) },
+    standardOutput: { write($0, to: 1) }, standardOutputBytes: { write($0, to: 1) },
+    standardError: { write($0, to: 2) },
     standardInputIsTerminal: isatty(0) != 0, standardErrorIsTerminal: isatty(2) != 0)
 let status: Int32
 switch Arguments.parse(Array(CommandLine.arguments.dropFirst())) {
