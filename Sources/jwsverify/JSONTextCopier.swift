@@ -162,7 +162,7 @@ struct JSONTextCopier {
                     word |= UInt64(byte) << shift
                     shift &+= 8
                 }
-                let others = Self.otherBytes(word)
+                let others = JSONWriter.bytesToCheck(word)
                 if others != 0 {
                     position &+= others.trailingZeroBitCount &>> 3
                     break
@@ -197,22 +197,6 @@ struct JSONTextCopier {
         position += 1
         guard keeping, plain else { return nil }
         return String(decoding: bytes[(open + 1)..<(position - 1)], as: UTF8.self)
-    }
-
-    /// The high bit of each byte of `word` (read little-endian) that is a control character, DEL or
-    /// above, `"` or `\`, up to the first such byte: bit tricks that test every byte at once, exact
-    /// about the first match (a borrow or carry between bytes only starts at a byte that matches itself)
-    /// and so about whether there is one.
-    private static func otherBytes(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let below0x20 = (word &- ones &* 0x20) & ~word
-        let above0x7E = (word &+ ones) | word
-        let quote = (quotes &- ones) & ~quotes
-        let backslash = (backslashes &- ones) & ~backslashes
-        return (below0x20 | above0x7E | quote | backslash) & highBits
     }
 
     /// The length of the well-formed UTF-8 sequence (RFC 3629: no overlong form, no surrogate, at most

@@ -119,43 +119,45 @@ struct VerificationRunner: Sendable {
     }
 
     /// What to print of one verification the library made (nested tokens included, as it verified them).
+    ///
+    /// The result is consumed: its payload and trees move into the outcome instead of being copied.
     private func outcome(
-        of result: VerificationResult<DecodedPayload>, verifier: SignedDataVerifier, reporting: Bool
+        of result: consuming VerificationResult<DecodedPayload>, verifier: SignedDataVerifier, reporting: Bool
     ) -> TokenOutcome {
-        // A token refused before its payload was checked still shows what it claims (decoded from the
-        // library's own parse, on use).
-        let shown: DecodedPayload? =
-            switch result {
-            case .verified(let verified): verified.payload
-            case .failed(let failure): failure.claimedPayload
-            }
-        var outcome = TokenOutcome(
-            verified: result.isVerified, kind: shown?.kind ?? kind, error: result.error,
-            checks: reporting
-                ? result.report.steps.map {
-                    CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
-                } : [],
-            chain: [], chainValidated: false)
-        switch result {
-        case .verified(let verified) where !annotate:
-            // JSON output: the tree check 1 parsed, which holds what the model decoded.
-            outcome.payload = PayloadDocument(json: .object(verified.payloadObject), annotating: nil)
-        default:
-            outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
+        var outcome = TokenOutcome(verified: false, kind: kind, error: nil, checks: [], chain: [], chainValidated: false)
+        func checkLines(_ report: VerificationReport) -> [CheckLine] {
+            report.steps.map { CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail) }
         }
-        switch result {
+        let nestedTokens: [NestedToken]
+        switch consume result {
         case .verified(let verified):
+            outcome.verified = true
+            outcome.kind = verified.payload.kind
+            if reporting { outcome.checks = checkLines(verified.report) }
+            // JSON output: the tree check 1 parsed, which holds what the model decoded.
+            outcome.payload =
+                annotate
+                ? PayloadDocument(verified.payload, annotate: true)
+                : PayloadDocument(json: .object(verified.payloadObject), annotating: nil)
             outcome.payloadJSON = verified.payloadJSON
-            outcome.environment = verified.environment?.rawValue ?? shown.flatMap(Self.environment)
+            outcome.environment = verified.environment?.rawValue ?? Self.environment(of: verified.payload)
             outcome.chainValidated = true
             outcome.validationTime = verified.validationTime
             outcome.validatedWithoutSignedDate = verified.validatedWithoutSignedDate
-            guard reporting else { break }
-            outcome.showValidatedChain(verified.chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
+            if reporting {
+                outcome.showValidatedChain(verified.chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
+            }
+            nestedTokens = verified.nestedTokens
         case .failed(let failure):
+            // A token refused before its payload was checked still shows what it claims (decoded from the
+            // library's own parse, on use).
+            let shown = failure.claimedPayload
+            outcome.kind = shown?.kind ?? kind ?? failure.kind
+            outcome.error = failure.error
+            if reporting { outcome.checks = checkLines(failure.report) }
+            outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
             outcome.payloadJSON = failure.unverifiedPayloadBytes
             outcome.environment = shown.flatMap(Self.environment)
-            outcome.kind = outcome.kind ?? failure.kind
             outcome.validationTime = failure.validationTime
             outcome.validatedWithoutSignedDate = failure.validatedWithoutSignedDate
             let failedStep = outcome.checks.first { $0.outcome == VerificationReport.Outcome.failed.rawValue }?.name
@@ -180,8 +182,9 @@ struct VerificationRunner: Sendable {
             {
                 outcome.payload = Self.rawPayload(json)
             }
+            nestedTokens = failure.nestedTokens
         }
-        outcome.nested = result.nestedTokens.map { nested in
+        outcome.nested = nestedTokens.map { nested in
             NestedOutcome(
                 field: nested.field, path: nested.path,
                 outcome: self.outcome(of: nested.result, verifier: verifier, reporting: reporting))
