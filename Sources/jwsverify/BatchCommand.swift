@@ -23,7 +23,7 @@ enum BatchCommand {
     /// enough that the cores finish a chunk together.
     static let linesPerStripe = 16
     /// The most line bytes kept in one chunk.
-    static let bytesPerChunk = 8 * 1024 * 1024
+    static let bytesPerChunk = 1024 * 1024
     /// Bytes a line may have beyond the token limit: room for the NDJSON wrapper and whitespace.
     static let lineSlack = 4096
 
@@ -208,27 +208,34 @@ enum BatchCommand {
         // One chunk verifies on every core while this thread reads the next one and writes the results
         // of the one before: at most two chunks of lines and one of results are held.
         var inFlight: ChunkInFlight?
+        // The buffer of the chunk verified before the one in flight, kept for the next chunk's lines.
+        var spare: [UInt8] = []
         while true {
             var chunk: [InputLine] = []
-            var chunkBytes = 0
+            // The chunk's lines, one after the other (a line adds at most the line limit).
+            var chunkBytes = spare
+            spare = []
+            chunkBytes.removeAll(keepingCapacity: true)
+            chunkBytes.reserveCapacity(bytesPerChunk + lineLimit)
             var failure: InputFailure?
-            while chunk.count < linesPerChunk, chunkBytes < bytesPerChunk {
-                switch reader.next() {
+            while chunk.count < linesPerChunk, chunkBytes.count < bytesPerChunk {
+                switch reader.next(appendingTo: &chunkBytes) {
                 case .failure(let value):
                     failure = value
                 case .success(nil):
                     break
                 case .success(let line?):
-                    chunkBytes += line.bytes.count
                     chunk.append(line)
                     continue
                 }
                 break
             }
             let previous = inFlight?.wait()
+            if let inFlight { spare = inFlight.takeBytes() }
             inFlight = nil
             if failure == nil, !chunk.isEmpty {
-                inFlight = ChunkInFlight(chunk, runner: runner, lineLimit: lineLimit, options: options)
+                inFlight = ChunkInFlight(
+                    chunk, bytes: chunkBytes, runner: runner, lineLimit: lineLimit, options: options)
             }
             if let previous { finish(previous) }
             if let failure {
@@ -249,7 +256,7 @@ enum BatchCommand {
     /// Verifies the lines of one chunk on all cores, ``linesPerStripe`` lines per iteration; stripes in
     /// input order.
     static func verify(
-        _ lines: [InputLine], with runner: VerificationRunner, lineLimit: Int, options: VerifyOptions
+        _ lines: [InputLine], bytes: [UInt8], with runner: VerificationRunner, lineLimit: Int, options: VerifyOptions
     ) -> [Stripe] {
         let stripeCount = (lines.count + linesPerStripe - 1) / linesPerStripe
         let slots = ResultSlots(count: stripeCount)
@@ -260,7 +267,8 @@ enum BatchCommand {
             if !options.quiet { stripe.output.reserveCapacity(range.count * 2048) }
             for index in range {
                 let line = lines[index]
-                let (outcome, id) = outcome(of: line, runner: runner, lineLimit: lineLimit, report: options.report)
+                let (outcome, id) = outcome(
+                    of: line, in: bytes, runner: runner, lineLimit: lineLimit, report: options.report)
                 if !options.quiet {
                     BatchResultLine.render(
                         outcome, line: line.number, id: id, report: options.report, fields: options.fields,
@@ -276,9 +284,10 @@ enum BatchCommand {
         return slots.values()
     }
 
-    /// The outcome of one line, in any shape ``InputShape`` accepts, with the line's `id`.
+    /// The outcome of one line (its bytes in `bytes`), in any shape ``InputShape`` accepts, with the
+    /// line's `id`.
     static func outcome(
-        of line: InputLine, runner: VerificationRunner, lineLimit: Int, report: BatchReport
+        of line: InputLine, in bytes: [UInt8], runner: VerificationRunner, lineLimit: Int, report: BatchReport
     ) -> (TokenOutcome, JSONValue?) {
         if line.overflowed {
             return (
@@ -287,7 +296,7 @@ enum BatchCommand {
                         + " \(runner.maximumTokenBytes) bytes); skipped"), nil
             )
         }
-        switch InputShape.read(line.bytes, what: "the line") {
+        switch InputShape.read(bytes, range: line.range, what: "the line") {
         case .failure(let failure): return (.unreadableToken(failure.message), failure.id)
         case .success(let shaped): return (runner.run(shaped.token, reporting: report == .full), shaped.id)
         }
@@ -300,14 +309,26 @@ enum BatchCommand {
 /// only after ``wait()`` returned, which orders the writes before the read.
 private final class ChunkInFlight: @unchecked Sendable {
     private let group = DispatchGroup()
+    private let lines: [InputLine]
+    private var bytes: [UInt8]
     private var results: [BatchCommand.Stripe] = []
 
-    init(_ lines: [InputLine], runner: VerificationRunner, lineLimit: Int, options: VerifyOptions) {
+    init(_ lines: [InputLine], bytes: [UInt8], runner: VerificationRunner, lineLimit: Int, options: VerifyOptions) {
+        self.lines = lines
+        self.bytes = bytes
         group.enter()
         DispatchQueue.global().async { [self] in
-            results = BatchCommand.verify(lines, with: runner, lineLimit: lineLimit, options: options)
+            results = BatchCommand.verify(
+                self.lines, bytes: self.bytes, with: runner, lineLimit: lineLimit, options: options)
             group.leave()
         }
+    }
+
+    /// The chunk's line buffer, once verified, for the next chunk to reuse its memory.
+    func takeBytes() -> [UInt8] {
+        group.wait()
+        defer { bytes = [] }
+        return bytes
     }
 
     /// The chunk's stripes in input order, once verified.

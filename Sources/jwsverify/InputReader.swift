@@ -112,21 +112,24 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
     read(descriptor, buffer, count)
 }
 
-/// One line of input: its first bytes (at most the line limit) and its full length.
+/// One line of input: where its first bytes (at most the line limit) are in the buffer the reader
+/// appended them to, and its full length.
 struct InputLine: Sendable {
     /// The 1-based line number.
     var number: Int
-    /// The line without its `\n`, cut at the line limit.
-    var bytes: [UInt8]
+    /// The line without its `\n` in the buffer given to ``LineReader/next(appendingTo:)``; empty when
+    /// the line was longer than the limit (its bytes are not kept).
+    var range: Range<Int>
     /// The length of the whole line in bytes.
     var length: Int
-    /// Whether the line was longer than the limit (and so only its start was kept).
+    /// Whether the line was longer than the limit (and so none of it was kept).
     var overflowed: Bool
 }
 
 /// Splits a byte source into lines with a fixed-size buffer: memory stays bounded by the buffer and
-/// the line limit whatever the input; a longer line is read to its end without being kept whole.
+/// the line limit whatever the input; a longer line is read to its end without being kept.
 ///
+/// Lines are appended to a buffer the caller gives, so that a whole chunk of lines lives in one array.
 /// A final line without `\n` counts; a final `\n` does not start an empty line.
 final class LineReader {
     private let source: ByteSource
@@ -151,9 +154,9 @@ final class LineReader {
         buffer = [UInt8](repeating: 0, count: bufferSize)
     }
 
-    /// The next line, nil at the end of the input.
-    func next() -> Result<InputLine?, InputFailure> {
-        var line: [UInt8] = []
+    /// The next line, its bytes appended to `bytes`; nil at the end of the input.
+    func next(appendingTo bytes: inout [UInt8]) -> Result<InputLine?, InputFailure> {
+        let lineStart = bytes.count
         var length = 0
         while true {
             if start == end {
@@ -178,30 +181,27 @@ final class LineReader {
             let stop = newline ?? end
             let count = stop - start
             length += count
-            let room = lineLimit - line.count
-            if room > 0 {
-                // A line found whole in the buffer is copied once, into an array of its size.
-                if line.isEmpty { line.reserveCapacity(min(room, count)) }
-                buffer.withUnsafeBufferPointer { bytes in
-                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(start + min(room, count))]))
-                }
-            }
+            let room = lineLimit - (bytes.count - lineStart)
+            if room > 0 { bytes.append(contentsOf: buffer[start..<(start + min(room, count))]) }
             if let newline {
                 start = newline + 1
-                return .success(makeLine(line, length: length))
+                return .success(makeLine(in: &bytes, from: lineStart, length: length))
             }
             start = end
         }
-        return .success(length > 0 ? makeLine(line, length: length) : nil)
+        return .success(length > 0 ? makeLine(in: &bytes, from: lineStart, length: length) : nil)
     }
 
-    private func makeLine(_ bytes: [UInt8], length: Int) -> InputLine {
+    private func makeLine(in bytes: inout [UInt8], from lineStart: Int, length: Int) -> InputLine {
         lineNumber += 1
-        return InputLine(number: lineNumber, bytes: bytes, length: length, overflowed: length > lineLimit)
+        let overflowed = length > lineLimit
+        // An over-long line is reported by its length alone: its first bytes are not kept.
+        if overflowed { bytes.removeSubrange(lineStart...) }
+        return InputLine(number: lineNumber, range: lineStart..<bytes.count, length: length, overflowed: overflowed)
     }
 }
 
-extension Array where Element == UInt8 {
+extension ArraySlice where Element == UInt8 {
     /// The bytes without leading and trailing ASCII whitespace (space, tab, LF, VT, FF, CR).
     func trimmingASCIIWhitespace() -> ArraySlice<UInt8> {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
@@ -210,5 +210,12 @@ extension Array where Element == UInt8 {
         while start < end, isSpace(self[start]) { start += 1 }
         while end > start, isSpace(self[end - 1]) { end -= 1 }
         return self[start..<end]
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The bytes without leading and trailing ASCII whitespace (space, tab, LF, VT, FF, CR).
+    func trimmingASCIIWhitespace() -> ArraySlice<UInt8> {
+        self[...].trimmingASCIIWhitespace()
     }
 }

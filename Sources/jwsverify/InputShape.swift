@@ -50,13 +50,24 @@ enum InputShape {
     ///   - what: How messages name the input: `the line` or `the input`.
     /// - Returns: the token and id, or why there is none.
     static func read(_ bytes: [UInt8], what: String) -> Result<ShapedToken, ShapeFailure> {
-        let trimmed = bytes.trimmingASCIIWhitespace()
+        read(bytes, range: bytes.indices, what: what)
+    }
+
+    /// Reads one input held in a range of a larger buffer (a `batch` line in its chunk's buffer).
+    ///
+    /// - Parameters:
+    ///   - bytes: The buffer.
+    ///   - range: Where the input is in `bytes`; surrounding ASCII whitespace is ignored.
+    ///   - what: How messages name the input: `the line` or `the input`.
+    /// - Returns: the token and id, or why there is none.
+    static func read(_ bytes: [UInt8], range: Range<Int>, what: String) -> Result<ShapedToken, ShapeFailure> {
+        let trimmed = bytes[range].trimmingASCIIWhitespace()
         switch trimmed.first {
         case UInt8(ascii: "{"):
             if let shaped = plainObject(in: bytes, range: trimmed.startIndex..<trimmed.endIndex) {
                 return .success(shaped)
             }
-            // The parser takes an array: reuse the line's own when nothing was trimmed.
+            // The parser takes an array: reuse the buffer itself when it is the whole input, untrimmed.
             return object(trimmed.count == bytes.count ? bytes : Array(trimmed), what: what)
         case UInt8(ascii: "\""):
             let value: JSONValue

@@ -13,6 +13,29 @@ struct JSONTextCopier {
     /// Writes a replacement value.
     typealias Writer = (inout [UInt8]) -> Void
 
+    /// Whether the copy failed (then `out` holds a partial copy the caller discards).
+    private struct Refused: Error {}
+
+    /// What the copier reads next.
+    private enum Expect {
+        /// A value: the text's own, a member's after `:`, an element after `,`.
+        case value
+        /// After `[`: an element or `]`.
+        case elementOrClose
+        /// After `{`: a member name or `}`.
+        case nameOrClose
+        /// After `,` in an object: a member name.
+        case name
+        /// After a member name: `:`.
+        case colon
+        /// After a member or an element: `,` or the container's close.
+        case commaOrClose
+    }
+
+    /// The deepest a value may be nested: the parser's limit, within what the copier's stack of open
+    /// containers (one bit each) holds.
+    private static let maximumDepth = min(JSONParser.defaultMaximumDepth, 63)
+
     private let bytes: [UInt8]
     private let replacements: [String: Writer]
     private var position = 0
@@ -20,9 +43,9 @@ struct JSONTextCopier {
     /// a character to escape or a replaced member interrupts them, and at the end (compact payload text
     /// is then one run, instead of a byte at a time).
     private var pending = 0
-
-    /// Whether the copy failed (then `out` holds a partial copy the caller discards).
-    private struct Refused: Error {}
+    /// The replaced member whose own value is being read (and checked) but not copied: the depth at
+    /// which that value ends, and what is written instead.
+    private var skipping: (depth: Int, replacement: Writer)?
 
     private init(_ bytes: [UInt8], replacements: [String: Writer]) {
         self.bytes = bytes
@@ -40,10 +63,8 @@ struct JSONTextCopier {
         var copier = JSONTextCopier(json, replacements: replacements)
         let copied: Bool
         do {
-            try copier.value(path: "", depth: 0, into: &out)
-            copier.skipWhitespace(into: &out)
-            copier.flush(into: &out)
-            copied = copier.position == json.count
+            try copier.copyText(into: &out)
+            copied = true
         } catch {
             copied = false
         }
@@ -51,96 +72,144 @@ struct JSONTextCopier {
         return copied
     }
 
+    /// Reads the text in one loop, a token at a time, keeping the open containers on a stack of bits.
+    private mutating func copyText(into out: inout [UInt8]) throws(Refused) {
+        let tracksPaths = !replacements.isEmpty
+        // One bit per open container, the innermost lowest: 1 for an object, 0 for an array.
+        var objects: UInt64 = 0
+        var depth = 0
+        // With replacements: the dotted path of each open container (nil for an array, anything in an
+        // array, and anything in a skipped value), the path of the value read next, and its replacement.
+        var paths: [String?] = []
+        var valuePath: String? = ""
+        var replacement: Writer?
+        var expect = Expect.value
+        // Ends a value: a skipped one is replaced; the text's own ends the loop.
+        func endValue(into out: inout [UInt8]) -> Bool {
+            if let skipped = skipping, skipped.depth == depth {
+                pending = position
+                skipping = nil
+                skipped.replacement(&out)
+            }
+            expect = .commaOrClose
+            return depth == 0
+        }
+        func close(object: Bool, into out: inout [UInt8]) throws(Refused) -> Bool {
+            guard depth > 0, (objects & 1 == 1) == object else { throw Refused() }
+            position += 1
+            objects >>= 1
+            depth -= 1
+            if tracksPaths { paths.removeLast() }
+            return endValue(into: &out)
+        }
+        while true {
+            if position < bytes.count, bytes[position] <= 0x20 { skipWhitespace(into: &out) }
+            guard position < bytes.count else { throw Refused() }
+            let byte = bytes[position]
+            switch expect {
+            case .value, .elementOrClose:
+                if byte == UInt8(ascii: "]"), expect == .elementOrClose {
+                    if try close(object: false, into: &out) { return try finish(into: &out) }
+                    continue
+                }
+                guard depth <= Self.maximumDepth else { throw Refused() }
+                if let writer = replacement {
+                    flush(into: &out)
+                    skipping = (depth, writer)
+                    replacement = nil
+                }
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    position += 1
+                    let object = byte == UInt8(ascii: "{")
+                    objects = objects << 1 | (object ? 1 : 0)
+                    depth += 1
+                    if tracksPaths { paths.append(object && skipping == nil ? valuePath : nil) }
+                    if !object { valuePath = nil }
+                    expect = object ? .nameOrClose : .elementOrClose
+                    continue
+                case UInt8(ascii: "\""):
+                    _ = try string(keeping: false, into: &out)
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"):
+                    // A number or literal: its bytes up to the next delimiter, each one a character they may hold.
+                    while position < bytes.count {
+                        let next = bytes[position]
+                        guard
+                            (0x30...0x39).contains(next) || (0x61...0x7A).contains(next)
+                                || next == UInt8(ascii: "-") || next == UInt8(ascii: "+") || next == UInt8(ascii: ".")
+                                || next == UInt8(ascii: "E")
+                        else { break }
+                        position += 1
+                    }
+                default: throw Refused()
+                }
+                if endValue(into: &out) { return try finish(into: &out) }
+            case .nameOrClose, .name:
+                if byte == UInt8(ascii: "}"), expect == .nameOrClose {
+                    if try close(object: true, into: &out) { return try finish(into: &out) }
+                    continue
+                }
+                guard byte == UInt8(ascii: "\"") else { throw Refused() }
+                let objectPath = tracksPaths ? paths[paths.count - 1] : nil
+                let name = try string(keeping: objectPath != nil, into: &out)
+                if let objectPath {
+                    // A name spelled with escapes could name a replaced member: refuse rather than guess.
+                    guard let name else { throw Refused() }
+                    let memberPath = objectPath.isEmpty ? name : objectPath + "." + name
+                    valuePath = memberPath
+                    replacement = replacements[memberPath]
+                } else {
+                    valuePath = nil
+                }
+                expect = .colon
+            case .colon:
+                guard byte == UInt8(ascii: ":") else { throw Refused() }
+                position += 1
+                expect = .value
+            case .commaOrClose:
+                switch byte {
+                case UInt8(ascii: ","):
+                    position += 1
+                    if objects & 1 == 1 {
+                        expect = .name
+                    } else {
+                        expect = .value
+                        valuePath = nil
+                    }
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if try close(object: byte == UInt8(ascii: "}"), into: &out) { return try finish(into: &out) }
+                default: throw Refused()
+                }
+            }
+        }
+    }
+
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-    /// Appends the pending run, the bytes from ``pending`` up to ``position``.
+    /// After the text's value: only whitespace may follow.
+    private mutating func finish(into out: inout [UInt8]) throws(Refused) {
+        skipWhitespace(into: &out)
+        guard position == bytes.count else { throw Refused() }
+        flush(into: &out)
+    }
+
+    /// Appends the pending run, the bytes from ``pending`` up to ``position`` (not while skipping).
     private mutating func flush(into out: inout [UInt8]) {
-        if pending < position { out.append(contentsOf: bytes[pending..<position]) }
+        if skipping == nil, pending < position { out.append(contentsOf: bytes[pending..<position]) }
         pending = position
     }
 
     /// Skips whitespace, which is not copied.
     private mutating func skipWhitespace(into out: inout [UInt8]) {
-        guard let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
+        guard position < bytes.count, Self.isWhitespace(bytes[position]) else { return }
         flush(into: &out)
-        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
+        while position < bytes.count, Self.isWhitespace(bytes[position]) { position += 1 }
         pending = position
     }
 
-    /// One value; `path` is its dotted path, nil inside an array (no replacement there).
-    private mutating func value(path: String?, depth: Int, into out: inout [UInt8]) throws(Refused) {
-        guard depth <= JSONParser.defaultMaximumDepth else { throw Refused() }
-        skipWhitespace(into: &out)
-        switch current {
-        case UInt8(ascii: "{")?: try object(path: path, depth: depth + 1, into: &out)
-        case UInt8(ascii: "[")?:
-            position += 1
-            skipWhitespace(into: &out)
-            if current == UInt8(ascii: "]") {
-                position += 1
-                return
-            }
-            while true {
-                try value(path: nil, depth: depth + 1, into: &out)
-                skipWhitespace(into: &out)
-                guard let byte = current, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") else {
-                    throw Refused()
-                }
-                position += 1
-                if byte == UInt8(ascii: "]") { return }
-            }
-        case UInt8(ascii: "\"")?: _ = try string(keeping: false, into: &out)
-        case let byte?
-        where byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) || byte == UInt8(ascii: "t")
-            || byte == UInt8(ascii: "f") || byte == UInt8(ascii: "n"):
-            // A number or literal: its bytes up to the next delimiter, each one a character they may hold.
-            while let next = current,
-                (0x30...0x39).contains(next) || (0x61...0x7A).contains(next)
-                    || next == UInt8(ascii: "-") || next == UInt8(ascii: "+") || next == UInt8(ascii: ".")
-                    || next == UInt8(ascii: "E")
-            {
-                position += 1
-            }
-        default: throw Refused()
-        }
-    }
-
-    private mutating func object(path: String?, depth: Int, into out: inout [UInt8]) throws(Refused) {
-        position += 1
-        skipWhitespace(into: &out)
-        if current == UInt8(ascii: "}") {
-            position += 1
-            return
-        }
-        while true {
-            skipWhitespace(into: &out)
-            guard current == UInt8(ascii: "\"") else { throw Refused() }
-            let key = try string(keeping: path != nil && !replacements.isEmpty, into: &out)
-            skipWhitespace(into: &out)
-            guard current == UInt8(ascii: ":") else { throw Refused() }
-            position += 1
-            var memberPath: String?
-            if let path, !replacements.isEmpty {
-                // A key spelled with escapes could name a replaced member: refuse rather than guess.
-                guard let key else { throw Refused() }
-                memberPath = path.isEmpty ? key : path + "." + key
-            }
-            if let memberPath, let replacement = replacements[memberPath] {
-                // The member's own value is read (and checked) but not copied.
-                skipWhitespace(into: &out)
-                flush(into: &out)
-                var skipped: [UInt8] = []
-                try value(path: nil, depth: depth, into: &skipped)
-                pending = position
-                replacement(&out)
-            } else {
-                try value(path: memberPath, depth: depth, into: &out)
-            }
-            skipWhitespace(into: &out)
-            guard let byte = current, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") else { throw Refused() }
-            position += 1
-            if byte == UInt8(ascii: "}") { return }
-        }
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// Copies a string, escaping what ``JSONWriter`` escapes and keeping its escape sequences.
@@ -190,7 +259,7 @@ struct JSONTextCopier {
                 continue
             }
             flush(into: &out)
-            JSONWriter.writeEscaped(bytes, at: position, length: length, into: &out)
+            if skipping == nil { JSONWriter.writeEscaped(bytes, at: position, length: length, into: &out) }
             position += length
             pending = position
         }
