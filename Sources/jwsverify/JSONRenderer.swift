@@ -136,8 +136,8 @@ enum JSONWriter {
     /// Appends the JSON text of `value` to `out`.
     static func write(_ value: JSONValue, pretty: Bool, depth: Int, into out: inout [UInt8]) {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .null: writeNull(into: &out)
+        case .bool(let flag): writeBool(flag, into: &out)
         case .integer(let number): writeInteger(number, into: &out)
         case .double(let number):
             if number.isFinite && number == number.rounded() && abs(number) < 1e15 {
@@ -208,8 +208,23 @@ enum JSONWriter {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
+    /// `null`.
+    static func writeNull(into out: inout [UInt8]) {
+        out.append(contentsOf: "null".utf8)
+    }
+
+    /// `true` or `false`.
+    static func writeBool(_ flag: Bool, into out: inout [UInt8]) {
+        out.append(contentsOf: (flag ? "true" : "false").utf8)
+    }
+
+    /// A string literal (``writeString(_:into:)``), or `null` for nil.
+    static func writeString(orNull text: String?, into out: inout [UInt8]) {
+        if let text { writeString(text, into: &out) } else { writeNull(into: &out) }
+    }
+
     /// Decimal digits, without an intermediate `String`.
-    private static func writeInteger(_ number: Int64, into out: inout [UInt8]) {
+    static func writeInteger(_ number: Int64, into out: inout [UInt8]) {
         if number < 0 { out.append(UInt8(ascii: "-")) }
         let magnitude = number.magnitude
         var divisor: UInt64 = 1
