@@ -94,6 +94,16 @@ struct JSONTextCopier {
             expect = .commaOrClose
             return depth == 0
         }
+        // The comma after a member or an element.
+        func readComma() {
+            position += 1
+            if objects & 1 == 1 {
+                expect = .name
+            } else {
+                expect = .value
+                valuePath = nil
+            }
+        }
         func close(object: Bool, into out: inout [UInt8]) throws(Refused) -> Bool {
             guard depth > 0, (objects & 1 == 1) == object else { throw Refused() }
             position += 1
@@ -129,7 +139,8 @@ struct JSONTextCopier {
                     expect = object ? .nameOrClose : .elementOrClose
                     continue
                 case UInt8(ascii: "\""):
-                    _ = try string(keeping: false, into: &out)
+                    position += 1
+                    if !skipPlainRun() { _ = try stringRest(into: &out) }
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"),
                     UInt8(ascii: "n"):
                     // A number or literal: its bytes up to the next delimiter, each one a character they may hold.
@@ -145,38 +156,39 @@ struct JSONTextCopier {
                 default: throw Refused()
                 }
                 if endValue(into: &out) { return try finish(into: &out) }
+                // Compact text: the comma is read here rather than on another turn of the loop.
+                if position < bytes.count, bytes[position] == UInt8(ascii: ",") { readComma() }
             case .nameOrClose, .name:
                 if byte == UInt8(ascii: "}"), expect == .nameOrClose {
                     if try close(object: true, into: &out) { return try finish(into: &out) }
                     continue
                 }
                 guard byte == UInt8(ascii: "\"") else { throw Refused() }
-                let objectPath = tracksPaths ? paths[paths.count - 1] : nil
-                let name = try string(keeping: objectPath != nil, into: &out)
-                if let objectPath {
+                if let objectPath = tracksPaths ? paths[paths.count - 1] : nil {
                     // A name spelled with escapes could name a replaced member: refuse rather than guess.
-                    guard let name else { throw Refused() }
+                    guard let name = try string(keeping: true, into: &out) else { throw Refused() }
                     let memberPath = objectPath.isEmpty ? name : objectPath + "." + name
                     valuePath = memberPath
                     replacement = replacements[memberPath]
                 } else {
+                    position += 1
+                    if !skipPlainRun() { _ = try stringRest(into: &out) }
                     valuePath = nil
                 }
-                expect = .colon
+                // Compact text: the colon is read here rather than on another turn of the loop.
+                if position < bytes.count, bytes[position] == UInt8(ascii: ":") {
+                    position += 1
+                    expect = .value
+                } else {
+                    expect = .colon
+                }
             case .colon:
                 guard byte == UInt8(ascii: ":") else { throw Refused() }
                 position += 1
                 expect = .value
             case .commaOrClose:
                 switch byte {
-                case UInt8(ascii: ","):
-                    position += 1
-                    if objects & 1 == 1 {
-                        expect = .name
-                    } else {
-                        expect = .value
-                        valuePath = nil
-                    }
+                case UInt8(ascii: ","): readComma()
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
                     if try close(object: byte == UInt8(ascii: "}"), into: &out) { return try finish(into: &out) }
                 default: throw Refused()
@@ -219,32 +231,49 @@ struct JSONTextCopier {
     private mutating func string(keeping: Bool, into out: inout [UInt8]) throws(Refused) -> String? {
         let open = position
         position += 1
+        let plain = skipPlainRun() ? true : try stringRest(into: &out)
+        guard keeping, plain else { return nil }
+        return String(decoding: bytes[(open + 1)..<(position - 1)], as: UTF8.self)
+    }
+
+    /// Skips the bytes of a string from ``position`` that need no escape (printable ASCII other than `"`
+    /// and `\\`, most of a payload): eight bytes at a time up to the first other byte, then a byte at a
+    /// time near the end of the text.
+    ///
+    /// - Returns: whether they ran up to the string's closing quote, which is then skipped too.
+    private mutating func skipPlainRun() -> Bool {
+        while position &+ 8 <= bytes.count {
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            for byte in bytes[position..<(position &+ 8)] {
+                word |= UInt64(byte) << shift
+                shift &+= 8
+            }
+            let others = JSONWriter.bytesToCheck(word)
+            if others != 0 {
+                position &+= others.trailingZeroBitCount &>> 3
+                break
+            }
+            position &+= 8
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
+            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+            position += 1
+        }
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return false }
+        position += 1
+        return true
+    }
+
+    /// The rest of a string from a byte ``skipPlainRun()`` stopped at, other than its closing quote, up
+    /// to and past that quote.
+    ///
+    /// - Returns: whether the string holds no escape sequence.
+    private mutating func stringRest(into out: inout [UInt8]) throws(Refused) -> Bool {
         var plain = true
-        while true {
-            // Printable ASCII other than `"` and `\` needs no escape (most of a payload): skipped eight
-            // bytes at a time up to the first other byte, then a byte at a time near the end of the text,
-            // before the byte-by-byte cases below.
-            while position &+ 8 <= bytes.count {
-                var word: UInt64 = 0
-                var shift: UInt64 = 0
-                for byte in bytes[position..<(position &+ 8)] {
-                    word |= UInt64(byte) << shift
-                    shift &+= 8
-                }
-                let others = JSONWriter.bytesToCheck(word)
-                if others != 0 {
-                    position &+= others.trailingZeroBitCount &>> 3
-                    break
-                }
-                position &+= 8
-            }
-            while position < bytes.count {
-                let byte = bytes[position]
-                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
-                position += 1
-            }
+        repeat {
             guard let byte = current else { throw Refused() }
-            if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
                 // An escape: the backslash and the next byte are copied as they are (the parser checked them).
                 guard position + 1 < bytes.count else { throw Refused() }
@@ -262,10 +291,8 @@ struct JSONTextCopier {
             if skipping == nil { JSONWriter.writeEscaped(bytes, at: position, length: length, into: &out) }
             position += length
             pending = position
-        }
-        position += 1
-        guard keeping, plain else { return nil }
-        return String(decoding: bytes[(open + 1)..<(position - 1)], as: UTF8.self)
+        } while !skipPlainRun()
+        return plain
     }
 
     /// The length of the well-formed UTF-8 sequence (RFC 3629: no overlong form, no surrogate, at most
