@@ -211,24 +211,17 @@ enum BatchCommand {
         // The buffer of the chunk verified before the one in flight, kept for the next chunk's lines.
         var spare: [UInt8] = []
         while true {
-            var chunk: [InputLine] = []
-            // The chunk's lines, one after the other (a line adds at most the line limit).
+            // The chunk's lines, read into one buffer.
             var chunkBytes = spare
             spare = []
-            chunkBytes.removeAll(keepingCapacity: true)
-            chunkBytes.reserveCapacity(bytesPerChunk + lineLimit)
+            if chunkBytes.isEmpty {
+                chunkBytes = [UInt8](repeating: 0, count: reader.bufferSize(maximumBytes: bytesPerChunk))
+            }
+            var chunk: [InputLine] = []
             var failure: InputFailure?
-            while chunk.count < linesPerChunk, chunkBytes.count < bytesPerChunk {
-                switch reader.next(appendingTo: &chunkBytes) {
-                case .failure(let value):
-                    failure = value
-                case .success(nil):
-                    break
-                case .success(let line?):
-                    chunk.append(line)
-                    continue
-                }
-                break
+            switch reader.nextChunk(into: &chunkBytes, maximumLines: linesPerChunk, maximumBytes: bytesPerChunk) {
+            case .failure(let value): failure = value
+            case .success(let lines): chunk = lines
             }
             let previous = inFlight?.wait()
             if let inFlight { spare = inFlight.takeBytes() }
