@@ -319,7 +319,9 @@ enum BatchResultLine {
                 replacements[field.path] = { JSONWriter.write(.object(unchecked), pretty: false, depth: 1, into: &$0) }
             }
         }
-        if let json = outcome.payloadJSON, JSONTextCopier.copy(json, replacing: replacements, into: &out) { return }
+        if let json = outcome.payloadJSON, JSONTextCopier.copy(parsed: json, replacing: replacements, into: &out) {
+            return
+        }
         JSONWriter.write(payloadTree(outcome), pretty: false, depth: 1, into: &out)
     }
 
