@@ -291,7 +291,7 @@ enum BatchCommand {
         }
         switch InputShape.read(bytes, range: line.range, what: "the line") {
         case .failure(let failure): return (.unreadableToken(failure.message), failure.id)
-        case .success(let shaped): return (runner.run(shaped.token, reporting: report == .full), shaped.id)
+        case .success(let shaped): return (runner.run(shaped.text, reporting: report == .full), shaped.id)
         }
     }
 }

@@ -101,11 +101,27 @@ struct VerificationRunner: Sendable {
     ///   - reporting: Whether the outcome carries every check and the chain (`verify`, `batch --report
     ///     full`); `batch`'s compact lines show neither, and skip building them.
     func run(_ token: String, reporting: Bool = true) -> TokenOutcome {
+        run(.string(token), reporting: reporting)
+    }
+
+    /// ``run(_:reporting:)`` of a token as an input held it: a token held as bytes goes to the verifier
+    /// as bytes.
+    func run(_ token: ShapedToken.Text, reporting: Bool = true) -> TokenOutcome {
         switch mode {
         case .verify(let verifier):
-            return outcome(of: verifier.verifyAndDecode(token, as: kind), verifier: verifier, reporting: reporting)
+            let result =
+                switch token {
+                case .string(let text): verifier.verifyAndDecode(text, as: kind)
+                case .utf8(let bytes): verifier.verifyAndDecode(utf8: bytes, as: kind)
+                }
+            return outcome(of: result, verifier: verifier, reporting: reporting)
         case .decodeOnly(let reason):
-            var outcome = decodeOnly(token, kind: kind, reason: reason)
+            let text =
+                switch token {
+                case .string(let text): text
+                case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
+                }
+            var outcome = decodeOnly(text, kind: kind, reason: reason)
             if outcome.kind == .notification, let json = outcome.payload?.json {
                 outcome.nested = Self.nestedTokens(in: json).map { token in
                     NestedOutcome(
