@@ -21,9 +21,9 @@ enum BatchCommand {
     static let linesPerChunk = 4096
     /// Lines one `concurrentPerform` iteration verifies and renders, in order, into one byte buffer: few
     /// enough that the cores finish a chunk together.
-    static let linesPerStripe = 16
+    static let linesPerStripe = 8
     /// The most line bytes kept in one chunk.
-    static let bytesPerChunk = 1024 * 1024
+    static let bytesPerChunk = 256 * 1024
     /// Bytes a line may have beyond the token limit: room for the NDJSON wrapper and whitespace.
     static let lineSlack = 4096
 

@@ -137,15 +137,15 @@ enum BatchResultLine {
         }
 
     /// A member of the compact line as ``writeCompact(_:line:id:fields:into:)`` writes it: its field, and
-    /// its position in ``compactKeysInOrder`` and so the range of its `"key":` in ``compactKeyBytes``.
+    /// its position in ``compactKeysInOrder`` and so the range of its `,"key":` in ``compactKeyBytes``.
     private struct CompactMember {
         var field: CompactField
         var index: Int
         var key: Range<Int>
     }
 
-    /// Every `"key":` of ``compactKeysInOrder``, one after the other.
-    private static let compactKeyBytes: [UInt8] = compactKeysInOrder.flatMap(\.key)
+    /// Every `"key":` of ``compactKeysInOrder``, each after a comma, one after the other.
+    private static let compactKeyBytes: [UInt8] = compactKeysInOrder.flatMap { [UInt8(ascii: ",")] + $0.key }
 
     /// ``compactKeysInOrder`` without the identifiers of other kinds than `kind` (``identifierKeys(_:)``),
     /// or without any for an unknown kind.
@@ -154,7 +154,7 @@ enum BatchResultLine {
         var members: [CompactMember] = []
         var offset = 0
         for (index, entry) in compactKeysInOrder.enumerated() {
-            let key = offset..<(offset + entry.key.count)
+            let key = offset..<(offset + 1 + entry.key.count)
             offset = key.upperBound
             guard entry.field != .identifier || identifiers.contains(entry.name) else { continue }
             members.append(CompactMember(field: entry.field, index: index, key: key))
@@ -194,9 +194,8 @@ enum BatchResultLine {
         var first = true
         // `,` before every member but the first, then `"key":`.
         func begin(_ member: CompactMember, _ out: inout [UInt8]) {
-            if !first { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: keyBytes[first ? member.key.dropFirst() : member.key])
             first = false
-            out.append(contentsOf: keyBytes[member.key])
         }
         let error = outcome.error
         out.append(UInt8(ascii: "{"))

@@ -210,13 +210,17 @@ enum JSONWriter {
 
     /// `null`.
     static func writeNull(into out: inout [UInt8]) {
-        out.append(contentsOf: "null".utf8)
+        out.append(contentsOf: nullText)
     }
 
     /// `true` or `false`.
     static func writeBool(_ flag: Bool, into out: inout [UInt8]) {
-        out.append(contentsOf: (flag ? "true" : "false").utf8)
+        out.append(contentsOf: flag ? trueText : falseText)
     }
+
+    private static let nullText = Array("null".utf8)
+    private static let trueText = Array("true".utf8)
+    private static let falseText = Array("false".utf8)
 
     /// A string literal (``writeString(_:into:)``), or `null` for nil.
     static func writeString(orNull text: String?, into out: inout [UInt8]) {

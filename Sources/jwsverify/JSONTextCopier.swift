@@ -95,56 +95,25 @@ struct JSONTextCopier {
     /// line breaks are not printable). Without `\\`, every `"` starts or ends a string, so a space is
     /// inside one when an odd number of quotes precede it.
     ///
-    /// Reads eight bytes at a time; the tests of a byte's value are bit tricks on the whole word.
+    /// The first test reads every byte in a loop without early exit (it vectorizes); spaces are found with
+    /// `memchr` and the quotes before each are counted the same way.
     static func isCompactPlainText(_ json: [UInt8]) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        // The high bit of each byte of `word` that equals `byte`, exactly (no carry crosses bytes).
-        func equal(_ word: UInt64, _ byte: UInt64) -> UInt64 {
-            let difference = word ^ (ones &* byte)
-            return ~(((difference & low7) &+ low7) | difference) & highBits
-        }
-        // Whether an odd number of quotes came before the word.
-        var oddBefore = false
-        var index = 0
-        while index < json.count {
-            var word: UInt64 = 0
-            var present = highBits
-            if index &+ 8 <= json.count {
-                var shift: UInt64 = 0
-                for byte in json[index..<(index &+ 8)] {
-                    word |= UInt64(byte) << shift
-                    shift &+= 8
-                }
-                index &+= 8
-            } else {
-                // The last bytes: those past the end of the text, zero, are left out (carries and borrows
-                // between bytes only run towards them).
-                var shift: UInt64 = 0
-                for byte in json[index...] {
-                    word |= UInt64(byte) << shift
-                    shift &+= 8
-                }
-                present &= (1 << shift) &- 1
-                index = json.count
-            }
-            let backslashes = word ^ (ones &* 0x5C)
-            let below0x20 = (word &- ones &* 0x20) & ~word
-            let above0x7E = (word &+ ones) | word
-            let backslash = (backslashes &- ones) & ~backslashes
-            guard (below0x20 | above0x7E | backslash) & present == 0 else { return false }
-            // At each byte's high bit, whether an odd number of quotes precede it or are it: a prefix
-            // XOR of the quote bits, flipped when the words before held an odd number.
-            var odd = equal(word, 0x22)
-            odd ^= odd << 8
-            odd ^= odd << 16
-            odd ^= odd << 32
-            if oddBefore { odd = ~odd }
-            guard equal(word, 0x20) & present & ~odd == 0 else { return false }
-            oddBefore = odd & (1 << 63) != 0
+        guard InputShape.isPlainASCII(json.span) else { return false }
+        var quotes = 0
+        var start = 0
+        while let space = ByteScanning.firstIndex(of: UInt8(ascii: " "), in: json, from: start) {
+            quotes &+= count(of: UInt8(ascii: "\""), in: json.span.extracting(start..<space))
+            guard quotes & 1 == 1 else { return false }
+            start = space + 1
         }
         return true
+    }
+
+    /// How many bytes of `bytes` are `byte` (a loop without early exit, so that it vectorizes).
+    private static func count(of byte: UInt8, in bytes: Span<UInt8>) -> Int {
+        var count = 0
+        for index in bytes.indices where bytes[index] == byte { count &+= 1 }
+        return count
     }
 
     /// Reads the text in one loop, a token at a time, keeping the open containers on a stack of bits.
