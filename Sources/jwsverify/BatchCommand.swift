@@ -207,35 +207,54 @@ enum BatchCommand {
         }
         // One chunk verifies on every core while this thread reads the next one and writes the results
         // of the one before: at most two chunks of lines and one of results are held.
-        var inFlight: ChunkInFlight?
-        // The buffer of the chunk verified before the one in flight, kept for the next chunk's lines.
-        var spare: [UInt8] = []
-        while true {
-            // The chunk's lines, read into one buffer.
-            var chunkBytes = spare
-            spare = []
-            if chunkBytes.isEmpty {
-                chunkBytes = [UInt8](repeating: 0, count: reader.bufferSize(maximumBytes: bytesPerChunk))
+        // The chunk buffers not in use, kept for the next chunks' lines.
+        var spares: [[UInt8]] = []
+        func readChunk() -> (lines: [InputLine], bytes: [UInt8], failure: InputFailure?) {
+            var bytes =
+                spares.popLast() ?? [UInt8](repeating: 0, count: reader.bufferSize(maximumBytes: bytesPerChunk))
+            switch reader.nextChunk(into: &bytes, maximumLines: linesPerChunk, maximumBytes: bytesPerChunk) {
+            case .failure(let failure): return ([], bytes, failure)
+            case .success(let lines): return (lines, bytes, nil)
             }
-            var chunk: [InputLine] = []
-            var failure: InputFailure?
-            switch reader.nextChunk(into: &chunkBytes, maximumLines: linesPerChunk, maximumBytes: bytesPerChunk) {
-            case .failure(let value): failure = value
-            case .success(let lines): chunk = lines
+        }
+        if UsableProcessors.count == 1 {
+            // One processor: each chunk is verified on this thread right after it is read, while its lines
+            // are in cache; other threads would only take turns with this one.
+            while true {
+                let (lines, bytes, failure) = readChunk()
+                if let failure {
+                    standardError(CommandResult.inputFailure(failure).stderr)
+                    return ExitCode.noInput
+                }
+                if lines.isEmpty { break }
+                finish(
+                    verify(lines, bytes: bytes, with: runner, lineLimit: lineLimit, options: options, parallel: false))
+                spares.append(bytes)
             }
-            let previous = inFlight?.wait()
-            if let inFlight { spare = inFlight.takeBytes() }
-            inFlight = nil
-            if failure == nil, !chunk.isEmpty {
-                inFlight = ChunkInFlight(
-                    chunk, bytes: chunkBytes, runner: runner, lineLimit: lineLimit, options: options)
+        } else {
+            // Chunks verify on every core while this thread reads the next one and writes the results of
+            // the one before. A chunk starts before the one ahead of it is waited for, so that no core
+            // waits for a chunk's last stripes: at most three chunks of lines and one of results are held.
+            var inFlight: [ChunkInFlight] = []
+            while true {
+                let (lines, bytes, failure) = readChunk()
+                let started = failure == nil && !lines.isEmpty
+                if started {
+                    inFlight.append(
+                        ChunkInFlight(lines, bytes: bytes, runner: runner, lineLimit: lineLimit, options: options))
+                }
+                while inFlight.count > (started ? 1 : 0) {
+                    let oldest = inFlight.removeFirst()
+                    let stripes = oldest.wait()
+                    spares.append(oldest.takeBytes())
+                    finish(stripes)
+                }
+                if let failure {
+                    standardError(CommandResult.inputFailure(failure).stderr)
+                    return ExitCode.noInput
+                }
+                if lines.isEmpty { break }
             }
-            if let previous { finish(previous) }
-            if let failure {
-                standardError(CommandResult.inputFailure(failure).stderr)
-                return ExitCode.noInput
-            }
-            if chunk.isEmpty { break }
         }
         if showProgress && !options.quiet { standardError("\r\u{1B}[K") }
         if reader.bytesRead == 0 {
@@ -246,14 +265,15 @@ enum BatchCommand {
         return tally.exitCode
     }
 
-    /// Verifies the lines of one chunk on all cores, ``linesPerStripe`` lines per iteration; stripes in
-    /// input order.
+    /// Verifies the lines of one chunk, ``linesPerStripe`` lines per iteration, on all cores or on this
+    /// thread; stripes in input order.
     static func verify(
-        _ lines: [InputLine], bytes: [UInt8], with runner: VerificationRunner, lineLimit: Int, options: VerifyOptions
+        _ lines: [InputLine], bytes: [UInt8], with runner: VerificationRunner, lineLimit: Int, options: VerifyOptions,
+        parallel: Bool = true
     ) -> [Stripe] {
         let stripeCount = (lines.count + linesPerStripe - 1) / linesPerStripe
         let slots = ResultSlots(count: stripeCount)
-        DispatchQueue.concurrentPerform(iterations: stripeCount) { stripeIndex in
+        let verifyStripe: @Sendable (Int) -> Void = { stripeIndex in
             let range = (stripeIndex * linesPerStripe)..<min(lines.count, (stripeIndex + 1) * linesPerStripe)
             var stripe = Stripe(output: [], lines: [])
             stripe.lines.reserveCapacity(range.count)
@@ -273,6 +293,11 @@ enum BatchCommand {
                         retryable: outcome.error?.isRetryable ?? false))
             }
             slots.store(stripe, at: stripeIndex)
+        }
+        if parallel {
+            DispatchQueue.concurrentPerform(iterations: stripeCount, execute: verifyStripe)
+        } else {
+            for stripeIndex in 0..<stripeCount { verifyStripe(stripeIndex) }
         }
         return slots.values()
     }
