@@ -10,22 +10,33 @@ extension Subcommand {
 /// `jwsverify batch`: verifies one token per line on all cores with one shared verifier and writes one
 /// compact JSON result per input line, in input order.
 ///
-/// Input is streamed: lines are read with a fixed buffer into chunks of at most ``linesPerChunk`` lines
-/// or ``bytesPerChunk`` bytes, a chunk is verified with `DispatchQueue.concurrentPerform`, stripes of
-/// ``linesPerStripe`` lines at a time, each stripe's result lines written into one byte buffer; the
-/// stripes' bytes are joined in input order into one buffer that is written with one call and reused for
-/// the next chunk. Memory stays flat whatever the input size; a line over the line limit is read to its
-/// end without being kept.
+/// Input is streamed: lines are read with `read(2)` straight into a chunk's buffer, chunks of at most
+/// ``linesPerChunk`` lines and ``Chunking/bytes`` bytes; a chunk is verified ``linesPerStripe`` lines at
+/// a time, each stripe's result lines written into one byte buffer, and the stripes' bytes are joined in
+/// input order into one buffer that is written with one call and reused for the next chunk. With one
+/// processor allowed, a chunk is verified on the reading thread right after it is read; with more, on
+/// every core with `DispatchQueue.concurrentPerform` while the next is read. Memory stays flat whatever
+/// the input size; a line over the line limit is read to its end without being kept.
 enum BatchCommand {
     /// Lines verified together.
     static let linesPerChunk = 4096
-    /// Lines one `concurrentPerform` iteration verifies and renders, in order, into one byte buffer: few
-    /// enough that the cores finish a chunk together.
+    /// Lines one `concurrentPerform` iteration verifies and renders, in order, into one byte buffer.
     static let linesPerStripe = 8
-    /// The most line bytes kept in one chunk.
-    static let bytesPerChunk = 256 * 1024
     /// Bytes a line may have beyond the token limit: room for the NDJSON wrapper and whitespace.
     static let lineSlack = 4096
+
+    /// How input is cut into chunks.
+    struct Chunking {
+        /// The most line bytes kept in one chunk.
+        var bytes: Int
+        /// The most bytes one `read(2)` asks for.
+        var readSize: Int
+
+        /// One processor: small chunks, whose lines are still in cache when verified.
+        static let oneProcessor = Chunking(bytes: 256 * 1024, readSize: 64 * 1024)
+        /// Several: chunks large enough that handing them between threads costs little.
+        static let severalProcessors = Chunking(bytes: 1024 * 1024, readSize: 256 * 1024)
+    }
 
     // MARK: Options and definition
 
@@ -185,7 +196,9 @@ enum BatchCommand {
         case .success(let value): source = value
         }
         let lineLimit = runner.maximumTokenBytes + lineSlack
-        let reader = LineReader(source, lineLimit: lineLimit)
+        let oneProcessor = UsableProcessors.count == 1
+        let chunking = oneProcessor ? Chunking.oneProcessor : Chunking.severalProcessors
+        let reader = LineReader(source, lineLimit: lineLimit, readSize: chunking.readSize)
         var tally = Tally()
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -211,13 +224,13 @@ enum BatchCommand {
         var spares: [[UInt8]] = []
         func readChunk() -> (lines: [InputLine], bytes: [UInt8], failure: InputFailure?) {
             var bytes =
-                spares.popLast() ?? [UInt8](repeating: 0, count: reader.bufferSize(maximumBytes: bytesPerChunk))
-            switch reader.nextChunk(into: &bytes, maximumLines: linesPerChunk, maximumBytes: bytesPerChunk) {
+                spares.popLast() ?? [UInt8](repeating: 0, count: reader.bufferSize(maximumBytes: chunking.bytes))
+            switch reader.nextChunk(into: &bytes, maximumLines: linesPerChunk, maximumBytes: chunking.bytes) {
             case .failure(let failure): return ([], bytes, failure)
             case .success(let lines): return (lines, bytes, nil)
             }
         }
-        if UsableProcessors.count == 1 {
+        if oneProcessor {
             // One processor: each chunk is verified on this thread right after it is read, while its lines
             // are in cache; other threads would only take turns with this one.
             while true {

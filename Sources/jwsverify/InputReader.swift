@@ -147,7 +147,7 @@ final class LineReader {
     ///   - source: The input.
     ///   - lineLimit: The most bytes of one line kept.
     ///   - readSize: The most bytes one `read(2)` asks for.
-    init(_ source: ByteSource, lineLimit: Int, readSize: Int = 64 * 1024) {
+    init(_ source: ByteSource, lineLimit: Int, readSize: Int) {
         self.source = source
         self.lineLimit = lineLimit
         self.readSize = readSize

@@ -140,7 +140,8 @@ struct VerificationRunner: Sendable {
     private func outcome(
         of result: consuming VerificationResult<DecodedPayload>, verifier: SignedDataVerifier, reporting: Bool
     ) -> TokenOutcome {
-        var outcome = TokenOutcome(verified: false, kind: kind, error: nil, checks: [], chain: [], chainValidated: false)
+        var outcome = TokenOutcome(
+            verified: false, kind: kind, error: nil, checks: [], chain: [], chainValidated: false)
         func checkLines(_ report: VerificationReport) -> [CheckLine] {
             report.steps.map { CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail) }
         }
