@@ -218,8 +218,6 @@ enum BatchCommand {
                 standardError("\r\(tally.total) lines, \(tally.verified) verified, \(rate) tokens/s\u{1B}[K")
             }
         }
-        // One chunk verifies on every core while this thread reads the next one and writes the results
-        // of the one before: at most two chunks of lines and one of results are held.
         // The chunk buffers not in use, kept for the next chunks' lines.
         var spares: [[UInt8]] = []
         func readChunk() -> (lines: [InputLine], bytes: [UInt8], failure: InputFailure?) {
@@ -336,8 +334,9 @@ enum BatchCommand {
 
 /// A chunk being verified on every core, started on a global queue so that the reading thread goes on.
 ///
-/// `@unchecked Sendable`: the results are written by the verification before `group` is left and read
-/// only after ``wait()`` returned, which orders the writes before the read.
+/// `@unchecked Sendable`: the verification reads the lines and their buffer and writes the results
+/// before `group` is left; the results are read and the buffer taken only after `group.wait()` returned
+/// (``wait()``, ``takeBytes()``), which orders the verification's accesses before those.
 private final class ChunkInFlight: @unchecked Sendable {
     private let group = DispatchGroup()
     private let lines: [InputLine]
@@ -369,10 +368,11 @@ private final class ChunkInFlight: @unchecked Sendable {
     }
 }
 
-/// Fixed slots that `concurrentPerform` iterations fill, one stripe per iteration.
+/// Fixed slots that the iterations of ``BatchCommand/verify(_:bytes:with:lineLimit:options:parallel:)``
+/// fill, one stripe per iteration.
 ///
 /// `@unchecked Sendable`: each index is written by exactly one iteration, and read only after
-/// `concurrentPerform` returned, which orders every write before the reads.
+/// `concurrentPerform` (or the serial loop) returned, which orders every write before the reads.
 private final class ResultSlots: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<BatchCommand.Stripe?>
 

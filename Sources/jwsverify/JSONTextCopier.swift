@@ -7,8 +7,10 @@ import JWSVerify
 /// Copying the bytes costs a fraction of building a ``JSONValue`` tree and writing it with sorted keys,
 /// which was most of the cost of a compact line. The copier trusts nothing it reads: it checks every
 /// index, refuses what is not JSON, a key written with escapes when a replacement is asked for (so that
-/// no spelling of `data` can hide a nested token from its replacement), and nesting deeper than the
-/// parser's limit; the caller then writes the tree instead.
+/// no spelling of `data` can hide a nested token from its replacement), nesting deeper than the
+/// parser's limit, and bytes that are not UTF-8; the caller then writes the tree instead. The one
+/// shortcut, ``copy(parsed:replacing:into:)``, appends text the library parsed as it is when its bytes
+/// show that the copy would be the same (printable ASCII, nothing to escape or remove).
 struct JSONTextCopier {
     /// Writes a replacement value.
     typealias Writer = (inout [UInt8]) -> Void
