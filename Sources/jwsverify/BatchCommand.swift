@@ -10,17 +10,33 @@ extension Subcommand {
 /// `jwsverify batch`: verifies one token per line on all cores with one shared verifier and writes one
 /// compact JSON result per input line, in input order.
 ///
-/// Input is streamed: lines are read with a fixed buffer into chunks of at most ``linesPerChunk`` lines
-/// or ``bytesPerChunk`` bytes, a chunk is verified with `DispatchQueue.concurrentPerform`, its results are
-/// written, and it is dropped before the next is read. Memory stays flat whatever the input size; a line
-/// over the line limit is read to its end without being kept.
+/// Input is streamed: lines are read with `read(2)` straight into a chunk's buffer, chunks of at most
+/// ``linesPerChunk`` lines and ``Chunking/bytes`` bytes; a chunk is verified ``linesPerStripe`` lines at
+/// a time, each stripe's result lines written into one byte buffer, and the stripes' bytes are joined in
+/// input order into one buffer that is written with one call and reused for the next chunk. With one
+/// processor allowed, a chunk is verified on the reading thread right after it is read; with more, on
+/// every core with `DispatchQueue.concurrentPerform` while the next is read. Memory stays flat whatever
+/// the input size; a line over the line limit is read to its end without being kept.
 enum BatchCommand {
     /// Lines verified together.
     static let linesPerChunk = 4096
-    /// The most line bytes kept in one chunk.
-    static let bytesPerChunk = 8 * 1024 * 1024
+    /// Lines one `concurrentPerform` iteration verifies and renders, in order, into one byte buffer.
+    static let linesPerStripe = 8
     /// Bytes a line may have beyond the token limit: room for the NDJSON wrapper and whitespace.
     static let lineSlack = 4096
+
+    /// How input is cut into chunks.
+    struct Chunking {
+        /// The most line bytes kept in one chunk.
+        var bytes: Int
+        /// The most bytes one `read(2)` asks for.
+        var readSize: Int
+
+        /// One processor: small chunks, whose lines are still in cache when verified.
+        static let oneProcessor = Chunking(bytes: 256 * 1024, readSize: 64 * 1024)
+        /// Several: chunks large enough that handing them between threads costs little.
+        static let severalProcessors = Chunking(bytes: 1024 * 1024, readSize: 256 * 1024)
+    }
 
     // MARK: Options and definition
 
@@ -87,14 +103,12 @@ enum BatchCommand {
         execute: { command, io in
             guard case .batch(let options) = command else { return nil }
             return run(
-                options, standardOutput: io.standardOutput, standardError: io.standardError,
+                options, standardOutput: io.standardOutputBytes, standardError: io.standardError,
                 showProgress: io.standardErrorIsTerminal)
         })
 
-    /// What one line produced.
+    /// What one line produced, for the summary (its result line is in its stripe's ``Stripe/output``).
     struct LineResult: Sendable {
-        /// The JSON result, newline-terminated.
-        var json: String
         /// Whether the token verified.
         var verified: Bool
         /// The failure code, when not verified.
@@ -103,6 +117,14 @@ enum BatchCommand {
         var kind: String?
         /// Whether the failure was retryable.
         var retryable: Bool
+    }
+
+    /// What one stripe of a chunk produced.
+    struct Stripe: Sendable {
+        /// The stripe's result lines, each newline-terminated, in input order (empty with `--quiet`).
+        var output: [UInt8]
+        /// Each line's result, in input order.
+        var lines: [LineResult]
     }
 
     /// Counts for the summary.
@@ -157,7 +179,8 @@ enum BatchCommand {
     ///   - showProgress: Whether standard error is a terminal (a progress line is then redrawn per chunk).
     /// - Returns: the exit status.
     static func run(
-        _ options: VerifyOptions, standardOutput: (String) -> Void, standardError: (String) -> Void, showProgress: Bool
+        _ options: VerifyOptions, standardOutput: ([UInt8]) -> Void, standardError: (String) -> Void,
+        showProgress: Bool
     ) -> Int32 {
         var runner: VerificationRunner
         switch VerifyCommand.makeRunner(options, subcommand: .batch, annotate: false, showsUndecodedDetails: false) {
@@ -175,56 +198,77 @@ enum BatchCommand {
         case .success(let value): source = value
         }
         let lineLimit = runner.maximumTokenBytes + lineSlack
-        let reader = LineReader(source, lineLimit: ReceiptBatchLine.lineLimit(tokens: lineLimit))
+        let oneProcessor = UsableProcessors.count == 1
+        let chunking = oneProcessor ? Chunking.oneProcessor : Chunking.severalProcessors
+        let reader = LineReader(
+            source, lineLimit: ReceiptBatchLine.lineLimit(tokens: lineLimit), readSize: chunking.readSize)
         var tally = Tally()
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 
+        // One chunk's result lines, joined; its capacity is kept for the next chunk.
+        var output: [UInt8] = []
         // Writes one verified chunk's lines and counts them.
-        func finish(_ results: [LineResult]) {
-            var text = ""
-            if !options.quiet { text.reserveCapacity(results.reduce(0) { $0 + $1.json.utf8.count }) }
-            for result in results {
-                tally.add(result)
-                if !options.quiet { text += result.json }
+        func finish(_ stripes: [Stripe]) {
+            output.removeAll(keepingCapacity: true)
+            for stripe in stripes {
+                for result in stripe.lines { tally.add(result) }
+                output.append(contentsOf: stripe.output)
             }
-            if !text.isEmpty { standardOutput(text) }
+            if !output.isEmpty { standardOutput(output) }
             if showProgress && !options.quiet {
                 let rate = Int((Double(tally.total) / max(elapsed(), 1e-9)).rounded())
                 standardError("\r\(tally.total) lines, \(tally.verified) verified, \(rate) tokens/s\u{1B}[K")
             }
         }
-        // One chunk verifies on every core while this thread reads the next one and writes the results
-        // of the one before: at most two chunks of lines and one of results are held.
-        var inFlight: ChunkInFlight?
-        while true {
-            var chunk: [InputLine] = []
-            var chunkBytes = 0
-            var failure: InputFailure?
-            while chunk.count < linesPerChunk, chunkBytes < bytesPerChunk {
-                switch reader.next() {
-                case .failure(let value):
-                    failure = value
-                case .success(nil):
-                    break
-                case .success(let line?):
-                    chunkBytes += line.bytes.count
-                    chunk.append(line)
-                    continue
+        // The chunk buffers not in use, kept for the next chunks' lines.
+        var spares: [[UInt8]] = []
+        func readChunk() -> (lines: [InputLine], bytes: [UInt8], failure: InputFailure?) {
+            var bytes =
+                spares.popLast() ?? [UInt8](repeating: 0, count: reader.bufferSize(maximumBytes: chunking.bytes))
+            switch reader.nextChunk(into: &bytes, maximumLines: linesPerChunk, maximumBytes: chunking.bytes) {
+            case .failure(let failure): return ([], bytes, failure)
+            case .success(let lines): return (lines, bytes, nil)
+            }
+        }
+        if oneProcessor {
+            // One processor: each chunk is verified on this thread right after it is read, while its lines
+            // are in cache; other threads would only take turns with this one.
+            while true {
+                let (lines, bytes, failure) = readChunk()
+                if let failure {
+                    standardError(CommandResult.inputFailure(failure).stderr)
+                    return ExitCode.noInput
                 }
-                break
+                if lines.isEmpty { break }
+                finish(
+                    verify(lines, bytes: bytes, with: runner, lineLimit: lineLimit, options: options, parallel: false))
+                spares.append(bytes)
             }
-            let previous = inFlight?.wait()
-            inFlight = nil
-            if failure == nil, !chunk.isEmpty {
-                inFlight = ChunkInFlight(chunk, runner: runner, lineLimit: lineLimit, options: options)
+        } else {
+            // Chunks verify on every core while this thread reads the next one and writes the results of
+            // the one before. A chunk starts before the one ahead of it is waited for, so that no core
+            // waits for a chunk's last stripes: at most three chunks of lines and one of results are held.
+            var inFlight: [ChunkInFlight] = []
+            while true {
+                let (lines, bytes, failure) = readChunk()
+                let started = failure == nil && !lines.isEmpty
+                if started {
+                    inFlight.append(
+                        ChunkInFlight(lines, bytes: bytes, runner: runner, lineLimit: lineLimit, options: options))
+                }
+                while inFlight.count > (started ? 1 : 0) {
+                    let oldest = inFlight.removeFirst()
+                    let stripes = oldest.wait()
+                    spares.append(oldest.takeBytes())
+                    finish(stripes)
+                }
+                if let failure {
+                    standardError(CommandResult.inputFailure(failure).stderr)
+                    return ExitCode.noInput
+                }
+                if lines.isEmpty { break }
             }
-            if let previous { finish(previous) }
-            if let failure {
-                standardError(CommandResult.inputFailure(failure).stderr)
-                return ExitCode.noInput
-            }
-            if chunk.isEmpty { break }
         }
         if showProgress && !options.quiet { standardError("\r\u{1B}[K") }
         if reader.bytesRead == 0 {
@@ -235,79 +279,110 @@ enum BatchCommand {
         return tally.exitCode
     }
 
-    /// Verifies the lines of one chunk on all cores; results in input order.
+    /// Verifies the lines of one chunk, ``linesPerStripe`` lines per iteration, on all cores or on this
+    /// thread; stripes in input order.
     static func verify(
-        _ lines: [InputLine], with runner: VerificationRunner, lineLimit: Int, options: VerifyOptions
-    ) -> [LineResult] {
-        let slots = ResultSlots(count: lines.count)
-        DispatchQueue.concurrentPerform(iterations: lines.count) { index in
-            let line = lines[index]
-            let (outcome, id) = outcome(of: line, runner: runner, lineLimit: lineLimit, report: options.report)
-            slots.store(
-                LineResult(
-                    json: options.quiet
-                        ? ""
-                        : BatchResultLine.render(
-                            outcome, line: line.number, id: id, report: options.report, fields: options.fields),
-                    verified: outcome.verified, code: outcome.error?.code.rawValue, kind: outcome.kindName,
-                    retryable: outcome.error?.isRetryable ?? false),
-                at: index)
+        _ lines: [InputLine], bytes: [UInt8], with runner: VerificationRunner, lineLimit: Int, options: VerifyOptions,
+        parallel: Bool = true
+    ) -> [Stripe] {
+        let stripeCount = (lines.count + linesPerStripe - 1) / linesPerStripe
+        let slots = ResultSlots(count: stripeCount)
+        let verifyStripe: @Sendable (Int) -> Void = { stripeIndex in
+            let range = (stripeIndex * linesPerStripe)..<min(lines.count, (stripeIndex + 1) * linesPerStripe)
+            var stripe = Stripe(output: [], lines: [])
+            stripe.lines.reserveCapacity(range.count)
+            if !options.quiet { stripe.output.reserveCapacity(range.count * 2048) }
+            for index in range {
+                let line = lines[index]
+                let (outcome, id) = outcome(
+                    of: line, in: bytes, runner: runner, lineLimit: lineLimit, report: options.report)
+                if !options.quiet {
+                    BatchResultLine.render(
+                        outcome, line: line.number, id: id, report: options.report, fields: options.fields,
+                        into: &stripe.output)
+                }
+                stripe.lines.append(
+                    LineResult(
+                        verified: outcome.verified, code: outcome.error?.code.rawValue, kind: outcome.kindName,
+                        retryable: outcome.error?.isRetryable ?? false))
+            }
+            slots.store(stripe, at: stripeIndex)
+        }
+        if parallel {
+            DispatchQueue.concurrentPerform(iterations: stripeCount, execute: verifyStripe)
+        } else {
+            for stripeIndex in 0..<stripeCount { verifyStripe(stripeIndex) }
         }
         return slots.values()
     }
 
-    /// The outcome of one line, in any shape ``InputShape`` accepts, with the line's `id`.
+    /// The outcome of one line (its bytes in `bytes`), in any shape ``InputShape`` accepts, with the
+    /// line's `id`.
     static func outcome(
-        of line: InputLine, runner: VerificationRunner, lineLimit: Int, report: BatchReport
+        of line: InputLine, in bytes: [UInt8], runner: VerificationRunner, lineLimit: Int, report: BatchReport
     ) -> (TokenOutcome, JSONValue?) {
-        if line.overflowed || (line.length > lineLimit && !ReceiptBatchLine.mayHoldReceipt(line.bytes)) {
+        if line.overflowed || (line.length > lineLimit && !ReceiptBatchLine.mayHoldReceipt(bytes[line.range])) {
             return (
                 .unreadableToken(
                     "the line is \(line.length) bytes, over the line limit of \(lineLimit) bytes (a token is at most"
                         + " \(runner.maximumTokenBytes) bytes); skipped"), nil
             )
         }
-        switch InputShape.read(line.bytes, what: "the line") {
+        switch InputShape.read(bytes, range: line.range, what: "the line") {
         case .failure(let failure): return (.unreadableToken(failure.message), failure.id)
         case .success(let shaped):
-            if let receipt = ReceiptBatchLine.outcome(shaped.token, runner: runner.receipts, reporting: report == .full)
+            if let receipt = ReceiptBatchLine.outcome(shaped.text, runner: runner.receipts, reporting: report == .full)
             {
                 return (receipt, shaped.id)
             }
-            return (runner.run(shaped.token, reporting: report == .full), shaped.id)
+            return (runner.run(shaped.text, reporting: report == .full), shaped.id)
         }
     }
 }
 
 /// A chunk being verified on every core, started on a global queue so that the reading thread goes on.
 ///
-/// `@unchecked Sendable`: the results are written by the verification before `group` is left and read
-/// only after ``wait()`` returned, which orders the writes before the read.
+/// `@unchecked Sendable`: the verification reads the lines and their buffer and writes the results
+/// before `group` is left; the results are read and the buffer taken only after `group.wait()` returned
+/// (``wait()``, ``takeBytes()``), which orders the verification's accesses before those.
 private final class ChunkInFlight: @unchecked Sendable {
     private let group = DispatchGroup()
-    private var results: [BatchCommand.LineResult] = []
+    private let lines: [InputLine]
+    private var bytes: [UInt8]
+    private var results: [BatchCommand.Stripe] = []
 
-    init(_ lines: [InputLine], runner: VerificationRunner, lineLimit: Int, options: VerifyOptions) {
+    init(_ lines: [InputLine], bytes: [UInt8], runner: VerificationRunner, lineLimit: Int, options: VerifyOptions) {
+        self.lines = lines
+        self.bytes = bytes
         group.enter()
         DispatchQueue.global().async { [self] in
-            results = BatchCommand.verify(lines, with: runner, lineLimit: lineLimit, options: options)
+            results = BatchCommand.verify(
+                self.lines, bytes: self.bytes, with: runner, lineLimit: lineLimit, options: options)
             group.leave()
         }
     }
 
-    /// The chunk's results in input order, once verified.
-    func wait() -> [BatchCommand.LineResult] {
+    /// The chunk's line buffer, once verified, for the next chunk to reuse its memory.
+    func takeBytes() -> [UInt8] {
+        group.wait()
+        defer { bytes = [] }
+        return bytes
+    }
+
+    /// The chunk's stripes in input order, once verified.
+    func wait() -> [BatchCommand.Stripe] {
         group.wait()
         return results
     }
 }
 
-/// Fixed slots that `concurrentPerform` iterations fill, one slot per iteration.
+/// Fixed slots that the iterations of ``BatchCommand/verify(_:bytes:with:lineLimit:options:parallel:)``
+/// fill, one stripe per iteration.
 ///
 /// `@unchecked Sendable`: each index is written by exactly one iteration, and read only after
-/// `concurrentPerform` returned, which orders every write before the reads.
+/// `concurrentPerform` (or the serial loop) returned, which orders every write before the reads.
 private final class ResultSlots: @unchecked Sendable {
-    private let storage: UnsafeMutableBufferPointer<BatchCommand.LineResult?>
+    private let storage: UnsafeMutableBufferPointer<BatchCommand.Stripe?>
 
     init(count: Int) {
         storage = .allocate(capacity: count)
@@ -319,11 +394,11 @@ private final class ResultSlots: @unchecked Sendable {
         storage.deallocate()
     }
 
-    func store(_ value: BatchCommand.LineResult, at index: Int) {
+    func store(_ value: BatchCommand.Stripe, at index: Int) {
         storage[index] = value
     }
 
-    func values() -> [BatchCommand.LineResult] {
+    func values() -> [BatchCommand.Stripe] {
         storage.compactMap { $0 }  // every slot is filled before values() is called
     }
 }

@@ -62,7 +62,7 @@ enum BatchResultLine {
         Set(compactFields + fullFields + ReceiptBatchLine.compactFields + ReceiptBatchLine.fullFields)
     ).sorted()
 
-    /// One result line, newline-terminated.
+    /// Appends one result line, newline-terminated, to `out`.
     ///
     /// - Parameters:
     ///   - outcome: The token's outcome.
@@ -70,22 +70,22 @@ enum BatchResultLine {
     ///   - id: The input object's `id`, echoed as given.
     ///   - report: Compact or full.
     ///   - fields: The top-level fields to keep (plus ``alwaysKept``); nil keeps all.
+    ///   - out: The bytes the line is appended to. They are UTF-8: the JSON writer writes strings from
+    ///     `String`s, and the payload copier copies only payload text that is valid UTF-8.
     static func render(
-        _ outcome: TokenOutcome, line: Int, id: JSONValue?, report: BatchReport, fields: Set<String>?
-    ) -> String {
+        _ outcome: TokenOutcome, line: Int, id: JSONValue?, report: BatchReport, fields: Set<String>?,
+        into out: inout [UInt8]
+    ) {
         if let receipt = outcome.receipt {
-            var out: [UInt8] = []
             ReceiptBatchLine.write(receipt, line: line, id: id, report: report, fields: fields, into: &out)
-            return String(decoding: out, as: UTF8.self)
+            return
         }
         var members: [String: JSONValue]
         switch report {
         case .compact:
-            var out: [UInt8] = []
-            out.reserveCapacity(2048)
             writeCompact(outcome, line: line, id: id, fields: fields, into: &out)
             out.append(UInt8(ascii: "\n"))
-            return String(decoding: out, as: UTF8.self)
+            return
         case .full:
             guard case .object(let object) = JSONRenderer.document(outcome, line: line, includeDER: false) else {
                 members = [:]
@@ -100,11 +100,8 @@ enum BatchResultLine {
             members = members.filter { fields.contains($0.key) || alwaysKept.contains($0.key) }
             writesPayload = writesPayload && fields.contains("payload")
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(2048)
         writeObject(members, payloadOf: writesPayload ? outcome : nil, into: &out)
         out.append(UInt8(ascii: "\n"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// A field of the compact line, as ``writeCompact(_:line:id:fields:into:)`` writes it.
@@ -145,79 +142,128 @@ enum BatchResultLine {
             return (name, CompactField(name), key)
         }
 
-    /// ``compactKeysInOrder`` without the identifiers of other kinds, per kind (``identifierKeys(_:)``).
-    private static let compactKeysByKind: [PayloadKind: [(name: String, field: CompactField, key: [UInt8])]] =
-        Dictionary(
-            uniqueKeysWithValues: PayloadKind.allCases.map { kind in
-                let identifiers = identifierKeys(kind)
-                return (kind, compactKeysInOrder.filter { $0.field != .identifier || identifiers.contains($0.name) })
-            })
+    /// A member of the compact line as ``writeCompact(_:line:id:fields:into:)`` writes it: its field, and
+    /// its position in ``compactKeysInOrder`` and so the range of its `,"key":` in ``compactKeyBytes``.
+    private struct CompactMember {
+        var field: CompactField
+        var index: Int
+        var key: Range<Int>
+    }
 
-    /// ``compactKeysInOrder`` without identifiers, for an outcome of unknown kind.
-    private static let compactKeysWithoutKind = compactKeysInOrder.filter { $0.field != .identifier }
+    /// Every `"key":` of ``compactKeysInOrder``, each after a comma, one after the other.
+    private static let compactKeyBytes: [UInt8] = compactKeysInOrder.flatMap { [UInt8(ascii: ",")] + $0.key }
 
-    /// Writes the compact line of one outcome, without its newline: the members ``compact(_:)`` gives,
-    /// `line`, `id` and `payload`, those `fields` keeps, in sorted key order.
+    /// ``compactKeysInOrder`` without the identifiers of other kinds than `kind` (``identifierKeys(_:)``),
+    /// or without any for an unknown kind.
+    private static func compactMembers(for kind: PayloadKind?) -> [CompactMember] {
+        let identifiers = kind.map(identifierKeys) ?? []
+        var members: [CompactMember] = []
+        var offset = 0
+        for (index, entry) in compactKeysInOrder.enumerated() {
+            let key = offset..<(offset + 1 + entry.key.count)
+            offset = key.upperBound
+            guard entry.field != .identifier || identifiers.contains(entry.name) else { continue }
+            members.append(CompactMember(field: entry.field, index: index, key: key))
+        }
+        return members
+    }
+
+    private static let transactionMembers = compactMembers(for: .transaction)
+    private static let renewalInfoMembers = compactMembers(for: .renewalInfo)
+    private static let appTransactionMembers = compactMembers(for: .appTransaction)
+    private static let notificationMembers = compactMembers(for: .notification)
+    private static let realtimeRequestMembers = compactMembers(for: .realtimeRequest)
+    private static let membersWithoutKind = compactMembers(for: nil)
+
+    /// The members of the compact line of a token of `kind`.
+    private static func compactMembersOfKind(_ kind: PayloadKind?) -> [CompactMember] {
+        switch kind {
+        case .transaction?: return transactionMembers
+        case .renewalInfo?: return renewalInfoMembers
+        case .appTransaction?: return appTransactionMembers
+        case .notification?: return notificationMembers
+        case .realtimeRequest?: return realtimeRequestMembers
+        case nil: return membersWithoutKind
+        }
+    }
+
+    /// Writes the compact line of one outcome, without its newline, those of its members `fields` keeps:
+    /// the one place that decides what a compact line holds.
     ///
-    /// Writes each member straight into `out` in the order of ``compactKeysInOrder``, without the
-    /// dictionary and sort of ``JSONWriter``: the same bytes for a fraction of the cost.
+    /// Writes each member straight into `out` in the order of ``compactKeysInOrder`` (sorted keys, as
+    /// ``JSONWriter`` writes an object), each value with the writer's own functions, without building a
+    /// dictionary of ``JSONValue``s.
     static func writeCompact(
         _ outcome: TokenOutcome, line: Int, id: JSONValue?, fields: Set<String>?, into out: inout [UInt8]
     ) {
-        let entries = outcome.kind.flatMap { compactKeysByKind[$0] } ?? compactKeysWithoutKind
+        let keyBytes = compactKeyBytes
         var first = true
-        out.append(UInt8(ascii: "{"))
-        for (name, field, key) in entries {
-            if let fields, !fields.contains(name), !alwaysKept.contains(name) { continue }
-            let value: JSONValue?
-            switch field {
-            case .payload:
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                out.append(contentsOf: key)
-                writePayload(outcome, into: &out)
-                continue
-            case .verified: value = .bool(outcome.verified)
-            case .code: value = outcome.error.map { .string($0.code.rawValue) } ?? .null
-            case .check: value = outcome.error.map { .string($0.check.rawValue) } ?? .null
-            case .message: value = .string(outcome.error?.message ?? "every check passed")
-            case .kind: value = outcome.kind.map { .string($0.rawValue) } ?? .null
-            case .schemaVersion: value = .integer(Int64(compactSchemaVersion))
-            case .retryable: value = .bool(outcome.error?.isRetryable ?? false)
-            case .environment: value = outcome.environment.map(JSONValue.string) ?? .null
-            case .underlying: value = outcome.error?.underlying.map(JSONValue.string)
-            case .nestedField: value = outcome.error?.nestedField.map(JSONValue.string)
-            case .nestedCheck: value = outcome.error?.nestedCheck.map { .string($0.rawValue) }
-            case .line: value = .integer(Int64(line))
-            case .id: value = id
-            case .identifier: value = identifier(name, of: outcome)
-            }
-            guard let value else { continue }
-            if !first { out.append(UInt8(ascii: ",")) }
+        // `,` before every member but the first, then `"key":`.
+        func begin(_ member: CompactMember, _ out: inout [UInt8]) {
+            out.append(contentsOf: keyBytes[first ? member.key.dropFirst() : member.key])
             first = false
-            out.append(contentsOf: key)
-            JSONWriter.write(value, pretty: false, depth: 1, into: &out)
+        }
+        let error = outcome.error
+        out.append(UInt8(ascii: "{"))
+        for member in compactMembersOfKind(outcome.kind) {
+            if let fields {
+                let name = compactKeysInOrder[member.index].name
+                if !fields.contains(name), !alwaysKept.contains(name) { continue }
+            }
+            switch member.field {
+            case .payload:
+                begin(member, &out)
+                writePayload(outcome, into: &out)
+            case .verified:
+                begin(member, &out)
+                JSONWriter.writeBool(outcome.verified, into: &out)
+            case .code:
+                begin(member, &out)
+                JSONWriter.writeString(orNull: error?.code.rawValue, into: &out)
+            case .check:
+                begin(member, &out)
+                JSONWriter.writeString(orNull: error?.check.rawValue, into: &out)
+            case .message:
+                begin(member, &out)
+                JSONWriter.writeString(error?.message ?? "every check passed", into: &out)
+            case .kind:
+                begin(member, &out)
+                JSONWriter.writeString(orNull: outcome.kind?.rawValue, into: &out)
+            case .schemaVersion:
+                begin(member, &out)
+                JSONWriter.writeInteger(Int64(compactSchemaVersion), into: &out)
+            case .retryable:
+                begin(member, &out)
+                JSONWriter.writeBool(error?.isRetryable ?? false, into: &out)
+            case .environment:
+                begin(member, &out)
+                JSONWriter.writeString(orNull: outcome.environment, into: &out)
+            case .underlying:
+                guard let underlying = error?.underlying else { continue }
+                begin(member, &out)
+                JSONWriter.writeString(underlying, into: &out)
+            case .nestedField:
+                guard let field = error?.nestedField else { continue }
+                begin(member, &out)
+                JSONWriter.writeString(field, into: &out)
+            case .nestedCheck:
+                guard let check = error?.nestedCheck else { continue }
+                begin(member, &out)
+                JSONWriter.writeString(check.rawValue, into: &out)
+            case .line:
+                begin(member, &out)
+                JSONWriter.writeInteger(Int64(line), into: &out)
+            case .id:
+                guard let id else { continue }
+                begin(member, &out)
+                JSONWriter.write(id, pretty: false, depth: 1, into: &out)
+            case .identifier:
+                guard let value = identifier(compactKeysInOrder[member.index].name, of: outcome) else { continue }
+                begin(member, &out)
+                JSONWriter.write(value, pretty: false, depth: 1, into: &out)
+            }
         }
         out.append(UInt8(ascii: "}"))
-    }
-
-    /// The compact members of one outcome, without `line`, `id` and `payload` (written by ``writePayload(_:into:)``).
-    static func compact(_ outcome: TokenOutcome) -> [String: JSONValue] {
-        // Sized for every member and line and id: growing the dictionary rehashes every key.
-        var members = [String: JSONValue](minimumCapacity: 24)
-        members.merge(verdict(outcome)) { first, _ in first }
-        members["schemaVersion"] = .integer(Int64(compactSchemaVersion))
-        members["retryable"] = .bool(outcome.error?.isRetryable ?? false)
-        members["environment"] = outcome.environment.map(JSONValue.string) ?? .null
-        if let underlying = outcome.error?.underlying { members["underlying"] = .string(underlying) }
-        if let field = outcome.error?.nestedField { members["nestedField"] = .string(field) }
-        if let check = outcome.error?.nestedCheck { members["nestedCheck"] = .string(check.rawValue) }
-        if let kind = outcome.kind {
-            for key in identifierKeys(kind) {
-                if let value = identifier(key, of: outcome) { members[key] = value }
-            }
-        }
-        return members
     }
 
     /// `verified`, `code`, `check`, `message` and `kind`: with `payload`, the members a nested token's
@@ -278,7 +324,9 @@ enum BatchResultLine {
                 replacements[field.path] = { JSONWriter.write(.object(unchecked), pretty: false, depth: 1, into: &$0) }
             }
         }
-        if let json = outcome.payloadJSON, JSONTextCopier.copy(json, replacing: replacements, into: &out) { return }
+        if let json = outcome.payloadJSON, JSONTextCopier.copy(parsed: json, replacing: replacements, into: &out) {
+            return
+        }
         JSONWriter.write(payloadTree(outcome), pretty: false, depth: 1, into: &out)
     }
 

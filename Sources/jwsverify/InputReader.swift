@@ -112,28 +112,30 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
     read(descriptor, buffer, count)
 }
 
-/// One line of input: its first bytes (at most the line limit) and its full length.
+/// One line of input: where it is in its chunk's buffer, and its full length.
 struct InputLine: Sendable {
     /// The 1-based line number.
     var number: Int
-    /// The line without its `\n`, cut at the line limit.
-    var bytes: [UInt8]
+    /// The line without its `\n` in the buffer ``LineReader/nextChunk(into:maximumLines:maximumBytes:)``
+    /// filled; empty when the line was longer than the limit (its bytes are not kept).
+    var range: Range<Int>
     /// The length of the whole line in bytes.
     var length: Int
-    /// Whether the line was longer than the limit (and so only its start was kept).
+    /// Whether the line was longer than the limit (and so none of it was kept).
     var overflowed: Bool
 }
 
-/// Splits a byte source into lines with a fixed-size buffer: memory stays bounded by the buffer and
-/// the line limit whatever the input; a longer line is read to its end without being kept whole.
+/// Splits a byte source into chunks of lines, read with `read(2)` straight into the chunk's buffer (no
+/// line is copied): memory stays bounded by the buffer whatever the input; a line longer than the limit
+/// is read to its end without being kept.
 ///
 /// A final line without `\n` counts; a final `\n` does not start an empty line.
 final class LineReader {
     private let source: ByteSource
     private let lineLimit: Int
-    private var buffer: [UInt8]
-    private var start = 0
-    private var end = 0
+    private let readSize: Int
+    /// The bytes after the last line of the previous chunk, the start of the next.
+    private var carry: [UInt8] = []
     private var atEnd = false
     private var lineNumber = 0
     /// Every byte read so far.
@@ -144,64 +146,96 @@ final class LineReader {
     /// - Parameters:
     ///   - source: The input.
     ///   - lineLimit: The most bytes of one line kept.
-    ///   - bufferSize: The read buffer size.
-    init(_ source: ByteSource, lineLimit: Int, bufferSize: Int = 256 * 1024) {
+    ///   - readSize: The most bytes one `read(2)` asks for.
+    init(_ source: ByteSource, lineLimit: Int, readSize: Int) {
         self.source = source
         self.lineLimit = lineLimit
-        buffer = [UInt8](repeating: 0, count: bufferSize)
+        self.readSize = readSize
     }
 
-    /// The next line, nil at the end of the input.
-    func next() -> Result<InputLine?, InputFailure> {
-        var line: [UInt8] = []
-        var length = 0
+    /// The size a chunk buffer needs for chunks of at most `maximumBytes` bytes of lines: room for the
+    /// last line and one more read.
+    func bufferSize(maximumBytes: Int) -> Int {
+        maximumBytes + lineLimit + readSize
+    }
+
+    /// Reads the next lines into `buffer`, whose contents are replaced: until `maximumLines` lines, or
+    /// lines that end `maximumBytes` bytes or more into the buffer, or the end of the input.
+    ///
+    /// - Parameters:
+    ///   - buffer: At least ``bufferSize(maximumBytes:)`` bytes; the lines' ranges are into it.
+    ///   - maximumLines: The most lines returned.
+    ///   - maximumBytes: Where in the buffer a chunk ends, at the end of a line.
+    /// - Returns: the lines, none at the end of the input.
+    func nextChunk(
+        into buffer: inout [UInt8], maximumLines: Int, maximumBytes: Int
+    ) -> Result<[InputLine], InputFailure> {
+        var lines: [InputLine] = []
+        // The bytes of the buffer that hold input, where the current line starts, where the search for
+        // its end goes on, and how many of its bytes were read and dropped (a line over the limit).
+        var used = carry.count
+        buffer.replaceSubrange(0..<used, with: carry)
+        carry.removeAll(keepingCapacity: true)
+        var lineStart = 0
+        var scan = 0
+        var dropped = 0
+        func endLine(at end: Int) {
+            lineNumber += 1
+            let length = dropped + end - lineStart
+            let overflowed = length > lineLimit
+            lines.append(
+                InputLine(
+                    number: lineNumber, range: overflowed ? lineStart..<lineStart : lineStart..<end, length: length,
+                    overflowed: overflowed))
+            dropped = 0
+        }
         while true {
-            if start == end {
-                if atEnd { break }
-                let result = buffer.withUnsafeMutableBytes { source.read(into: $0) }
-                switch result {
-                case .failure(let failure): return .failure(failure)
-                case .success(let count):
-                    start = 0
-                    end = count
-                    bytesRead += count
-                    if count == 0 { atEnd = true }
-                }
-                continue
-            }
             let newline: Int? = buffer.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress, let found = memchr(base + start, 0x0A, end - start) else {
-                    return nil
-                }
+                guard scan < used, let base = raw.baseAddress, let found = memchr(base + scan, 0x0A, used - scan)
+                else { return nil }
                 return base.distance(to: UnsafeRawPointer(found))
             }
-            let stop = newline ?? end
-            let count = stop - start
-            length += count
-            let room = lineLimit - line.count
-            if room > 0 {
-                // A line found whole in the buffer is copied once, into an array of its size.
-                if line.isEmpty { line.reserveCapacity(min(room, count)) }
-                buffer.withUnsafeBufferPointer { bytes in
-                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(start + min(room, count))]))
-                }
-            }
             if let newline {
-                start = newline + 1
-                return .success(makeLine(line, length: length))
+                endLine(at: newline)
+                lineStart = newline + 1
+                scan = lineStart
+                if lines.count == maximumLines || lineStart >= maximumBytes { break }
+                continue
             }
-            start = end
+            scan = used
+            if dropped + used - lineStart > lineLimit {
+                // Over the limit: the line's bytes read so far are dropped, and only counted.
+                dropped += used - lineStart
+                used = lineStart
+                scan = used
+            }
+            if atEnd {
+                if dropped + used - lineStart > 0 {
+                    endLine(at: used)
+                    lineStart = used
+                }
+                break
+            }
+            // Reads end near `maximumBytes`, so that little is read past the chunk's last line (those
+            // bytes are copied to the start of the next chunk's buffer).
+            let end = min(buffer.count, used + min(readSize, max(maximumBytes - used, 16 * 1024)))
+            let result = buffer.withUnsafeMutableBytes { raw in
+                source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[used..<end]))
+            }
+            switch result {
+            case .failure(let failure): return .failure(failure)
+            case .success(let count):
+                used += count
+                bytesRead += count
+                if count == 0 { atEnd = true }
+            }
         }
-        return .success(length > 0 ? makeLine(line, length: length) : nil)
-    }
-
-    private func makeLine(_ bytes: [UInt8], length: Int) -> InputLine {
-        lineNumber += 1
-        return InputLine(number: lineNumber, bytes: bytes, length: length, overflowed: length > lineLimit)
+        carry.append(contentsOf: buffer[lineStart..<used])
+        return .success(lines)
     }
 }
 
-extension Array where Element == UInt8 {
+extension ArraySlice where Element == UInt8 {
     /// The bytes without leading and trailing ASCII whitespace (space, tab, LF, VT, FF, CR).
     func trimmingASCIIWhitespace() -> ArraySlice<UInt8> {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
@@ -210,5 +244,12 @@ extension Array where Element == UInt8 {
         while start < end, isSpace(self[start]) { start += 1 }
         while end > start, isSpace(self[end - 1]) { end -= 1 }
         return self[start..<end]
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The bytes without leading and trailing ASCII whitespace (space, tab, LF, VT, FF, CR).
+    func trimmingASCIIWhitespace() -> ArraySlice<UInt8> {
+        self[...].trimmingASCIIWhitespace()
     }
 }

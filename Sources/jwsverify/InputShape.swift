@@ -2,10 +2,38 @@ import JWSVerify
 
 /// A token as an input held it, with the caller's `id` when the input was an object carrying one.
 struct ShapedToken: Sendable {
-    /// The token text.
-    var token: String
+    /// How the token is held.
+    enum Text: Sendable {
+        /// As a string.
+        case string(String)
+        /// As its bytes, printable ASCII (the plain object's token, copied from the line).
+        case utf8([UInt8])
+    }
+
+    /// The token.
+    var text: Text
     /// The input object's `id` member (a string or a number), echoed in `batch` results as given.
     var id: JSONValue?
+
+    /// A token held as a string.
+    init(token: String, id: JSONValue? = nil) {
+        text = .string(token)
+        self.id = id
+    }
+
+    /// A token held as its bytes.
+    init(utf8 token: [UInt8], id: JSONValue? = nil) {
+        text = .utf8(token)
+        self.id = id
+    }
+
+    /// The token text.
+    var token: String {
+        switch text {
+        case .string(let token): return token
+        case .utf8(let bytes): return String(decoding: bytes, as: UTF8.self)
+        }
+    }
 }
 
 /// Why an input holds no token in any accepted shape, with the `id` when one could be read.
@@ -50,13 +78,24 @@ enum InputShape {
     ///   - what: How messages name the input: `the line` or `the input`.
     /// - Returns: the token and id, or why there is none.
     static func read(_ bytes: [UInt8], what: String) -> Result<ShapedToken, ShapeFailure> {
-        let trimmed = bytes.trimmingASCIIWhitespace()
+        read(bytes, range: bytes.indices, what: what)
+    }
+
+    /// Reads one input held in a range of a larger buffer (a `batch` line in its chunk's buffer).
+    ///
+    /// - Parameters:
+    ///   - bytes: The buffer.
+    ///   - range: Where the input is in `bytes`; surrounding ASCII whitespace is ignored.
+    ///   - what: How messages name the input: `the line` or `the input`.
+    /// - Returns: the token and id, or why there is none.
+    static func read(_ bytes: [UInt8], range: Range<Int>, what: String) -> Result<ShapedToken, ShapeFailure> {
+        let trimmed = bytes[range].trimmingASCIIWhitespace()
         switch trimmed.first {
         case UInt8(ascii: "{"):
             if let shaped = plainObject(in: bytes, range: trimmed.startIndex..<trimmed.endIndex) {
                 return .success(shaped)
             }
-            // The parser takes an array: reuse the line's own when nothing was trimmed.
+            // The parser takes an array: reuse the buffer itself when it is the whole input, untrimmed.
             return object(trimmed.count == bytes.count ? bytes : Array(trimmed), what: what)
         case UInt8(ascii: "\""):
             let value: JSONValue
@@ -149,9 +188,9 @@ enum InputShape {
             break
         }
         guard tokenMembersSeen == 1, let token else { return nil }
+        // The token is printable ASCII: its bytes go to the verifier as they are, without a `String`.
         return ShapedToken(
-            token: String(decoding: bytes[token], as: UTF8.self),
-            id: id.map { .string(String(decoding: bytes[$0], as: UTF8.self)) })
+            utf8: Array(bytes[token]), id: id.map { .string(String(decoding: bytes[$0], as: UTF8.self)) })
     }
 
     /// Whether every byte is printable ASCII other than `\\` (0x20–0x7E, 0x5C excepted); written

@@ -85,14 +85,22 @@ enum ReceiptBatchLine {
     ///   - runner: The run's receipt verifier, or why there is none.
     ///   - reporting: Whether the outcome carries every check and the chain (`--report full`).
     static func outcome(
-        _ token: String, runner: Result<ReceiptRunner, VerificationError>?, reporting: Bool
+        _ text: ShapedToken.Text, runner: Result<ReceiptRunner, VerificationError>?, reporting: Bool
     ) -> TokenOutcome? {
-        guard let runner, token.utf8.first == UInt8(ascii: "M"),
-            ReceiptInputDescription.startsLikeReceipt(Array(token.utf8.prefix(24)))
-        else { return nil }
+        // A token starts with "eyJ"; base64 of a receipt with "MI": only those lines are looked at further.
+        let token: [UInt8]
+        switch text {
+        case .string(let string):
+            guard string.utf8.first == UInt8(ascii: "M") else { return nil }
+            token = Array(string.utf8)
+        case .utf8(let bytes):
+            guard bytes.first == UInt8(ascii: "M") else { return nil }
+            token = bytes
+        }
+        guard let runner, ReceiptInputDescription.startsLikeReceipt(Array(token.prefix(24))) else { return nil }
         switch runner {
         case .success(let runner):
-            return TokenOutcome(receipt: runner.run(Array(token.utf8), reporting: reporting))
+            return TokenOutcome(receipt: runner.run(token, reporting: reporting))
         case .failure(let error):
             return TokenOutcome(
                 receipt: ReceiptOutcome(

@@ -118,11 +118,27 @@ struct VerificationRunner: Sendable {
     ///   - reporting: Whether the outcome carries every check and the chain (`verify`, `batch --report
     ///     full`); `batch`'s compact lines show neither, and skip building them.
     func run(_ token: String, reporting: Bool = true) -> TokenOutcome {
+        run(.string(token), reporting: reporting)
+    }
+
+    /// ``run(_:reporting:)`` of a token as an input held it: a token held as bytes goes to the verifier
+    /// as bytes.
+    func run(_ token: ShapedToken.Text, reporting: Bool = true) -> TokenOutcome {
         switch mode {
         case .verify(let verifier):
-            return outcome(of: verifier.verifyAndDecode(token, as: kind), verifier: verifier, reporting: reporting)
+            let result =
+                switch token {
+                case .string(let text): verifier.verifyAndDecode(text, as: kind)
+                case .utf8(let bytes): verifier.verifyAndDecode(utf8: bytes, as: kind)
+                }
+            return outcome(of: result, verifier: verifier, reporting: reporting)
         case .decodeOnly(let reason):
-            var outcome = decodeOnly(token, kind: kind, reason: reason)
+            let text =
+                switch token {
+                case .string(let text): text
+                case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
+                }
+            var outcome = decodeOnly(text, kind: kind, reason: reason)
             if outcome.kind == .notification, let json = outcome.payload?.json {
                 outcome.nested = Self.nestedTokens(in: json).map { token in
                     NestedOutcome(
@@ -136,43 +152,46 @@ struct VerificationRunner: Sendable {
     }
 
     /// What to print of one verification the library made (nested tokens included, as it verified them).
+    ///
+    /// The result is consumed: its payload and trees move into the outcome instead of being copied.
     private func outcome(
-        of result: VerificationResult<DecodedPayload>, verifier: SignedDataVerifier, reporting: Bool
+        of result: consuming VerificationResult<DecodedPayload>, verifier: SignedDataVerifier, reporting: Bool
     ) -> TokenOutcome {
-        // A token refused before its payload was checked still shows what it claims (decoded from the
-        // library's own parse, on use).
-        let shown: DecodedPayload? =
-            switch result {
-            case .verified(let verified): verified.payload
-            case .failed(let failure): failure.claimedPayload
-            }
         var outcome = TokenOutcome(
-            verified: result.isVerified, kind: shown?.kind ?? kind, error: result.error,
-            checks: reporting
-                ? result.report.steps.map {
-                    CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
-                } : [],
-            chain: [], chainValidated: false)
-        switch result {
-        case .verified(let verified) where !annotate:
-            // JSON output: the tree check 1 parsed, which holds what the model decoded.
-            outcome.payload = PayloadDocument(json: .object(verified.payloadObject), annotating: nil)
-        default:
-            outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
+            verified: false, kind: kind, error: nil, checks: [], chain: [], chainValidated: false)
+        func checkLines(_ report: VerificationReport) -> [CheckLine] {
+            report.steps.map { CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail) }
         }
-        switch result {
+        let nestedTokens: [NestedToken]
+        switch consume result {
         case .verified(let verified):
+            outcome.verified = true
+            outcome.kind = verified.payload.kind
+            if reporting { outcome.checks = checkLines(verified.report) }
+            // JSON output: the tree check 1 parsed, which holds what the model decoded.
+            outcome.payload =
+                annotate
+                ? PayloadDocument(verified.payload, annotate: true)
+                : PayloadDocument(json: .object(verified.payloadObject), annotating: nil)
             outcome.payloadJSON = verified.payloadJSON
-            outcome.environment = verified.environment?.rawValue ?? shown.flatMap(Self.environment)
+            outcome.environment = verified.environment?.rawValue ?? Self.environment(of: verified.payload)
             outcome.chainValidated = true
             outcome.validationTime = verified.validationTime
             outcome.validatedWithoutSignedDate = verified.validatedWithoutSignedDate
-            guard reporting else { break }
-            outcome.showValidatedChain(verified.chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
+            if reporting {
+                outcome.showValidatedChain(verified.chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
+            }
+            nestedTokens = verified.nestedTokens
         case .failed(let failure):
+            // A token refused before its payload was checked still shows what it claims (decoded from the
+            // library's own parse, on use).
+            let shown = failure.claimedPayload
+            outcome.kind = shown?.kind ?? kind ?? failure.kind
+            outcome.error = failure.error
+            if reporting { outcome.checks = checkLines(failure.report) }
+            outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
             outcome.payloadJSON = failure.unverifiedPayloadBytes
             outcome.environment = shown.flatMap(Self.environment)
-            outcome.kind = outcome.kind ?? failure.kind
             outcome.validationTime = failure.validationTime
             outcome.validatedWithoutSignedDate = failure.validatedWithoutSignedDate
             let failedStep = outcome.checks.first { $0.outcome == VerificationReport.Outcome.failed.rawValue }?.name
@@ -197,8 +216,9 @@ struct VerificationRunner: Sendable {
             {
                 outcome.payload = Self.rawPayload(json)
             }
+            nestedTokens = failure.nestedTokens
         }
-        outcome.nested = result.nestedTokens.map { nested in
+        outcome.nested = nestedTokens.map { nested in
             NestedOutcome(
                 field: nested.field, path: nested.path,
                 outcome: self.outcome(of: nested.result, verifier: verifier, reporting: reporting))

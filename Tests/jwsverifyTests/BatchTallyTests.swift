@@ -9,7 +9,7 @@ struct BatchTallyTests {
     private func line(
         _ code: String?, kind: String? = "transaction", retryable: Bool = false
     ) -> BatchCommand.LineResult {
-        BatchCommand.LineResult(json: "", verified: code == nil, code: code, kind: kind, retryable: retryable)
+        BatchCommand.LineResult(verified: code == nil, code: code, kind: kind, retryable: retryable)
     }
 
     /// All verified: 0; any permanent failure: 1; only retryable failures: 75; counts per code and kind.

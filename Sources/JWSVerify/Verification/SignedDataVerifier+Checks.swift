@@ -1,7 +1,7 @@
 import Foundation
 
 /// The verification contract, in order: every public method, synchronous or not, goes through
-/// ``parse(_:then:)`` (check 1) and ``check(_:as:verifyingNestedTokens:claims:recorder:)`` (checks
+/// ``parse(utf8:then:)`` (check 1) and ``check(_:as:verifyingNestedTokens:claims:recorder:)`` (checks
 /// 2 to 13 and the nested tokens), each check in its own file under `Checks/`. Check 11 may wait
 /// for the network: the checks after it run once its verdict is in (``VerificationStage``).
 extension SignedDataVerifier {
@@ -29,8 +29,15 @@ extension SignedDataVerifier {
     func verification(
         of token: String, as kind: PayloadKind?, claims: ClaimsCheck
     ) -> VerificationStage<VerificationResult<DecodedPayload>> {
+        verification(ofUTF8: Array(token.utf8), as: kind, claims: claims)
+    }
+
+    /// ``verification(of:as:claims:)`` of a token given as its UTF-8 bytes.
+    func verification(
+        ofUTF8 token: [UInt8], as kind: PayloadKind?, claims: ClaimsCheck
+    ) -> VerificationStage<VerificationResult<DecodedPayload>> {
         // The token is parsed once: the kind is recognized from the same payload tree that is verified.
-        parse(token) { parsed, recorder in
+        parse(utf8: token) { parsed, recorder in
             guard let kind = kind ?? PayloadKind.recognize(payload: parsed.payloadObject.keys) else {
                 return checkUnrecognized(parsed, recorder: recorder)
             }
@@ -58,15 +65,23 @@ extension SignedDataVerifier {
         }
     }
 
-    /// The entry of every method: check 1, then `next` on the parsed token.
+    /// ``parse(utf8:then:)`` of a token's text.
     private func parse<Output>(
         _ token: String,
+        then next: (ParsedToken, consuming ReportRecorder) -> VerificationStage<VerificationResult<Output>>
+    ) -> VerificationStage<VerificationResult<Output>> {
+        parse(utf8: Array(token.utf8), then: next)
+    }
+
+    /// The entry of every method: check 1 on the token's UTF-8 bytes, then `next` on the parsed token.
+    private func parse<Output>(
+        utf8 token: [UInt8],
         then next: (ParsedToken, consuming ReportRecorder) -> VerificationStage<VerificationResult<Output>>
     ) -> VerificationStage<VerificationResult<Output>> {
         var recorder = ReportRecorder()
         let parsed: ParsedToken
         do {
-            parsed = try FormatCheck.parse(Array(token.utf8), maximumBytes: maximumTokenBytes, chainCache: chainCache)
+            parsed = try FormatCheck.parse(token, maximumBytes: maximumTokenBytes, chainCache: chainCache)
         } catch {
             recorder.failed(error)
             return .finished(.failed(VerificationFailure(error: error, recorded: recorder)))

@@ -72,6 +72,13 @@ extension SignedDataVerifier {
         verification(of: token, as: kind, claims: claims).blockingResult()
     }
 
+    /// ``verifyAndDecode(_:as:)`` of a token given as its UTF-8 bytes: for a caller that holds them
+    /// already (the CLI's `batch` reads them from a line), without a `String` made only to be turned
+    /// back into bytes.
+    package func verifyAndDecode(utf8 token: [UInt8], as kind: PayloadKind?) -> VerificationResult<DecodedPayload> {
+        verification(ofUTF8: token, as: kind, claims: claims).blockingResult()
+    }
+
     /// Explains a verification step by step.
     ///
     /// - Parameter result: A result this verifier returned from ``verifyAndDecode(_:as:)``.
