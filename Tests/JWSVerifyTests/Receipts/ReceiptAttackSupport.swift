@@ -309,3 +309,8 @@ enum ReceiptSurgery {
         return copy
     }
 }
+
+extension ReceiptEnvelope {
+    /// The whole key the receipt chain cache compares: its head and the certificates field's bytes.
+    var cacheKey: [UInt8] { cacheKeyHead + Array(bytes[certificatesFieldRange]) }
+}
