@@ -8,6 +8,14 @@ struct ShapedToken: Sendable {
         case string(String)
         /// As its bytes, printable ASCII (the plain object's token, copied from the line).
         case utf8([UInt8])
+
+        /// The token text.
+        var string: String {
+            switch self {
+            case .string(let token): return token
+            case .utf8(let bytes): return String(decoding: bytes, as: UTF8.self)
+            }
+        }
     }
 
     /// The token.
@@ -28,12 +36,7 @@ struct ShapedToken: Sendable {
     }
 
     /// The token text.
-    var token: String {
-        switch text {
-        case .string(let token): return token
-        case .utf8(let bytes): return String(decoding: bytes, as: UTF8.self)
-        }
-    }
+    var token: String { text.string }
 }
 
 /// Why an input holds no token in any accepted shape, with the `id` when one could be read.

@@ -133,12 +133,7 @@ struct VerificationRunner: Sendable {
                 }
             return outcome(of: result, verifier: verifier, reporting: reporting)
         case .decodeOnly(let reason):
-            let text =
-                switch token {
-                case .string(let text): text
-                case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
-                }
-            var outcome = decodeOnly(text, kind: kind, reason: reason)
+            var outcome = decodeOnly(token.string, kind: kind, reason: reason)
             if outcome.kind == .notification, let json = outcome.payload?.json {
                 outcome.nested = Self.nestedTokens(in: json).map { token in
                     NestedOutcome(
