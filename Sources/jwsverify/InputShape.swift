@@ -101,16 +101,10 @@ enum InputShape {
             // The parser takes an array: reuse the buffer itself when it is the whole input, untrimmed.
             return object(trimmed.count == bytes.count ? bytes : Array(trimmed), what: what)
         case UInt8(ascii: "\""):
-            let value: JSONValue
-            do {
-                value = try JSONParser.parseValue(Array(trimmed))
-            } catch {
-                return refuse(
-                    "\(what) starts with '\"' but is not a JSON string: \(EscapedText.escaped(error.reason)) at byte"
-                        + " \(error.offset)")
+            switch jsonString(trimmed, what: what) {
+            case .success(let token): return .success(ShapedToken(token: token))
+            case .failure(let problem): return refuse(problem.text)
             }
-            guard case .string(let token) = value else { return refuse("\(what) is not a JSON string") }
-            return .success(ShapedToken(token: token))
         default:
             guard let token = String(validating: trimmed, as: UTF8.self) else {
                 return refuse("\(what) is not UTF-8 text (binary data?)")
@@ -237,6 +231,26 @@ enum InputShape {
             return refuse("the object's \"\(name)\" is not a string", id: id)
         }
         return .success(ShapedToken(token: token, id: id))
+    }
+
+    /// A problem with the input's shape, before the list of expected shapes is appended.
+    struct Problem: Error {
+        let text: String
+    }
+
+    /// The string `trimmed` (which starts with '"') holds as a JSON string: a token, or a receipt's base64.
+    static func jsonString(_ trimmed: ArraySlice<UInt8>, what: String) -> Result<String, Problem> {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parseValue(Array(trimmed))
+        } catch {
+            return .failure(
+                Problem(
+                    text: "\(what) starts with '\"' but is not a JSON string: \(EscapedText.escaped(error.reason)) at"
+                        + " byte \(error.offset)"))
+        }
+        guard case .string(let text) = value else { return .failure(Problem(text: "\(what) is not a JSON string")) }
+        return .success(text)
     }
 
     private static func refuse(_ problem: String, id: JSONValue? = nil) -> Result<ShapedToken, ShapeFailure> {

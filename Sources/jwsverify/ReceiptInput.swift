@@ -85,16 +85,10 @@ enum ReceiptInput {
             }
             return .success(Array(text.utf8))
         case UInt8(ascii: "\""):
-            let value: JSONValue
-            do {
-                value = try JSONParser.parseValue(Array(trimmed))
-            } catch {
-                return refuse(
-                    "the input starts with '\"' but is not a JSON string: \(EscapedText.escaped(error.reason)) at byte"
-                        + " \(error.offset)")
+            switch InputShape.jsonString(trimmed, what: "the input") {
+            case .success(let text): return .success(Array(text.utf8))
+            case .failure(let problem): return refuse(problem.text)
             }
-            guard case .string(let text) = value else { return refuse("the input is not a JSON string") }
-            return .success(Array(text.utf8))
         default:
             return .success(Array(trimmed))
         }

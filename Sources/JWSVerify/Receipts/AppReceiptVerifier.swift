@@ -80,8 +80,7 @@ public struct AppReceiptVerifier: Sendable {
         chainCacheCapacity: Int = 64,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws(VerificationError) {
-        var distinct: [AppStoreEnvironment] = []
-        for environment in environments where !distinct.contains(environment) { distinct.append(environment) }
+        let distinct = Configuration.distinct(environments)
         anchor = try Configuration.anchor(
             rootCertificates: rootCertificates, xcodeCertificate: xcodeCertificate, environments: distinct,
             appAppleId: appAppleId, enableOnlineChecks: false, cachesIntermediates: false,

@@ -61,6 +61,13 @@ enum Configuration {
         return .appleRoots(trustStore: store, intermediates: IntermediateCache(capacity: cachesIntermediates ? 16 : 0))
     }
 
+    /// `environments` without repeats, in the order given.
+    static func distinct(_ environments: [AppStoreEnvironment]) -> [AppStoreEnvironment] {
+        var distinct: [AppStoreEnvironment] = []
+        for environment in environments where !distinct.contains(environment) { distinct.append(environment) }
+        return distinct
+    }
+
     private static func error(_ message: String, _ remedy: VerificationError.Remedy? = nil) -> VerificationError {
         VerificationError(.invalidConfiguration, check: .configuration, message, step: nil, remedy: remedy)
     }

@@ -135,8 +135,7 @@ public struct SignedDataVerifier: Sendable {
         chainCacheCapacity: Int = 64,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws(VerificationError) {
-        var distinct: [AppStoreEnvironment] = []
-        for environment in environments where !distinct.contains(environment) { distinct.append(environment) }
+        let distinct = Configuration.distinct(environments)
         anchor = try Configuration.anchor(
             rootCertificates: rootCertificates, xcodeCertificate: xcodeCertificate, environments: distinct,
             appAppleId: appAppleId, enableOnlineChecks: enableOnlineChecks, cachesIntermediates: chainCacheCapacity > 0)
