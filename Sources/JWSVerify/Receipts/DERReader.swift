@@ -109,14 +109,6 @@ package struct DERReader: Sendable {
     /// - Throws: ``DERError`` naming the first byte left over.
     @inline(__always)
     package func finish() throws(DERError) {
-        try Self.finish(at: position, end: end)
-    }
-
-    /// Succeeds when `position` is `end`: nothing is left after the last element read with
-    /// ``readElement(in:at:end:tag:)``.
-    ///
-    /// - Throws: ``DERError`` naming the first byte left over.
-    package static func finish(at position: Int, end: Int) throws(DERError) {
         guard position >= end else {
             let count = end - position
             throw DERError("\(count) \(count == 1 ? "byte" : "bytes") after the last element", at: position)
@@ -128,50 +120,12 @@ package struct DERReader: Sendable {
     /// - Throws: ``DERError`` for every rule of the type's discussion on tags and lengths.
     @inline(__always)
     package mutating func readElement() throws(DERError) -> DERElement {
-        guard position >= end || count < limits.maximumElements else {
-            throw DERError("more than \(limits.maximumElements) elements in one container", at: position)
-        }
-        let element = try Self.readElement(in: bytes, at: &position, end: end, tag: nil)
-        count += 1
-        return element
-    }
-
-    /// Reads the next element, which must have identifier octet `tag`.
-    ///
-    /// - Throws: ``DERError`` (`expected a SEQUENCE, found an INTEGER`) or any error of ``readElement()``.
-    package mutating func readElement(tag: UInt8) throws(DERError) -> DERElement {
-        guard position >= end || count < limits.maximumElements else {
-            throw DERError("more than \(limits.maximumElements) elements in one container", at: position)
-        }
-        let element = try Self.readElement(in: bytes, at: &position, end: end, tag: tag)
-        count += 1
-        return element
-    }
-
-    /// Reads the element of `bytes` at `position`, inside a container that ends at `end` (an element read by a
-    /// reader over `bytes`), and moves `position` past it: the rules of ``readElement()`` without a nested reader,
-    /// for the fixed structures inside an element (the fields of a SEQUENCE, the one value in an OCTET STRING).
-    /// The element count limit does not apply; the caller reads a fixed number of elements. (Static, so that the
-    /// hot loop of content decoding makes no copy of a reader.)
-    ///
-    /// - Parameters:
-    ///   - bytes: The reader's array.
-    ///   - position: The offset of the element; on return, the offset after it.
-    ///   - end: The offset just past the container.
-    ///   - tag: The identifier octet the element must have, or `nil` for any.
-    /// - Throws: ``DERError`` for every rule of the type's discussion on tags and lengths.
-    package static func readElement(
-        in bytes: [UInt8], at position: inout Int, end: Int, tag expected: UInt8?
-    ) throws(DERError) -> DERElement {
         let start = position
-        guard start < end else {
-            let wanted = expected.map { Self.name(of: $0) } ?? "an element"
-            throw DERError("expected \(wanted), found the end of its container", at: start)
+        guard start < end else { throw DERError("expected an element, found the end of its container", at: start) }
+        guard count < limits.maximumElements else {
+            throw DERError("more than \(limits.maximumElements) elements in one container", at: start)
         }
         let tag = bytes[start]
-        if let expected, tag != expected {
-            throw DERError("expected \(Self.name(of: expected)), found \(Self.name(of: tag))", at: start)
-        }
         guard tag & 0x1F != 0x1F else {
             throw DERError(
                 "tag byte 0x\(Self.hex(tag)) uses the high-tag-number form, which is not accepted", at: start)
@@ -206,20 +160,22 @@ package struct DERReader: Sendable {
             throw DERError("length \(length) exceeds the \(end - index) bytes that remain", at: start)
         }
         position = index + length
+        count += 1
         return DERElement(tag: tag, start: start, contentStart: index, end: index + length)
     }
 
-    /// Reads the one element of `bytes` that `element`'s contents hold (such as the value inside an OCTET STRING),
-    /// which must have identifier octet `tag` and fill the contents exactly.
+    /// Reads the next element, which must have identifier octet `tag`.
     ///
-    /// - Throws: ``DERError`` for the rules of ``readElement(in:at:end:tag:)`` and for bytes after the element.
-    package static func readOnly(
-        in bytes: [UInt8], within element: DERElement, tag: UInt8
-    ) throws(DERError) -> DERElement {
-        var position = element.contentStart
-        let inner = try readElement(in: bytes, at: &position, end: element.end, tag: tag)
-        try finish(at: position, end: element.end)
-        return inner
+    /// - Throws: ``DERError`` (`expected a SEQUENCE, found an INTEGER`) or any error of ``readElement()``.
+    @inline(__always)
+    package mutating func readElement(tag: UInt8) throws(DERError) -> DERElement {
+        if let found = nextTag, found != tag {
+            throw DERError("expected \(Self.name(of: tag)), found \(Self.name(of: found))", at: position)
+        }
+        guard position < end else {
+            throw DERError("expected \(Self.name(of: tag)), found the end of its container", at: position)
+        }
+        return try readElement()
     }
 
     /// Reads the next element if its identifier octet is `tag`; `nil` (nothing read) otherwise.
@@ -243,11 +199,14 @@ package struct DERReader: Sendable {
     /// Reads an INTEGER whose contents are minimal two's complement (X.690 §8.3.2), of any size.
     @inline(__always)
     package mutating func readIntegerElement() throws(DERError) -> DERElement {
-        try Self.checkedInteger(readElement(tag: 0x02), in: bytes)
+        let element = try readElement(tag: 0x02)
+        try checkInteger(element)
+        return element
     }
 
-    /// `element` (an INTEGER) when its contents are minimal two's complement (X.690 §8.3.2).
-    package static func checkedInteger(_ element: DERElement, in bytes: [UInt8]) throws(DERError) -> DERElement {
+    /// Succeeds when `element`'s contents are a minimal two's complement integer (X.690 §8.3.2).
+    @inline(__always)
+    private func checkInteger(_ element: DERElement) throws(DERError) {
         guard element.length > 0 else { throw DERError("an INTEGER with no contents", at: element.start) }
         if element.length > 1 {
             let first = bytes[element.contentStart]
@@ -256,7 +215,6 @@ package struct DERReader: Sendable {
                 throw DERError("an INTEGER with a redundant leading octet (not minimal)", at: element.contentStart)
             }
         }
-        return element
     }
 
     /// Succeeds when a primitive universal element's contents follow DER where OpenSSL, re-encoding what it
@@ -271,7 +229,7 @@ package struct DERReader: Sendable {
                 throw DERError("a BOOLEAN that is not one octet 0x00 or 0xFF (DER)", at: element.start)
             }
         case 0x02, 0x0A:
-            _ = try Self.checkedInteger(element, in: bytes)
+            try checkInteger(element)
         case 0x03:
             guard length > 0, bytes[element.contentStart] <= 7, length > 1 || bytes[element.contentStart] == 0 else {
                 throw DERError("a BIT STRING with a bad unused-bits octet", at: element.start)
@@ -290,12 +248,7 @@ package struct DERReader: Sendable {
     /// Reads a minimal INTEGER that fits in `Int64`.
     @inline(__always)
     package mutating func readInteger() throws(DERError) -> Int64 {
-        try Self.integerValue(readElement(tag: 0x02), in: bytes)
-    }
-
-    /// The value of `element` (an INTEGER), which must be minimal and fit in `Int64`.
-    package static func integerValue(_ element: DERElement, in bytes: [UInt8]) throws(DERError) -> Int64 {
-        let element = try checkedInteger(element, in: bytes)
+        let element = try readIntegerElement()
         guard element.length <= 8 else {
             throw DERError("an INTEGER of \(element.length) octets, beyond 64 bits", at: element.start)
         }
@@ -312,14 +265,8 @@ package struct DERReader: Sendable {
 
     /// Reads a UTF8String whose contents are well-formed UTF-8.
     package mutating func readUTF8String() throws(DERError) -> String {
-        try Self.utf8Text(readElement(tag: 0x0C), in: bytes)
-    }
-
-    /// The text of `element` (a UTF8String), which must be well-formed UTF-8.
-    package static func utf8Text(_ element: DERElement, in bytes: [UInt8]) throws(DERError) -> String {
-        let contents = bytes[element.contents]
-        if contents.allSatisfy({ $0 < 0x80 }) { return String(decoding: contents, as: UTF8.self) }
-        guard let text = String(validating: contents, as: UTF8.self) else {
+        let element = try readElement(tag: 0x0C)
+        guard let text = String(validating: bytes[element.contents], as: UTF8.self) else {
             throw DERError("a UTF8String that is not valid UTF-8", at: element.contentStart)
         }
         return text
@@ -327,11 +274,7 @@ package struct DERReader: Sendable {
 
     /// Reads an IA5String (bytes 0x00 to 0x7F) and returns its contents.
     package mutating func readIA5StringElement() throws(DERError) -> DERElement {
-        try Self.checkedIA5String(readElement(tag: 0x16), in: bytes)
-    }
-
-    /// `element` (an IA5String) when its bytes are 0x00 to 0x7F.
-    package static func checkedIA5String(_ element: DERElement, in bytes: [UInt8]) throws(DERError) -> DERElement {
+        let element = try readElement(tag: 0x16)
         if let index = element.contents.first(where: { bytes[$0] > 0x7F }) {
             throw DERError("an IA5String with the non-ASCII byte 0x\(Self.hex(bytes[index]))", at: index)
         }

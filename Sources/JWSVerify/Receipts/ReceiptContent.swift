@@ -10,8 +10,8 @@ import Foundation
 /// - ``maximumContentBytes``: the content is at most 4 MiB (a receipt of 187 purchases has 75 KB);
 /// - ``maximumAttributes``: the set holds at most 100,000 attributes, so at most that many purchases;
 /// - ``maximumPurchaseAttributes``: one purchase holds at most 1,000 attributes (Apple writes about 20);
-/// - ``limits``: readers nest at most 6 deep; the structure is fixed (set, attribute, value, purchase set, purchase
-///   attribute, value) and nothing deeper is read: other values are kept as bytes.
+/// - ``limits``: readers nest at most 6 deep, which the structure needs exactly (set, attribute, value, purchase
+///   set, purchase attribute, value).
 ///
 /// Each field of ``AppReceiptField`` and ``InAppPurchaseField`` must hold its kind of value (``ReceiptValueKind``)
 /// and appear at most once (but 17); a date is RFC 3339 (``ReceiptDate/seconds(rfc3339:)``) or empty (no date).
@@ -53,66 +53,73 @@ package enum ReceiptContent {
 
     /// Reads one `SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`.
     fileprivate static func attribute(_ set: inout DERReader) throws(DERError) -> Attribute {
-        let sequence = try set.readElement(tag: 0x30)
-        return try attribute(in: set.bytes, sequence)
-    }
-
-    private static func attribute(in bytes: [UInt8], _ sequence: DERElement) throws(DERError) -> Attribute {
-        var position = sequence.contentStart
-        let end = sequence.end
-        let type = try DERReader.integerValue(
-            DERReader.readElement(in: bytes, at: &position, end: end, tag: 0x02), in: bytes)
-        let version = try DERReader.integerValue(
-            DERReader.readElement(in: bytes, at: &position, end: end, tag: 0x02), in: bytes)
-        let value = try DERReader.readElement(in: bytes, at: &position, end: end, tag: 0x04)
-        try DERReader.finish(at: position, end: end)
-        return Attribute(type: type, version: version, value: value, start: sequence.start)
+        let start = set.position
+        var sequence = try set.readSequence()
+        let type = try sequence.readInteger()
+        let version = try sequence.readInteger()
+        let value = try sequence.readOctetString()
+        try sequence.finish()
+        return Attribute(type: type, version: version, value: value, start: start)
     }
 
     /// Decodes the value of `attribute` as `kind` (for ``ReceiptValueKind/purchase``, its bytes).
     fileprivate static func value(
-        _ attribute: Attribute, _ kind: ReceiptValueKind, in bytes: [UInt8]
+        _ attribute: Attribute, _ kind: ReceiptValueKind, _ reader: DERReader
     ) throws(DERError) -> Value {
         let element = attribute.value
         switch kind {
         case .bytes, .purchase:
-            return .bytes(Array(bytes[element.contents]))
+            return .bytes(Array(reader.slice(element.contents)))
         case .sha1Digest:
             guard element.length == 20 else {
                 throw DERError("a SHA-1 hash of \(element.length) bytes, not 20", at: element.contentStart)
             }
-            return .bytes(Array(bytes[element.contents]))
+            return .bytes(Array(reader.slice(element.contents)))
         case .utf8String:
-            return .text(try DERReader.utf8Text(DERReader.readOnly(in: bytes, within: element, tag: 0x0C), in: bytes))
+            return try single(element, reader) { (inner) throws(DERError) in .text(try inner.readUTF8String()) }
         case .ia5String:
-            let text = try DERReader.checkedIA5String(
-                DERReader.readOnly(in: bytes, within: element, tag: 0x16), in: bytes)
-            return .text(String(decoding: bytes[text.contents], as: UTF8.self))
+            return try single(element, reader) { (inner) throws(DERError) in .text(try inner.readIA5String()) }
         case .integer:
-            return .integer(
-                try DERReader.integerValue(DERReader.readOnly(in: bytes, within: element, tag: 0x02), in: bytes))
+            return try single(element, reader) { (inner) throws(DERError) in .integer(try inner.readInteger()) }
         case .flag:
-            let integer = try DERReader.readOnly(in: bytes, within: element, tag: 0x02)
-            let number = try DERReader.integerValue(integer, in: bytes)
-            guard number == 0 || number == 1 else {
-                throw DERError("a flag of \(number), not 0 or 1", at: integer.start)
+            return try single(element, reader) { (inner) throws(DERError) in
+                let start = inner.position
+                let number = try inner.readInteger()
+                guard number == 0 || number == 1 else { throw DERError("a flag of \(number), not 0 or 1", at: start) }
+                return .flag(number == 1)
             }
-            return .flag(number == 1)
         case .date:
-            let text = try DERReader.checkedIA5String(
-                DERReader.readOnly(in: bytes, within: element, tag: 0x16), in: bytes)
-            guard text.length > 0 else { return .date(nil) }
-            guard let seconds = ReceiptDate.seconds(rfc3339: bytes[text.contents]) else {
-                let quoted = String(decoding: bytes[text.contents].prefix(40), as: UTF8.self)
-                throw DERError("not an RFC 3339 date: \"\(EscapedText.escaped(quoted))\"", at: text.contentStart)
+            return try single(element, reader) { (inner) throws(DERError) in
+                let text = try inner.readIA5StringElement()
+                guard text.length > 0 else { return .date(nil) }
+                guard let seconds = ReceiptDate.seconds(rfc3339: inner.slice(text.contents)) else {
+                    let quoted = String(decoding: inner.slice(text.contents).prefix(40), as: UTF8.self)
+                    throw DERError("not an RFC 3339 date: \"\(EscapedText.escaped(quoted))\"", at: text.contentStart)
+                }
+                return .date(Date(timeIntervalSince1970: Double(seconds)))
             }
-            return .date(Date(timeIntervalSince1970: Double(seconds)))
         }
     }
 
-    /// The error for `error`, which happened in `context`.
-    fileprivate static func error(_ context: String, _ error: DERError) -> ReceiptContentError {
-        ReceiptContentError("receipt content: \(context): \(error.message)")
+    /// Reads the one element that the OCTET STRING `element` holds, with `read`, and checks that nothing follows.
+    private static func single(
+        _ element: DERElement, _ reader: DERReader, _ read: (inout DERReader) throws(DERError) -> Value
+    ) throws(DERError) -> Value {
+        var inner = try reader.nested(in: element)
+        let value = try read(&inner)
+        try inner.finish()
+        return value
+    }
+
+    /// Runs `body`, turning its ``DERError`` into a ``ReceiptContentError`` that says where: `context`.
+    fileprivate static func locate<T>(
+        _ context: @autoclosure () -> String, _ body: () throws(DERError) -> T
+    ) throws(ReceiptContentError) -> T {
+        do throws(DERError) {
+            return try body()
+        } catch {
+            throw ReceiptContentError("receipt content: \(context()): \(error.message)")
+        }
     }
 
     fileprivate static func duplicate(_ context: String, _ attribute: Attribute) -> ReceiptContentError {
@@ -134,25 +141,20 @@ extension AppReceipt {
                 "receipt content: \(content.count) bytes, over the limit of \(ReceiptContent.maximumContentBytes)")
         }
         var root = DERReader(content, limits: ReceiptContent.limits)
-        var set: DERReader
-        do throws(DERError) {
-            set = try root.readSet()
+        var set = try ReceiptContent.locate("not a DER set of attributes") { () throws(DERError) in
+            let set = try root.readSet()
             try root.finish()
-        } catch {
-            throw ReceiptContent.error("not a DER set of attributes", error)
+            return set
         }
         self.init()
         var seen: UInt64 = 0
         while !set.isAtEnd {
             let start = set.position
-            let attribute: ReceiptContent.Attribute
-            do throws(DERError) {
-                attribute = try ReceiptContent.attribute(&set)
-            } catch {
-                throw ReceiptContent.error("attribute at byte \(start)", error)
+            let attribute = try ReceiptContent.locate("attribute at byte \(start)") { () throws(DERError) in
+                try ReceiptContent.attribute(&set)
             }
             guard let field = AppReceiptField(rawValue: attribute.type) else {
-                let value = Array(content[attribute.value.contents])
+                let value = Array(set.slice(attribute.value.contents))
                 unknownAttributes.append(
                     ReceiptAttribute(type: attribute.type, version: attribute.version, value: value))
                 continue
@@ -162,26 +164,27 @@ extension AppReceipt {
                 inApp.append(try InAppPurchaseReceipt(attribute, number: number, reader: set))
                 continue
             }
-            guard seen & field.bit == 0 else { throw ReceiptContent.duplicate(field.context, attribute) }
+            // Messages are made only on failure: building them for every attribute cost a third of the decoding.
+            func context() -> String { "attribute \(field.rawValue) (\(field.name))" }
+            guard seen & field.bit == 0 else { throw ReceiptContent.duplicate(context(), attribute) }
             seen |= field.bit
-            do throws(DERError) {
-                store(try ReceiptContent.value(attribute, field.kind, in: content), field, attribute, content)
-            } catch {
-                throw ReceiptContent.error(field.context, error)
+            let value = try ReceiptContent.locate(context()) { () throws(DERError) in
+                try ReceiptContent.value(attribute, field.kind, set)
             }
+            store(value, field, attribute, set)
         }
     }
 
     private mutating func store(
         _ value: ReceiptContent.Value, _ field: AppReceiptField, _ attribute: ReceiptContent.Attribute,
-        _ bytes: [UInt8]
+        _ reader: DERReader
     ) {
         switch (field, value) {
         case (.receiptType, .text(let text)): receiptType = text
         case (.appItemId, .integer(let number)): appItemId = number
         case (.bundleId, .text(let text)):
             bundleId = text
-            bundleIdRawValue = Array(bytes[attribute.value.contents])
+            bundleIdRawValue = Array(reader.slice(attribute.value.contents))
         case (.applicationVersion, .text(let text)): applicationVersion = text
         case (.opaqueValue, .bytes(let bytes)): opaqueValue = bytes
         case (.sha1Hash, .bytes(let bytes)): sha1Hash = bytes
@@ -201,14 +204,10 @@ extension InAppPurchaseReceipt {
         _ attribute: ReceiptContent.Attribute, number: Int, reader: DERReader
     ) throws(ReceiptContentError) {
         func purchase() -> String { "in-app purchase \(number) (attribute 17 at byte \(attribute.start))" }
-        var set: DERReader
-        do throws(DERError) {
-            set = try ReceiptContent.set(in: attribute.value, of: reader)
-        } catch {
-            throw ReceiptContent.error(purchase(), error)
+        var set = try ReceiptContent.locate(purchase()) { () throws(DERError) in
+            try ReceiptContent.set(in: attribute.value, of: reader)
         }
         self.init()
-        let bytes = reader.bytes
         var seen: UInt64 = 0
         while !set.isAtEnd {
             guard set.count < ReceiptContent.maximumPurchaseAttributes else {
@@ -216,27 +215,23 @@ extension InAppPurchaseReceipt {
                     "receipt content: \(purchase()): more than \(ReceiptContent.maximumPurchaseAttributes) attributes")
             }
             let start = set.position
-            let inner: ReceiptContent.Attribute
-            do throws(DERError) {
-                inner = try ReceiptContent.attribute(&set)
-            } catch {
-                throw ReceiptContent.error(purchase() + ", attribute at byte \(start)", error)
+            let inner = try ReceiptContent.locate(purchase() + ", attribute at byte \(start)") { () throws(DERError) in
+                try ReceiptContent.attribute(&set)
             }
             guard let field = InAppPurchaseField(rawValue: inner.type) else {
+                // Apple's purchases carry about 7 attributes this version does not know: one allocation for them.
                 if unknownAttributes.isEmpty { unknownAttributes.reserveCapacity(8) }
-                let value = Array(bytes[inner.value.contents])
+                let value = Array(set.slice(inner.value.contents))
                 unknownAttributes.append(ReceiptAttribute(type: inner.type, version: inner.version, value: value))
                 continue
             }
-            guard seen & field.bit == 0 else {
-                throw ReceiptContent.duplicate(purchase() + ", " + field.context, inner)
-            }
+            func context() -> String { purchase() + ", attribute \(field.rawValue) (\(field.name))" }
+            guard seen & field.bit == 0 else { throw ReceiptContent.duplicate(context(), inner) }
             seen |= field.bit
-            do throws(DERError) {
-                store(try ReceiptContent.value(inner, field.kind, in: bytes), field)
-            } catch {
-                throw ReceiptContent.error(purchase() + ", " + field.context, error)
+            let value = try ReceiptContent.locate(context()) { () throws(DERError) in
+                try ReceiptContent.value(inner, field.kind, set)
             }
+            store(value, field)
         }
     }
 

@@ -23,7 +23,9 @@ package enum ReceiptDate {
             }
             return value
         }
-        func separator(_ index: Int, _ character: Unicode.Scalar) -> Bool { text[base + index] == character.value }
+        func separator(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+            text[base + index] == UInt8(ascii: character)
+        }
         guard let year = number(0, 4), separator(4, "-"), let month = number(5, 2), separator(7, "-"),
             let day = number(8, 2), separator(10, "T"), let hour = number(11, 2), separator(13, ":"),
             let minute = number(14, 2), separator(16, ":"), let second = number(17, 2),
