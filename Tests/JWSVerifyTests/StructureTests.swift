@@ -60,6 +60,40 @@ struct StructureTests {
         }
     }
 
+    /// Input: every C file and public header of the two C modules. Expected: the one convention of
+    /// `CJWSOpenSSL.h`: every exported function carries its module's prefix (`cjws_`, `cjwst_`); every C file
+    /// includes its module's `internal.h` first (it hides deprecated OpenSSL API); only
+    /// `CJWSOpenSSL/fastpath/ec_key.c` asks for the deprecated API; one error drain: only
+    /// `CJWSOpenSSL/errors.c` takes errors off OpenSSL's queue.
+    @Test("the C modules follow one convention and have one error drain")
+    func cConvention() throws {
+        let cFiles = Self.files(endingIn: ".c").filter { $0.hasPrefix("CJWSOpenSSL/") || $0.hasPrefix("CJWSTesting/") }
+        #expect(cFiles.contains("CJWSOpenSSL/fastpath/ec_key.c") && cFiles.contains("CJWSOpenSSL/fastpath/leaf.c"))
+        for path in cFiles {
+            let lines = try Self.lines(path)
+            let firstInclude = lines.first { $0.hasPrefix("#include") } ?? ""
+            #expect(firstInclude.hasPrefix("#include \"internal.h\"") || firstInclude.hasPrefix("#include \"../internal.h\""),
+                    "\(path): first include \(firstInclude)")
+            let text = lines.joined(separator: "\n")
+            #expect(
+                text.contains("#define CJWS_INTERNAL_USES_DEPRECATED_EC") == (path == "CJWSOpenSSL/fastpath/ec_key.c"),
+                "\(path)")
+            #expect(!text.contains("ERR_get_error") || path == "CJWSOpenSSL/errors.c", "\(path) drains the queue")
+        }
+        let headers = Self.files(endingIn: ".h").filter { $0.contains("/include/") && $0.hasPrefix("CJWS") }
+        #expect(headers.count == 4, "\(headers)")
+        for path in headers {
+            let prefix = path.hasPrefix("CJWSTesting/") ? "cjwst_" : "cjws_"
+            for line in try Self.lines(path) {
+                guard let open = line.firstIndex(of: "("), let first = line.first, first.isLetter,
+                    !line.hasPrefix("typedef"), !line.hasPrefix("extern")
+                else { continue }
+                let name = line[..<open].split(whereSeparator: { $0 == " " || $0 == "*" }).last ?? ""
+                #expect(name.hasPrefix(prefix), "\(path): \(line)")
+            }
+        }
+    }
+
     /// Input: every Swift file of the library. Expected: unsafe pointers (`Unsafe…`, `withUnsafe…`,
     /// `memchr`, `memcmp`) only in `OpenSSL/` and the four named files.
     @Test("unsafe pointers only at the C boundary and in the named files")
