@@ -131,13 +131,19 @@ public struct ReceiptSigner: Sendable, Hashable {
         public var additionalSigners: [Signer]
         /// The encoding; nil means the signer's ``ReceiptSigner/encoding``.
         public var encoding: ReceiptEncoding?
+        /// The SignedData's `digestAlgorithms` SET, as dotted OIDs written in this order, each without
+        /// parameters (at most 8; empty writes an empty SET); nil means OpenSSL's (the signers' digests). The
+        /// signature does not cover the set, so a receipt with an unknown OID beside SHA-256 still carries a
+        /// valid SignerInfo and signature, which `CMS_verify` refuses all the same.
+        public var digestAlgorithmOIDs: [String]?
 
         /// Apple's shape unless told otherwise.
         public init(
             digest: ReceiptDigest = .sha256, signedAttributes: Bool = false, detached: Bool = false,
             contentTypeOID: String? = nil, certificates: [TestCertificate]? = nil,
             signerCertificate: TestCertificate? = nil, signingKey: TestSigningKey? = nil,
-            includesSigner: Bool = true, additionalSigners: [Signer] = [], encoding: ReceiptEncoding? = nil
+            includesSigner: Bool = true, additionalSigners: [Signer] = [], encoding: ReceiptEncoding? = nil,
+            digestAlgorithmOIDs: [String]? = nil
         ) {
             self.digest = digest
             self.signedAttributes = signedAttributes
@@ -149,6 +155,7 @@ public struct ReceiptSigner: Sendable, Hashable {
             self.includesSigner = includesSigner
             self.additionalSigners = additionalSigners
             self.encoding = encoding
+            self.digestAlgorithmOIDs = digestAlgorithmOIDs
         }
     }
 
@@ -184,7 +191,7 @@ public struct ReceiptSigner: Sendable, Hashable {
         return try OpenSSLReceipts.sign(
             content: content, contentTypeOID: options.contentTypeOID, signers: signers,
             certificates: (options.certificates ?? certificates).map(\.der), detached: options.detached,
-            encoding: encoding)
+            encoding: encoding, digestAlgorithmOIDs: options.digestAlgorithmOIDs)
     }
 
     /// Signs `content` into a receipt and returns it as standard base64 with padding, the form a
