@@ -47,13 +47,17 @@ static int failure_of(unsigned long code) {
     }
 }
 
-/* Drains the error queue into the verdict: the last error's code, the failure it names (CMS_verify
- * raises the error that says what failed last), and every error's text with its data (cjws_error_text,
- * the one drain of both C modules). */
+/* Drains the error queue into the verdict: the last error's code, the failure named by the last error
+ * or else by the first (CMS_verify raises what failed last, but after CMS_get0_SignerInfos refused a
+ * ContentInfo of another type it adds "no signers"), and every error's text with its data
+ * (cjws_error_text, the one drain of both C modules). */
 static void drain_errors(cjwst_cms_verdict *verdict, int fallback_failure) {
     unsigned long last = ERR_peek_last_error();
+    unsigned long first = ERR_peek_error();
     verdict->openssl_error = last;
-    verdict->failure = failure_of(last) != 0 ? failure_of(last) : fallback_failure;
+    verdict->failure = failure_of(last) != 0    ? failure_of(last)
+                       : failure_of(first) != 0 ? failure_of(first)
+                                                : fallback_failure;
     cjws_error_text(verdict->reason, sizeof verdict->reason);
 }
 
