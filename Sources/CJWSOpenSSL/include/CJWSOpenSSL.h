@@ -36,8 +36,8 @@
  *             free functions, get0 accessors and the error readers excepted) and leaves OpenSSL's reasons in
  *             it on failure. cjws_error_text is the one drain of both modules: it empties the queue into one
  *             line.
- *   Hygiene   OPENSSL_NO_DEPRECATED in every file but fastpath/ec_key.c (see internal.h); one `done:` exit
- *             per function that acquires anything.
+ *   Hygiene   OPENSSL_NO_DEPRECATED in every file but fastpath/ec_key.c (see internal.h); what a function
+ *             acquires it releases at its one cleanup label (`done:`), where ownership does not move out.
  *
  * One C file per section below: errors.c (errors, digests), keys.c (keys and ES256), x509.c, chain.c (trust
  * store and chain), receipt.c (app receipts), ocsp.c and ocsp_http.c (CJWSOpenSSL_ocsp.h).
