@@ -72,8 +72,10 @@ struct StructureTests {
         for path in cFiles {
             let lines = try Self.lines(path)
             let firstInclude = lines.first { $0.hasPrefix("#include") } ?? ""
-            #expect(firstInclude.hasPrefix("#include \"internal.h\"") || firstInclude.hasPrefix("#include \"../internal.h\""),
-                    "\(path): first include \(firstInclude)")
+            #expect(
+                firstInclude.hasPrefix("#include \"internal.h\"")
+                    || firstInclude.hasPrefix("#include \"../internal.h\""),
+                "\(path): first include \(firstInclude)")
             let text = lines.joined(separator: "\n")
             #expect(
                 text.contains("#define CJWS_INTERNAL_USES_DEPRECATED_EC") == (path == "CJWSOpenSSL/fastpath/ec_key.c"),

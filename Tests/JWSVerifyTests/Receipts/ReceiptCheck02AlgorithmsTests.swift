@@ -26,8 +26,9 @@ struct ReceiptCheck02AlgorithmsTests {
     }
 
     static let cases: [Case] = [
-        Case(label: "an unknown OID beside SHA-256", oids: [ReceiptDigest.sha256.oid, unknownDigestOID],
-             reason: "unknown digest algorithm"),
+        Case(
+            label: "an unknown OID beside SHA-256", oids: [ReceiptDigest.sha256.oid, unknownDigestOID],
+            reason: "unknown digest algorithm"),
         Case(label: "an empty set", oids: [], reason: "CMS_dataInit"),
         Case(label: "only an unknown OID", oids: [unknownDigestOID], reason: "unknown digest algorithm"),
         Case(label: "only SHA-1 under a SHA-256 signer", oids: [ReceiptDigest.sha1.oid], reason: "no matching digest"),

@@ -172,11 +172,17 @@ enum CraftedReceipts {
         // 2, algorithms: unsupportedAlgorithm.
         let sha256 = ReceiptDigest.sha256.oid
         let unknownDigest = ReceiptCheck02AlgorithmsTests.unknownDigestOID
-        add("good-digest-set-sha256-sha512", try sign(.init(digestAlgorithmOIDs: [sha256, ReceiptDigest.sha512.oid])), .verified)
-        add("algorithm-digest-set-unknown-beside-sha256", try sign(.init(digestAlgorithmOIDs: [sha256, unknownDigest])), algorithm)
+        add(
+            "good-digest-set-sha256-sha512", try sign(.init(digestAlgorithmOIDs: [sha256, ReceiptDigest.sha512.oid])),
+            .verified)
+        add(
+            "algorithm-digest-set-unknown-beside-sha256",
+            try sign(.init(digestAlgorithmOIDs: [sha256, unknownDigest])), algorithm)
         add("algorithm-digest-set-empty", try sign(.init(digestAlgorithmOIDs: [])), algorithm)
         add("algorithm-digest-set-unknown-only", try sign(.init(digestAlgorithmOIDs: [unknownDigest])), algorithm)
-        add("algorithm-digest-set-without-signer-digest", try sign(.init(digestAlgorithmOIDs: [ReceiptDigest.sha1.oid])), algorithm)
+        add(
+            "algorithm-digest-set-without-signer-digest",
+            try sign(.init(digestAlgorithmOIDs: [ReceiptDigest.sha1.oid])), algorithm)
         add("algorithm-sha512", try sign(.init(digest: .sha512)), algorithm, stricter: .digest)
         add("algorithm-sha384", try sign(.init(digest: .sha384)), algorithm, stricter: .digest)
         add("algorithm-md5", try sign(.init(digest: .md5)), algorithm, stricter: .digest)
