@@ -2,8 +2,11 @@
 /// before 2023) or SHA-256, and its signature algorithm RSA PKCS #1 v1.5 (`rsaEncryption`, as Apple
 /// writes it, or `sha1WithRSAEncryption` / `sha256WithRSAEncryption` naming the same digest).
 enum ReceiptAlgorithmsCheck {
-    /// Checks the algorithms, recording step 2; returns the digest.
-    static func check(_ cms: CMSReceipt, recorder: inout ReportRecorder) throws(VerificationError) -> CMSDigest {
+    /// Checks the algorithms, recording step 2 (`algorithm`); returns the digest and the signature
+    /// algorithm's name (for ``CMSSigner``).
+    static func check(
+        _ cms: CMSReceipt, recorder: inout ReportRecorder
+    ) throws(VerificationError) -> (digest: CMSDigest, signatureName: String) {
         let algorithms = cms.algorithms
         guard let digest = algorithms.digest else {
             throw VerificationError(
@@ -17,7 +20,7 @@ enum ReceiptAlgorithmsCheck {
                     + " receipts are signed with RSA PKCS #1 v1.5")
         }
         recorder.passed(.algorithm, passed(digest))
-        return digest
+        return (digest, algorithms.signatureName)
     }
 
     static func passed(_ digest: CMSDigest) -> String { "RSA PKCS #1 v1.5 with \(digest.rawValue)" }
