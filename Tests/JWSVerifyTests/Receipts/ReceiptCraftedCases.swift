@@ -101,12 +101,13 @@ enum CraftedReceipts {
             cases.append(crafted)
         }
         let malformed = failed(.malformedReceipt, .format, .format)
+        let badContent = failed(.malformedReceipt, .format, .content)
         let algorithm = failed(.unsupportedAlgorithm, .header, .algorithm)
         let noChain = failed(.missingCertificateChain, .header, .certificateChain)
         let untrusted = failed(.untrustedChain, .chain, .trust)
         let expired = failed(.certificateExpired, .chain, .validity)
         let markers = failed(.missingAppleExtension, .chain, .appleExtensions)
-        let key = failed(.unsupportedKey, .chain, .leafKey)
+        let key = failed(.unsupportedKey, .chain, .signerKey)
         let signature = failed(.invalidSignature, .signature, .signature)
 
         // Apple's shapes, and shapes that share Apple's certificates field.
@@ -154,20 +155,20 @@ enum CraftedReceipts {
             malformed, stricter: .oneSigner)
         add("format-no-signer", try sign(.init(includesSigner: false)), malformed)
         add(
-            "format-content-not-der", try sign(content: [0x31, 0x06, 0x30, 0x04, 0x02, 0x01, 0x02]), malformed,
+            "format-content-not-der", try sign(content: [0x31, 0x06, 0x30, 0x04, 0x02, 0x01, 0x02]), badContent,
             stricter: .contentDER)
-        add("format-content-not-a-set", try sign(content: [0x01, 0x02, 0x03]), malformed, stricter: .contentDER)
+        add("format-content-not-a-set", try sign(content: [0x01, 0x02, 0x03]), badContent, stricter: .contentDER)
         var attributes = ReceiptContentEncoder.attributes(ReceiptAttackFixture.receipt())
         attributes.append(ReceiptAttribute(type: 2, value: ReceiptContentEncoder.utf8String("com.example.evil")))
         add(
             "format-duplicate-bundle-id", try sign(content: ReceiptContentEncoder.content(attributes: attributes)),
-            malformed, stricter: .contentDER)
+            badContent, stricter: .contentDER)
         add(
             "format-content-ber-lengths",
             try sign(
                 content: ReceiptContentEncoder.content(
                     attributes: ReceiptContentEncoder.attributes(ReceiptAttackFixture.receipt()), lengths: .longForm)),
-            malformed, stricter: .contentDER)
+            badContent, stricter: .contentDER)
 
         // 2, algorithms: unsupportedAlgorithm.
         let sha256 = ReceiptDigest.sha256.oid

@@ -6,8 +6,11 @@
 /// entry beside SHA-256, an empty set, a set without the signer's digest), with OpenSSL's reason in
 /// `underlying`.
 enum ReceiptAlgorithmsCheck {
-    /// Checks the algorithms, recording step 2; returns the digest.
-    static func check(_ cms: CMSReceipt, recorder: inout ReportRecorder) throws(VerificationError) -> CMSDigest {
+    /// Checks the algorithms, recording step 2 (`algorithm`); returns the digest and the signature
+    /// algorithm's name (for ``CMSSigner``).
+    static func check(
+        _ cms: CMSReceipt, recorder: inout ReportRecorder
+    ) throws(VerificationError) -> (digest: CMSDigest, signatureName: String) {
         let algorithms = cms.algorithms
         guard let digest = algorithms.digest else {
             throw VerificationError(
@@ -24,7 +27,7 @@ enum ReceiptAlgorithmsCheck {
             throw digestSetError(problem, digest: digest, reason: reason)
         }
         recorder.passed(.algorithm, passed(digest))
-        return digest
+        return (digest, algorithms.signatureName)
     }
 
     /// The refusal of a `digestAlgorithms` set that `CMS_verify` cannot take the SignerInfo's digest from: it
