@@ -113,17 +113,17 @@ struct ReceiptContractTests {
     @Test("a device hash computed in the test verifies; another device does not")
     func deviceHash() throws {
         #expect([UInt8](ReceiptDeviceHash.sha1(Array("abc".utf8))) == ReceiptDeviceHash.abc)
-        let fixture = try ReceiptAttackFixture.get()
+        let fixture = try ReceiptFixture.get()
         let verifier = try ReceiptVerifiers.make(capacity: 0)
         let good = try fixture.good()
         let result = verifier.verifyAndDecodeAppReceipt(
-            Data(good), deviceIdentifier: ReceiptAttackFixture.deviceIdentifier)
+            Data(good), deviceIdentifier: ReceiptFixture.deviceIdentifier)
         #expect(result.isVerified, "\(String(describing: result.error))")
         #expect(result.report.steps.first { $0.name == .deviceHash }?.outcome == .passed)
         let uuid = UUID(
             uuid: (0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x1B, 0x1C, 0x1D, 0x1E, 0x1F))
         #expect(verifier.verifyAndDecodeAppReceipt(Data(good).base64EncodedString(), deviceIdentifier: uuid).isVerified)
-        var other = ReceiptAttackFixture.deviceIdentifier
+        var other = ReceiptFixture.deviceIdentifier
         other[15] ^= 0x80
         #expect(
             verifier.verifyAndDecodeAppReceipt(Data(good), deviceIdentifier: other).error?.code == .deviceHashMismatch)

@@ -6,11 +6,11 @@ import Testing
 
 @testable import JWSVerify
 
-/// Review of the check-per-file refactor (1a827b8..review): warm and cold verifiers answer and report
+/// The check-per-file pipeline (since 1a827b8): warm and cold verifiers answer and report
 /// the same, every report lists its steps in order with the failed one shown, and what the contract
 /// documents about failures holds.
-@Suite("Pipeline review: one verdict, one report")
-struct PipelineReviewTests {
+@Suite("Pipeline: one verdict, one report, warm and cold")
+struct PipelineConsistencyTests {
     static let bundleId = "com.example.jwsverify"
     /// Inside TestPKI's default validity (2025 ... 2035).
     static let inside = Date(timeIntervalSince1970: 1_780_000_000)
@@ -26,7 +26,7 @@ struct PipelineReviewTests {
     static func verifier(capacity: Int, validationTime: ValidationTime = .signedDate) throws -> SignedDataVerifier {
         try SignedDataVerifier(
             rootCertificates: [pki.root.der], bundleId: bundleId, environment: .sandbox,
-            validationTime: validationTime, chainCacheCapacity: capacity, clock: { PipelineReviewTests.inside })
+            validationTime: validationTime, chainCacheCapacity: capacity, clock: { PipelineConsistencyTests.inside })
     }
 
     /// What a result says, nested results included: everything one verdict must keep the same.
@@ -308,13 +308,13 @@ struct PipelineReviewTests {
     func openSSLFailureInTrustIsReported() async {
         await #expect(processExitsWith: .success) {
             guard cjwst_install_failing_allocator() == 1 else { exit(3) }
-            exit(PipelineReviewOutOfMemory.run())
+            exit(PipelineConsistencyOutOfMemory.run())
         }
     }
 }
 
 /// The body of the exit test above (an exit test's closure may capture nothing).
-enum PipelineReviewOutOfMemory {
+enum PipelineConsistencyOutOfMemory {
     static func run() -> Int32 {
         do {
             let pki = try TestPKI.generate(seed: 77)
