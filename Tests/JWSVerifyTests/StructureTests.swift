@@ -89,6 +89,27 @@ struct StructureTests {
         }
     }
 
+    /// Input: the file names under `Tests/JWSVerifyTests/Verification/Checks` and `…/Receipts/Checks`.
+    /// Expected: each token check 1 to 13 and each receipt check 1 to 10 has exactly one test file named after it
+    /// (`Check07ValidityTests.swift`, `ReceiptCheck04TrustTests.swift`), mirroring `Sources`.
+    @Test("each check of the contract has one test file, by its number")
+    func oneTestFilePerCheck() {
+        for (folder, prefix, count) in [
+            ("JWSVerifyTests/Verification/Checks/", "Check", 13), ("JWSVerifyTests/Receipts/Checks/", "ReceiptCheck", 10),
+        ] {
+            var owners: [Int: [String]] = [:]
+            for path in Self.testFiles(endingIn: "Tests.swift") where path.hasPrefix(folder + prefix) {
+                let name = String(path.split(separator: "/").last ?? "")
+                guard let number = Int(name.dropFirst(prefix.count).prefix(2)) else { continue }
+                owners[number, default: []].append(name)
+            }
+            for number in 1...count {
+                #expect(owners[number]?.count == 1, "\(prefix) \(number): \(owners[number] ?? [])")
+            }
+            #expect(Set(owners.keys) == Set(1...count), "\(prefix): \(owners.keys.sorted())")
+        }
+    }
+
     /// Input: every Swift file under `Tests/`, its name, the types it declares and its `@Suite` names.
     /// Expected: none named after a review round or an attack ("Review", "Attack", "OneParse", "One
     /// parse"): suites are named after what they test, so that a newcomer finds them by subject.

@@ -71,6 +71,18 @@ enum CraftedReceipts {
 
     static let ids: [String] = (try? all.get().map(\.id)) ?? []
 
+    /// The receipt check a crafted case tests, by the prefix of its id (`good-`: verified receipts).
+    enum Check: String, CaseIterable, Sendable {
+        case good
+        case format, algorithm, signer, trust, validity, markers, key, signature, claims
+        case deviceHash = "device-hash"
+    }
+
+    /// The ids of the cases of one check: those starting with its prefix and a dash.
+    static func ids(check: Check) -> [String] {
+        ids.filter { $0.hasPrefix(check.rawValue + "-") }
+    }
+
     static func named(_ id: String) throws -> CraftedReceipt {
         try #require(try all.get().first { $0.id == id }, "no crafted receipt \(id)")
     }

@@ -29,4 +29,4 @@ extension AppleTokenVariants {
         #expect(result.error?.check == check, "\(name)")
         #expect(!result.isVerified, "\(name)")
     }
-
+}
