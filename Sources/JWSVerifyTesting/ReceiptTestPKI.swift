@@ -76,7 +76,8 @@ public struct ReceiptTestPKI: Sendable, Hashable {
         }
         self.init(
             root: hierarchy.root, rootKey: try rsa(hierarchy.rootKey, "the root"),
-            intermediate: hierarchy.intermediate, intermediateKey: try rsa(hierarchy.intermediateKey, "the intermediate"),
+            intermediate: hierarchy.intermediate,
+            intermediateKey: try rsa(hierarchy.intermediateKey, "the intermediate"),
             leaf: hierarchy.leaf, leafKey: try rsa(hierarchy.leafKey, "the leaf"))
     }
 
@@ -167,14 +168,18 @@ public struct ReceiptTestPKI: Sendable, Hashable {
 
     /// A developer's code signing certificate issued by this hierarchy's intermediate, without the receipt
     /// leaf marker: ``TestHierarchy/makeDeveloperCertificate(keyBits:validity:)``.
-    public func makeDeveloperCertificate(keyBits: Int = 2048, validity: ClosedRange<Date>? = nil) throws
+    public func makeDeveloperCertificate(
+        keyBits: Int = 2048, validity: ClosedRange<Date>? = nil
+    ) throws
         -> TestSigningCredential
     {
         try hierarchy.makeDeveloperCertificate(keyBits: keyBits, validity: validity)
     }
 
     /// An Xcode StoreKit Testing style certificate: ``TestHierarchy/makeXcodeStoreKitCertificate(validity:keyBits:)``.
-    public static func makeXcodeStoreKitCertificate(validity: ClosedRange<Date>? = nil, keyBits: Int = 2048) throws
+    public static func makeXcodeStoreKitCertificate(
+        validity: ClosedRange<Date>? = nil, keyBits: Int = 2048
+    ) throws
         -> TestSigningCredential
     {
         try TestHierarchy.makeXcodeStoreKitCertificate(validity: validity, keyBits: keyBits)

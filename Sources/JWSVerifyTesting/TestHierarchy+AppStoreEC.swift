@@ -23,7 +23,9 @@ extension TestHierarchy {
         /// The default OCSP URL written into leaves (the intermediate's responder; never resolves).
         public static let intermediateOCSPURL = "http://ocsp.jwsverify.invalid/test-intermediate"
 
-        static func rootSpec(name: TestDistinguishedName, serial: Data, validity: ClosedRange<Date>)
+        static func rootSpec(
+            name: TestDistinguishedName, serial: Data, validity: ClosedRange<Date>
+        )
             -> TestCertificateSpec
         {
             TestCertificateSpec(
@@ -60,25 +62,33 @@ extension TestHierarchy {
     /// that order from one generator (the derivation `TestPKI.generate(seed:)` has always used).
     static func generateAppStoreEC(seed: UInt64, options: Options) throws -> TestHierarchy {
         let validity = options.validity ?? defaultValidity
-        let rootKey = try TestPrivateKey.generate(curve: .p384, seed: seed, label: "root")
+        let keyLabel = options.label.map { "\($0)-" } ?? ""
+        func name(_ role: String, _ standard: TestDistinguishedName) -> TestDistinguishedName {
+            guard let label = options.label else { return standard }
+            return TestDistinguishedName(commonName: "\(label) \(role) NOT APPLE", organization: "JWSVerify Tests")
+        }
+        let rootKey = try TestPrivateKey.generate(curve: .p384, seed: seed, label: keyLabel + "root")
         var serials = SeededGenerator(seed: seed, label: "serial-numbers")
         let root = try TestCertificate.issue(
-            AppStoreEC.rootSpec(name: AppStoreEC.rootName, serial: serials.serialNumber(), validity: validity),
+            AppStoreEC.rootSpec(
+                name: name("Root", AppStoreEC.rootName), serial: serials.serialNumber(), validity: validity),
             subjectKey: rootKey, issuerKey: nil)
 
-        let intermediateKey = try TestPrivateKey.generate(curve: .p384, seed: seed, label: "intermediate")
+        let intermediateKey = try TestPrivateKey.generate(curve: .p384, seed: seed, label: keyLabel + "intermediate")
         let intermediateValidity = options.intermediateValidity ?? validity
         let intermediate = try TestCertificate.issue(
             AppStoreEC.intermediateSpec(
-                name: AppStoreEC.intermediateName, issuer: root.subject, serial: serials.serialNumber(),
+                name: name("Intermediate", AppStoreEC.intermediateName), issuer: root.subject,
+                serial: serials.serialNumber(),
                 validity: intermediateValidity, includeAppleMarker: true, isCertificateAuthority: true,
                 ocspURL: options.rootOCSPURL),
             subjectKey: intermediateKey, issuerKey: rootKey)
 
-        let leafKey = try TestPrivateKey.generate(curve: .p256, seed: seed, label: "leaf")
+        let leafKey = try TestPrivateKey.generate(curve: .p256, seed: seed, label: keyLabel + "leaf")
         let leaf = try TestCertificate.issue(
             AppStoreEC.leafSpec(
-                name: AppStoreEC.leafName, issuer: intermediate.subject, serial: serials.serialNumber(),
+                name: name("Leaf", AppStoreEC.leafName), issuer: intermediate.subject,
+                serial: serials.serialNumber(),
                 validity: options.leafValidity ?? intermediateValidity, includeAppleMarker: true,
                 ocspURL: options.intermediateOCSPURL),
             subjectKey: leafKey, issuerKey: intermediateKey)
@@ -90,31 +100,32 @@ extension TestHierarchy {
 
     func makeAppStoreECLeaf(
         key: TestSigningKey, validity: ClosedRange<Date>?, includeAppleMarker: Bool, commonName: String?,
-        issuer: TestSigningCredential, seed: UInt64
+        issuer: TestSigningCredential, seed: UInt64, serialNumber: Data?, ocspURL: String?
     ) throws -> TestSigningCredential {
         var serials = SeededGenerator(seed: seed, label: "extra-leaf-serial")
         var name = AppStoreEC.leafName
         if let commonName { name.commonName = commonName }
         let spec = AppStoreEC.leafSpec(
-            name: name, issuer: issuer.certificate.subject, serial: serials.serialNumber(),
+            name: name, issuer: issuer.certificate.subject, serial: serialNumber ?? serials.serialNumber(),
             validity: validity ?? issuer.certificate.notBefore...issuer.certificate.notAfter,
-            includeAppleMarker: includeAppleMarker)
+            includeAppleMarker: includeAppleMarker, ocspURL: ocspURL)
         let certificate = try TestCertificate.issue(
-            spec, subjectKey: try Self.ecKey(key, "the leaf"), issuerKey: try Self.ecKey(issuer.privateKey, "the issuer"))
+            spec, subjectKey: try Self.ecKey(key, "the leaf"),
+            issuerKey: try Self.ecKey(issuer.privateKey, "the issuer"))
         return TestSigningCredential(certificate: certificate, privateKey: key)
     }
 
     func makeAppStoreECIntermediate(
         key: TestSigningKey, validity: ClosedRange<Date>?, includeAppleMarker: Bool, isCertificateAuthority: Bool,
-        commonName: String?, seed: UInt64
+        commonName: String?, seed: UInt64, serialNumber: Data?, ocspURL: String?
     ) throws -> TestSigningCredential {
         var serials = SeededGenerator(seed: seed, label: "extra-intermediate-serial")
         var name = AppStoreEC.intermediateName
         if let commonName { name.commonName = commonName }
         let spec = AppStoreEC.intermediateSpec(
-            name: name, issuer: root.subject, serial: serials.serialNumber(),
+            name: name, issuer: root.subject, serial: serialNumber ?? serials.serialNumber(),
             validity: validity ?? root.notBefore...root.notAfter,
-            includeAppleMarker: includeAppleMarker, isCertificateAuthority: isCertificateAuthority)
+            includeAppleMarker: includeAppleMarker, isCertificateAuthority: isCertificateAuthority, ocspURL: ocspURL)
         let certificate = try TestCertificate.issue(
             spec, subjectKey: try Self.ecKey(key, "the intermediate"), issuerKey: try Self.ecKey(rootKey, "the root"))
         return TestSigningCredential(certificate: certificate, privateKey: key)
@@ -124,7 +135,9 @@ extension TestHierarchy {
     /// nobody in this hierarchy: a chain `[selfSigned, intermediate, root]` must not verify.
     ///
     /// - Throws: ``JWSTestingError/invalidArgument(_:)`` for a `.receiptRSA` hierarchy.
-    public func makeSelfSignedLeaf(validity: ClosedRange<Date>? = nil, seed: UInt64? = nil) throws
+    public func makeSelfSignedLeaf(
+        validity: ClosedRange<Date>? = nil, seed: UInt64? = nil
+    ) throws
         -> TestSigningCredential
     {
         guard profile == .appStoreEC else {

@@ -69,7 +69,8 @@ extension TestHierarchy {
         let root = try TestCertificate(der: rootCertificate.sign(with: .rsa(rootKey)))
         var seeds = SeededGenerator(seed: seed, label: "receipt-hierarchy")
         var hierarchy = TestHierarchy(
-            profile: .receiptRSA, root: root, rootKey: .rsa(rootKey), intermediate: root, intermediateKey: .rsa(rootKey),
+            profile: .receiptRSA, root: root, rootKey: .rsa(rootKey), intermediate: root,
+            intermediateKey: .rsa(rootKey),
             leaf: root, leafKey: .rsa(rootKey))
         let intermediate = try hierarchy.makeIntermediate(
             validity: options.intermediateValidity, keyBits: options.rsaKeyBits, certificateDigest: digest,
@@ -82,7 +83,7 @@ extension TestHierarchy {
 
     func makeReceiptRSAIntermediate(
         key: TestSigningKey, validity: ClosedRange<Date>?, includeAppleMarker: Bool, isCertificateAuthority: Bool,
-        commonName: String?, certificateDigest: CraftedDigest, seed: UInt64
+        commonName: String?, certificateDigest: CraftedDigest, seed: UInt64, serialNumber: Data?
     ) throws -> TestSigningCredential {
         let subject =
             commonName.map {
@@ -99,12 +100,12 @@ extension TestHierarchy {
         if includeAppleMarker { extensions.append(.appleIntermediateMarker()) }
         return try issue(
             subject: subject, key: key, validity: validity ?? root.notBefore...root.notAfter, extensions: extensions,
-            digest: certificateDigest, issuer: rootCredential, seed: seed)
+            digest: certificateDigest, issuer: rootCredential, seed: seed, serialNumber: serialNumber)
     }
 
     func makeReceiptRSALeaf(
         key: TestSigningKey, validity: ClosedRange<Date>?, includeAppleMarker: Bool, commonName: String?,
-        issuer: TestSigningCredential, certificateDigest: CraftedDigest, seed: UInt64
+        issuer: TestSigningCredential, certificateDigest: CraftedDigest, seed: UInt64, serialNumber: Data?
     ) throws -> TestSigningCredential {
         let subject =
             commonName.map {
@@ -123,7 +124,7 @@ extension TestHierarchy {
         return try issue(
             subject: subject, key: key,
             validity: validity ?? issuer.certificate.notBefore...issuer.certificate.notAfter,
-            extensions: extensions, digest: certificateDigest, issuer: issuer, seed: seed)
+            extensions: extensions, digest: certificateDigest, issuer: issuer, seed: seed, serialNumber: serialNumber)
     }
 
     /// `.receiptRSA`: a developer's code signing certificate issued by this hierarchy's intermediate: keyUsage
@@ -135,7 +136,9 @@ extension TestHierarchy {
     /// - Parameters:
     ///   - keyBits: the RSA key size.
     ///   - validity: nil means the intermediate's validity.
-    public func makeDeveloperCertificate(keyBits: Int = 2048, validity: ClosedRange<Date>? = nil) throws
+    public func makeDeveloperCertificate(
+        keyBits: Int = 2048, validity: ClosedRange<Date>? = nil
+    ) throws
         -> TestSigningCredential
     {
         let key = TestSigningKey.rsa(try TestRSAPrivateKey.generate(bits: keyBits))
@@ -161,7 +164,9 @@ extension TestHierarchy {
     /// - Parameters:
     ///   - validity: nil means ``defaultValidity`` (Xcode's own run for 20 years).
     ///   - keyBits: the RSA key size (Xcode's: 2048).
-    public static func makeXcodeStoreKitCertificate(validity: ClosedRange<Date>? = nil, keyBits: Int = 2048) throws
+    public static func makeXcodeStoreKitCertificate(
+        validity: ClosedRange<Date>? = nil, keyBits: Int = 2048
+    ) throws
         -> TestSigningCredential
     {
         let validity = validity ?? defaultValidity
@@ -182,12 +187,12 @@ extension TestHierarchy {
 
     private func issue(
         subject: CraftedName, key: TestSigningKey, validity: ClosedRange<Date>, extensions: [TestExtension],
-        digest: CraftedDigest, issuer: TestSigningCredential, seed: UInt64
+        digest: CraftedDigest, issuer: TestSigningCredential, seed: UInt64, serialNumber: Data? = nil
     ) throws -> TestSigningCredential {
         var serials = SeededGenerator(seed: seed, label: "receipt-serial")
         let certificate = CraftedCertificate(
             subject: subject, issuer: CraftedName(der: try Self.subjectDER(of: issuer.certificate)),
-            serialNumber: serials.serialNumber(), notBefore: Self.seconds(validity.lowerBound),
+            serialNumber: serialNumber ?? serials.serialNumber(), notBefore: Self.seconds(validity.lowerBound),
             notAfter: Self.seconds(validity.upperBound), signatureDigest: digest,
             publicKey: .subjectPublicKeyInfo(key.publicKeyDER), extensions: extensions)
         return TestSigningCredential(

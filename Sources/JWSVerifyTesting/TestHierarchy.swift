@@ -52,13 +52,18 @@ public struct TestHierarchy: Sendable, Hashable {
         /// `.receiptRSA`: the digest of the certificate signatures, `.sha256` (Apple's chains since 2023)
         /// or `.sha1` (before).
         public var certificateDigest: CraftedDigest
+        /// `.appStoreEC`: nil gives the profile's names (``AppStoreEC``); a label names the certificates
+        /// "<label> Root NOT APPLE", "<label> Intermediate NOT APPLE" and "<label> Leaf NOT APPLE" (O=JWSVerify
+        /// Tests) and derives their keys from the seed and the label, so that the hierarchies of one test are told
+        /// apart (the crafted-chain tests' variant).
+        public var label: String?
 
         /// Options; every default gives the profile's standard shape.
         public init(
             validity: ClosedRange<Date>? = nil, intermediateValidity: ClosedRange<Date>? = nil,
             leafValidity: ClosedRange<Date>? = nil, rootOCSPURL: String = AppStoreEC.rootOCSPURL,
             intermediateOCSPURL: String = AppStoreEC.intermediateOCSPURL, rsaKeyBits: Int = 2048,
-            certificateDigest: CraftedDigest = .sha256
+            certificateDigest: CraftedDigest = .sha256, label: String? = nil
         ) {
             self.validity = validity
             self.intermediateValidity = intermediateValidity
@@ -67,6 +72,7 @@ public struct TestHierarchy: Sendable, Hashable {
             self.intermediateOCSPURL = intermediateOCSPURL
             self.rsaKeyBits = rsaKeyBits
             self.certificateDigest = certificateDigest
+            self.label = label
         }
     }
 
@@ -145,10 +151,14 @@ public struct TestHierarchy: Sendable, Hashable {
     /// root that a verifier trusting only ``root`` must reject.
     public func makeUnrelated(seed: UInt64? = nil) throws -> TestHierarchy {
         var options = Options(
-            validity: root.notBefore...root.notAfter, intermediateValidity: intermediate.notBefore...intermediate.notAfter,
+            validity: root.notBefore...root.notAfter,
+            intermediateValidity: intermediate.notBefore...intermediate.notAfter,
             leafValidity: leaf.notBefore...leaf.notAfter)
         if case .rsa(let key) = rootKey { options.rsaKeyBits = key.bitCount }
-        if profile == .appStoreEC { options.intermediateValidity = nil; options.leafValidity = nil }
+        if profile == .appStoreEC {
+            options.intermediateValidity = nil
+            options.leafValidity = nil
+        }
         return try TestHierarchy.generate(profile, seed: seed, options: options)
     }
 
@@ -185,12 +195,16 @@ public struct TestHierarchy: Sendable, Hashable {
     ///   - keyBits: `.receiptRSA`: the size of a new RSA key.
     ///   - certificateDigest: `.receiptRSA`: the digest of the issuer's signature.
     ///   - seed: makes the key (EC) and the serial number deterministic; nil makes them random.
+    ///   - serialNumber: the serial number's contents; nil means one from `seed`.
+    ///   - ocspURL: `.appStoreEC`: the OCSP URL of the leaf's Authority Information Access (the issuer's
+    ///     responder); nil leaves the extension out (the OCSP tests' variant).
     /// - Throws: ``JWSTestingError`` when the key or the certificate cannot be made, or (`.appStoreEC`) when
     ///   the issuer's key is not EC.
     public func makeLeaf(
         key: TestSigningKey? = nil, validity: ClosedRange<Date>? = nil, includeAppleMarker: Bool = true,
         commonName: String? = nil, issuer: TestSigningCredential? = nil, keyBits: Int = 2048,
-        certificateDigest: CraftedDigest = .sha256, seed: UInt64? = nil
+        certificateDigest: CraftedDigest = .sha256, seed: UInt64? = nil, serialNumber: Data? = nil,
+        ocspURL: String? = AppStoreEC.intermediateOCSPURL
     ) throws -> TestSigningCredential {
         let seed = seed ?? randomSeed()
         let issuer = issuer ?? intermediateCredential
@@ -199,12 +213,12 @@ public struct TestHierarchy: Sendable, Hashable {
             let key = try key ?? .ec(TestPrivateKey.generate(curve: .p256, seed: seed, label: "extra-leaf"))
             return try makeAppStoreECLeaf(
                 key: key, validity: validity, includeAppleMarker: includeAppleMarker, commonName: commonName,
-                issuer: issuer, seed: seed)
+                issuer: issuer, seed: seed, serialNumber: serialNumber, ocspURL: ocspURL)
         case .receiptRSA:
             let key = try key ?? .rsa(TestRSAPrivateKey.generate(bits: keyBits))
             return try makeReceiptRSALeaf(
                 key: key, validity: validity, includeAppleMarker: includeAppleMarker, commonName: commonName,
-                issuer: issuer, certificateDigest: certificateDigest, seed: seed)
+                issuer: issuer, certificateDigest: certificateDigest, seed: seed, serialNumber: serialNumber)
         }
     }
 
@@ -222,10 +236,14 @@ public struct TestHierarchy: Sendable, Hashable {
     ///   - keyBits: `.receiptRSA`: the size of a new RSA key.
     ///   - certificateDigest: `.receiptRSA`: the digest of the root's signature.
     ///   - seed: makes the key (EC) and the serial number deterministic; nil makes them random.
+    ///   - serialNumber: the serial number's contents; nil means one from `seed`.
+    ///   - ocspURL: `.appStoreEC`: the OCSP URL of the intermediate's Authority Information Access (the root's
+    ///     responder); nil leaves the extension out.
     public func makeIntermediate(
         key: TestSigningKey? = nil, validity: ClosedRange<Date>? = nil, includeAppleMarker: Bool = true,
         isCertificateAuthority: Bool = true, commonName: String? = nil, keyBits: Int = 2048,
-        certificateDigest: CraftedDigest = .sha256, seed: UInt64? = nil
+        certificateDigest: CraftedDigest = .sha256, seed: UInt64? = nil, serialNumber: Data? = nil,
+        ocspURL: String? = AppStoreEC.rootOCSPURL
     ) throws -> TestSigningCredential {
         let seed = seed ?? randomSeed()
         switch profile {
@@ -233,13 +251,14 @@ public struct TestHierarchy: Sendable, Hashable {
             let key = try key ?? .ec(TestPrivateKey.generate(curve: .p384, seed: seed, label: "extra-intermediate"))
             return try makeAppStoreECIntermediate(
                 key: key, validity: validity, includeAppleMarker: includeAppleMarker,
-                isCertificateAuthority: isCertificateAuthority, commonName: commonName, seed: seed)
+                isCertificateAuthority: isCertificateAuthority, commonName: commonName, seed: seed,
+                serialNumber: serialNumber, ocspURL: ocspURL)
         case .receiptRSA:
             let key = try key ?? .rsa(TestRSAPrivateKey.generate(bits: keyBits))
             return try makeReceiptRSAIntermediate(
                 key: key, validity: validity, includeAppleMarker: includeAppleMarker,
                 isCertificateAuthority: isCertificateAuthority, commonName: commonName,
-                certificateDigest: certificateDigest, seed: seed)
+                certificateDigest: certificateDigest, seed: seed, serialNumber: serialNumber)
         }
     }
 }

@@ -137,7 +137,9 @@ public struct TestPKI: Sendable, Hashable {
         return try Self.typed(
             hierarchy.makeLeaf(
                 key: .ec(key), validity: validity, includeAppleMarker: includeAppleMarker, commonName: commonName,
-                issuer: issuer.map { TestSigningCredential(certificate: $0.certificate, privateKey: .ec($0.privateKey)) },
+                issuer: issuer.map {
+                    TestSigningCredential(certificate: $0.certificate, privateKey: .ec($0.privateKey))
+                },
                 seed: seed))
     }
 

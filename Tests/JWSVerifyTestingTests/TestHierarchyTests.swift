@@ -122,4 +122,33 @@ struct TestHierarchyTests {
             #expect(try TestHierarchy.load(from: directory.url) == hierarchy, "\(profile)")
         }
     }
+
+    /// Input: `.appStoreEC` hierarchies with the label option (the crafted-chain tests' variant), and an
+    /// intermediate and a leaf issued with a given serial number and OCSP URL, or none (the OCSP tests' variant).
+    /// Expected: the certificates are named after the label, the keys are those of the seed and the
+    /// "<label>-root", "-intermediate", "-leaf" labels; the serial numbers and URLs are as given, and without a
+    /// URL the Authority Information Access extension is left out.
+    @Test("the crafted and OCSP variants are options: a label, serial numbers and OCSP URLs")
+    func variants() throws {
+        let labelled = try TestHierarchy.generate(.appStoreEC, seed: 51, options: .init(label: "Store"))
+        #expect(labelled.root.subject.commonName == "Store Root NOT APPLE")
+        #expect(labelled.intermediate.subject.commonName == "Store Intermediate NOT APPLE")
+        #expect(labelled.leaf.subject.commonName == "Store Leaf NOT APPLE")
+        #expect(labelled.rootKey == .ec(try TestPrivateKey.generate(curve: .p384, seed: 51, label: "Store-root")))
+        #expect(labelled.leafKey == .ec(try TestPrivateKey.generate(curve: .p256, seed: 51, label: "Store-leaf")))
+        // The intermediate's subject as encoded is the leaf's issuer, byte for byte.
+        let subject = try labelled.intermediate.subjectName.der
+        #expect(subject.first == 0x30 && labelled.leaf.der.range(of: subject) != nil)
+
+        let url = "http://127.0.0.1:8801"
+        let intermediate = try labelled.makeIntermediate(serialNumber: Data([0x10, 0x02]), ocspURL: url)
+        #expect(try Self.signedPart(intermediate.certificate).serial == Data([0x10, 0x02]))
+        #expect(intermediate.certificate.der.range(of: Data(url.utf8)) != nil)
+        let leaf = try labelled.replacing(intermediate: intermediate).makeLeaf(
+            serialNumber: Data([0x10, 0x03]), ocspURL: nil)
+        #expect(try Self.signedPart(leaf.certificate).serial == Data([0x10, 0x03]))
+        let authorityInformationAccess = Data([0x06, 0x08, 0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x01, 0x01])
+        #expect(leaf.certificate.der.range(of: authorityInformationAccess) == nil)
+        #expect(labelled.leaf.der.range(of: authorityInformationAccess) != nil)
+    }
 }

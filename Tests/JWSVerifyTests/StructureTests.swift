@@ -95,7 +95,8 @@ struct StructureTests {
     @Test("each check of the contract has one test file, by its number")
     func oneTestFilePerCheck() {
         for (folder, prefix, count) in [
-            ("JWSVerifyTests/Verification/Checks/", "Check", 13), ("JWSVerifyTests/Receipts/Checks/", "ReceiptCheck", 10),
+            ("JWSVerifyTests/Verification/Checks/", "Check", 13),
+            ("JWSVerifyTests/Receipts/Checks/", "ReceiptCheck", 10),
         ] {
             var owners: [Int: [String]] = [:]
             for path in Self.testFiles(endingIn: "Tests.swift") where path.hasPrefix(folder + prefix) {
