@@ -89,7 +89,7 @@ public struct ReceiptTestPKI: Sendable, Hashable {
     }
 
     /// The root certificate's DER: configure a verifier (or ``ReceiptReference``) to trust it.
-    public var rootDER: Data { root.der }
+    public var rootDER: Data { hierarchy.rootDER }
 
     /// The root with its key.
     public var rootCredential: TestSigningCredential { hierarchy.rootCredential }
@@ -99,7 +99,7 @@ public struct ReceiptTestPKI: Sendable, Hashable {
     public var leafCredential: TestSigningCredential { hierarchy.leafCredential }
 
     /// `[leaf, intermediate, root]`, the order in which App Store receipts embed them.
-    public var certificateChain: [TestCertificate] { [leaf, intermediate, root] }
+    public var certificateChain: [TestCertificate] { hierarchy.certificateChain }
 
     // MARK: Generating
 

@@ -82,10 +82,10 @@ public struct TestPKI: Sendable, Hashable {
     public var leafCredential: TestCredential { TestCredential(certificate: leaf, privateKey: leafKey) }
 
     /// `[leaf, intermediate, root]`, the order of a JWS `x5c` header.
-    public var certificateChain: [TestCertificate] { [leaf, intermediate, root] }
+    public var certificateChain: [TestCertificate] { hierarchy.certificateChain }
 
     /// The `x5c` header value: leaf, intermediate, root as standard base64 DER.
-    public var x5c: [String] { certificateChain.map(\.base64) }
+    public var x5c: [String] { hierarchy.x5c }
 
     // MARK: Generating
 
