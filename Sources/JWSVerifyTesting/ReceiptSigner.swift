@@ -60,13 +60,19 @@ public struct ReceiptSigner: Sendable, Hashable {
         self.encoding = encoding
     }
 
+    /// The App Store's shape: `hierarchy`'s leaf signs, `[leaf, intermediate, root]` are embedded, DER (a
+    /// ``TestHierarchy/Profile/receiptRSA`` hierarchy is Apple's receipt chain).
+    public init(hierarchy: TestHierarchy) {
+        self.init(signer: hierarchy.leafCredential, certificates: hierarchy.certificateChain, encoding: .der)
+    }
+
     /// The App Store's shape: `pki`'s leaf signs, `[leaf, intermediate, root]` are embedded, DER.
     public init(pki: ReceiptTestPKI) {
-        self.init(signer: pki.leafCredential, certificates: pki.certificateChain, encoding: .der)
+        self.init(hierarchy: pki.hierarchy)
     }
 
     /// Xcode StoreKit Testing's shape: a self-signed certificate (see
-    /// ``ReceiptTestPKI/makeXcodeStoreKitCertificate(validity:keyBits:)``) signs and is the only one
+    /// ``TestHierarchy/makeXcodeStoreKitCertificate(validity:keyBits:)``) signs and is the only one
     /// embedded, BER with indefinite lengths.
     public static func xcode(_ credential: TestSigningCredential) -> ReceiptSigner {
         ReceiptSigner(signer: credential, certificates: [credential.certificate], encoding: .berIndefiniteLength)

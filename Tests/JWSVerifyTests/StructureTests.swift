@@ -21,6 +21,17 @@ struct StructureTests {
         return found.sorted()
     }
 
+    /// Every file under `Tests/` ending in `suffix`, as paths relative to `Tests/`.
+    static func testFiles(endingIn suffix: String) -> [String] {
+        let tests = root.appendingPathComponent("Tests")
+        let enumerator = FileManager.default.enumerator(atPath: tests.path)
+        var found: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasSuffix(suffix) { found.append(path) }
+        }
+        return found.sorted()
+    }
+
     static func lines(_ path: String) throws -> [Substring] {
         let text = try String(
             contentsOf: root.appendingPathComponent("Sources").appendingPathComponent(path), encoding: .utf8)
@@ -110,6 +121,54 @@ struct StructureTests {
                 let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
                 let unsafe = ["Unsafe", "withUnsafe", "memchr", "memcmp"].contains { code.contains($0) }
                 #expect(!unsafe, "\(path):\(number + 1): \(line)")
+            }
+        }
+    }
+
+    /// Input: the file names under `Tests/JWSVerifyTests/Verification/Checks` and `…/Receipts/Checks`.
+    /// Expected: each token check 1 to 13 and each receipt check 1 to 10 has exactly one test file named after it
+    /// (`Check07ValidityTests.swift`, `ReceiptCheck04TrustTests.swift`), mirroring `Sources`.
+    @Test("each check of the contract has one test file, by its number")
+    func oneTestFilePerCheck() {
+        for (folder, prefix, count) in [
+            ("JWSVerifyTests/Verification/Checks/", "Check", 13),
+            ("JWSVerifyTests/Receipts/Checks/", "ReceiptCheck", 10),
+        ] {
+            var owners: [Int: [String]] = [:]
+            for path in Self.testFiles(endingIn: "Tests.swift") where path.hasPrefix(folder + prefix) {
+                let name = String(path.split(separator: "/").last ?? "")
+                guard let number = Int(name.dropFirst(prefix.count).prefix(2)) else { continue }
+                owners[number, default: []].append(name)
+            }
+            for number in 1...count {
+                #expect(owners[number]?.count == 1, "\(prefix) \(number): \(owners[number] ?? [])")
+            }
+            #expect(Set(owners.keys) == Set(1...count), "\(prefix): \(owners.keys.sorted())")
+        }
+    }
+
+    /// Input: every Swift file under `Tests/`, its name, the types it declares and its `@Suite` names.
+    /// Expected: none named after a review round or an attack ("Review", "Attack", "OneParse", "One
+    /// parse"): suites are named after what they test, so that a newcomer finds them by subject.
+    @Test("no test file or suite is named after a review round")
+    func testsNamedBySubject() throws {
+        let forbidden = ["review", "attack", "oneparse", "one parse"]
+        func named(_ text: some StringProtocol) -> String? {
+            let lowered = text.lowercased()
+            return forbidden.first { lowered.contains($0) }
+        }
+        for path in Self.testFiles(endingIn: ".swift") {
+            #expect(named(path.split(separator: "/").last ?? "") == nil, "file \(path)")
+            let text = try String(
+                contentsOf: Self.root.appendingPathComponent("Tests").appendingPathComponent(path), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                let declares = ["struct ", "enum ", "final class ", "class ", "actor ", "extension "].contains {
+                    code.hasPrefix($0)
+                }
+                let typeName = declares ? code.split(separator: " ").dropFirst().first { $0 != "class" } : nil
+                if let typeName { #expect(named(typeName) == nil, "\(path):\(number + 1): \(line)") }
+                if code.hasPrefix("@Suite(") { #expect(named(code) == nil, "\(path):\(number + 1): \(line)") }
             }
         }
     }

@@ -10,7 +10,7 @@ import Testing
 /// answered (a hit) and when it held an entry but let the full path decide (a miss).
 @Suite("Receipt one verdict: the chain cache against crafted receipts")
 struct ReceiptOneVerdictTests {
-    typealias Fixture = ReceiptAttackFixture
+    typealias Fixture = ReceiptFixture
 
     /// A warm verifier and a cold one judging the same receipts at the same times.
     struct Pair {
