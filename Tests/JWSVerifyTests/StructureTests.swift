@@ -172,4 +172,35 @@ struct StructureTests {
             }
         }
     }
+
+    /// Input: the four cache files. Expected: each is built on ``BoundedCache`` (the one mechanism: bound,
+    /// eviction, lock) and holds no lock or eviction order of its own.
+    @Test("the four caches share one cache mechanism")
+    func oneCacheMechanism() throws {
+        for path in [
+            "JWSVerify/Caches/ChainCache.swift", "JWSVerify/Caches/ReceiptChainCache.swift",
+            "JWSVerify/Caches/IntermediateCache.swift", "JWSVerify/Revocation/RevocationCache.swift",
+        ] {
+            let code = try Self.lines(path).map { $0.split(separator: "///", maxSplits: 1).first ?? "" }.joined()
+            #expect(code.contains("BoundedCache<"), "\(path) is not built on BoundedCache")
+            for own in ["ReadWriteLocked(", "Mutex<", "Atomic<", "removeFirst(", "order"] {
+                #expect(!code.contains(own), "\(path) has its own \(own)")
+            }
+        }
+    }
+
+    /// Input: every Swift file of the library. Expected: the pinned StoreKit Testing certificate is compared
+    /// and Apple's marker extensions are looked up in one file each under `SignedData/`, for both envelopes.
+    @Test("the pinned-certificate and marker checks are written once")
+    func sharedChecksWrittenOnce() throws {
+        var pinned: [String] = []
+        var markers: [String] = []
+        for path in Self.files(endingIn: ".swift") where path.hasPrefix("JWSVerify/") {
+            let code = try Self.lines(path).map { $0.split(separator: "//", maxSplits: 1).first ?? "" }.joined()
+            if code.contains("pinned.der") { pinned.append(path) }
+            if code.contains("hasExtension(AppleOID.") { markers.append(path) }
+        }
+        #expect(pinned == ["JWSVerify/SignedData/PinnedCertificateCheck.swift"])
+        #expect(markers == ["JWSVerify/SignedData/AppleMarkersCheck.swift"])
+    }
 }

@@ -57,7 +57,8 @@ final class ReceiptChainCache: Sendable {
         }
 
         func matches(_ stored: Stored) -> Bool {
-            head == stored.head && ByteScanning.equal(envelope.bytes[envelope.certificatesFieldRange], stored.certificates)
+            head == stored.head
+                && ByteScanning.equal(envelope.bytes[envelope.certificatesFieldRange], stored.certificates)
         }
 
         func stored() -> Stored {

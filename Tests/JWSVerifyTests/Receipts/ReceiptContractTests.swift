@@ -17,7 +17,8 @@ struct ReceiptContractTests {
         #expect(cases.count == CraftedReceipts.ids.count && Set(CraftedReceipts.ids).count == cases.count)
         let expected = Set(cases.map(\.expected.description))
         for outcome in [
-            "verified", "malformedReceipt/format/format", "malformedReceipt/format/content", "unsupportedAlgorithm/header/algorithm",
+            "verified", "malformedReceipt/format/format", "malformedReceipt/format/content",
+            "unsupportedAlgorithm/header/algorithm",
             "missingCertificateChain/header/certificateChain", "untrustedChain/chain/trust",
             "certificateExpired/chain/validity", "missingAppleExtension/chain/appleExtensions",
             "unsupportedKey/chain/signerKey", "invalidSignature/signature/signature",

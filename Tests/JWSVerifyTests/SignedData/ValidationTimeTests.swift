@@ -15,11 +15,24 @@ struct ValidationTimeTests {
     func rule() {
         let signed = Date(timeIntervalSince1970: 1_500_000_000.9)
         let fixed = Date(timeIntervalSince1970: -12.5)
-        #expect(ValidationTime.signedDate.seconds(signedDate: signed, online: false, clock: Self.clock) == (1_500_000_000, false))
-        #expect(ValidationTime.signedDate.seconds(signedDate: nil, online: false, clock: Self.clock) == (2_000_000_000, true))
-        #expect(ValidationTime.signedDate.seconds(signedDate: signed, online: true, clock: Self.clock) == (2_000_000_000, false))
-        #expect(ValidationTime.current.seconds(signedDate: signed, online: false, clock: Self.clock) == (2_000_000_000, false))
-        #expect(ValidationTime.fixed(fixed).seconds(signedDate: signed, online: false, clock: Self.clock) == (-13, false))
+        #expect(
+            ValidationTime.signedDate.seconds(signedDate: signed, online: false, clock: Self.clock) == (
+                1_500_000_000, false
+            ))
+        #expect(
+            ValidationTime.signedDate.seconds(signedDate: nil, online: false, clock: Self.clock) == (
+                2_000_000_000, true
+            ))
+        #expect(
+            ValidationTime.signedDate.seconds(signedDate: signed, online: true, clock: Self.clock) == (
+                2_000_000_000, false
+            ))
+        #expect(
+            ValidationTime.current.seconds(signedDate: signed, online: false, clock: Self.clock) == (
+                2_000_000_000, false
+            ))
+        #expect(
+            ValidationTime.fixed(fixed).seconds(signedDate: signed, online: false, clock: Self.clock) == (-13, false))
     }
 
     /// Input: signed dates no certificate can hold (infinite, NaN, 10¹⁴ s and more from 1970). Expected: treated

@@ -81,7 +81,8 @@ struct ReportTests {
         let report = VerificationReport(failure: VerificationError(.malformedToken, check: .format, "too long"))
         #expect(report.failedStep?.name == .format)
         #expect(report.failedStep?.detail == "too long")
-        #expect(report.steps.filter { $0.outcome == .skipped }.count == VerificationReport.StepName.tokenSteps.count - 1)
+        #expect(
+            report.steps.filter { $0.outcome == .skipped }.count == VerificationReport.StepName.tokenSteps.count - 1)
     }
 
     /// Apple's minimal test transaction (bundleId, environment, signedDate) has no key only transactions
