@@ -30,7 +30,8 @@ final class OCSPRequest: @unchecked Sendable {
         cjws_clear_errors()
         guard let request = cjws_ocsp_request_new(subject.pointer, issuer.pointer, nonce ? 1 : 0) else {
             return .failure(
-                OCSPFailure(.internalError, "OpenSSL could not build the OCSP request", underlying: drainOpenSSLErrors()))
+                OCSPFailure(
+                    .internalError, "OpenSSL could not build the OCSP request", underlying: drainOpenSSLErrors()))
         }
         let length = cjws_ocsp_request_cert_id(request, nil, 0)
         var id = [UInt8](repeating: 0, count: max(0, Int(length)))

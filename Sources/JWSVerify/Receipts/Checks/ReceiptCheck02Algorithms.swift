@@ -41,18 +41,22 @@ enum ReceiptAlgorithmsCheck {
         let message: String
         switch problem {
         case .unknownDigest:
-            message = "\(set) holds a digest algorithm OpenSSL does not know, so CMS_verify cannot compute it; app"
+            message =
+                "\(set) holds a digest algorithm OpenSSL does not know, so CMS_verify cannot compute it; app"
                 + " receipts list SHA-1 or SHA-256"
         case .empty:
-            message = "\(set) is empty: it does not list the SignerInfo's digest \(digest.rawValue), so CMS_verify"
+            message =
+                "\(set) is empty: it does not list the SignerInfo's digest \(digest.rawValue), so CMS_verify"
                 + " has no digest to check the signature with"
         case .signerDigestMissing:
-            message = "\(set) does not list the SignerInfo's digest \(digest.rawValue), so CMS_verify has no digest"
+            message =
+                "\(set) does not list the SignerInfo's digest \(digest.rawValue), so CMS_verify has no digest"
                 + " to check the signature with"
         case .internalError:
             message = "OpenSSL could not set up the digests of \(set)"
         }
-        let underlying = reason.isEmpty && problem == .empty
+        let underlying =
+            reason.isEmpty && problem == .empty
             ? "CMS_verify refuses it without a reason: CMS_dataInit sets up no digest for an empty set" : reason
         return VerificationError(.unsupportedAlgorithm, step: .algorithm, message, underlying: underlying)
     }
