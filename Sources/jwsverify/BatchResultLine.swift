@@ -11,7 +11,7 @@ enum BatchReport: String, CaseIterable, Sendable {
 /// The `batch` result line, both reports: the fields each has, and the compact line's rendering.
 ///
 /// Documented in `Docs/CLI.md` ("Batch result line"). The compact line names the token by the key
-/// identifiers of its kind (``identifierKeys(_:)``) and carries its decoded payload; a notification's
+/// identifiers of its kind (``PayloadKind/identifierKeys``) and carries its decoded payload; a notification's
 /// nested tokens are replaced, at their place in the payload, by their own verdict and decoded payload,
 /// so no raw token is ever echoed. The full object is ``JSONRenderer/document(_:line:includeDER:)``.
 enum BatchResultLine {
@@ -21,23 +21,6 @@ enum BatchResultLine {
     /// The fields that every line keeps, whatever `--fields` selects: the line stays identifiable and versioned.
     static let alwaysKept: Set<String> = ["line", "schemaVersion"]
 
-    /// The identifier fields, per kind, copied from the payload's top level (a notification's
-    /// `transactionId`, `originalTransactionId` and `productId` come from its nested transaction, else
-    /// its renewal info).
-    static func identifierKeys(_ kind: PayloadKind) -> [String] {
-        switch kind {
-        case .transaction: return ["transactionId", "originalTransactionId", "productId"]
-        case .renewalInfo: return ["originalTransactionId", "productId", "autoRenewProductId"]
-        case .appTransaction: return ["appTransactionId", "bundleId", "applicationVersion"]
-        case .notification:
-            return [
-                "notificationUUID", "notificationType", "subtype", "transactionId", "originalTransactionId",
-                "productId",
-            ]
-        case .realtimeRequest: return ["requestIdentifier", "originalTransactionId", "productId"]
-        }
-    }
-
     /// The compact line's top-level fields (some only when they apply).
     static let compactFields: [String] = {
         var fields = [
@@ -45,7 +28,7 @@ enum BatchResultLine {
             "environment", "nestedField", "nestedCheck", "payload",
         ]
         for kind in PayloadKind.allCases {
-            for key in identifierKeys(kind) where !fields.contains(key) { fields.append(key) }
+            for key in kind.identifierKeys where !fields.contains(key) { fields.append(key) }
         }
         return fields
     }()
@@ -108,7 +91,7 @@ enum BatchResultLine {
     private enum CompactField {
         case schemaVersion, line, id, verified, code, check, message, underlying, retryable, kind, environment
         case nestedField, nestedCheck, payload
-        /// One of ``identifierKeys(_:)``.
+        /// One of ``PayloadKind/identifierKeys``.
         case identifier
 
         init(_ name: String) {
@@ -153,10 +136,10 @@ enum BatchResultLine {
     /// Every `"key":` of ``compactKeysInOrder``, each after a comma, one after the other.
     private static let compactKeyBytes: [UInt8] = compactKeysInOrder.flatMap { [UInt8(ascii: ",")] + $0.key }
 
-    /// ``compactKeysInOrder`` without the identifiers of other kinds than `kind` (``identifierKeys(_:)``),
+    /// ``compactKeysInOrder`` without the identifiers of other kinds than `kind` (``PayloadKind/identifierKeys``),
     /// or without any for an unknown kind.
     private static func compactMembers(for kind: PayloadKind?) -> [CompactMember] {
-        let identifiers = kind.map(identifierKeys) ?? []
+        let identifiers = kind?.identifierKeys ?? []
         var members: [CompactMember] = []
         var offset = 0
         for (index, entry) in compactKeysInOrder.enumerated() {

@@ -96,7 +96,7 @@ enum TextRenderer {
             } else {
                 redacted = header
             }
-            out += payloadLines(PayloadDocument(json: redacted, annotating: nil), nestedPaths: [])
+            out += payloadLines(PayloadDocument(json: redacted, annotatingAs: nil), nestedPaths: [])
         }
         out.append("")
         out.append("CHAIN (as the token's x5c claims; NOT validated)")

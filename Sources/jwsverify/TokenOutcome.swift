@@ -25,34 +25,24 @@ struct ChainEntry: Sendable {
 struct PayloadDocument: Sendable {
     /// The payload as Apple's JSON keys, dates as raw milliseconds.
     var json: JSONValue
+    /// Enumeration names and timestamp paths, from the kind's generated field kinds (text output only).
+    var annotations: PayloadAnnotations
+
     /// Paths (`data.environment`) of enumeration values whose Swift constant name is known, with that name.
-    var enumerationNames: [String: String]
+    var enumerationNames: [String: String] { annotations.enumerationNames }
     /// Paths of values the model decodes as timestamps.
-    var timestampPaths: Set<String>
+    var timestampPaths: Set<String> { annotations.timestampPaths }
 
-    /// The JSON tree of a model (what its `encode(to:)` writes) and, when asked, its annotations.
-    ///
-    /// - Parameters:
-    ///   - model: An App Store payload model.
-    ///   - annotate: Whether to collect enumeration names and timestamp paths (text output needs them, JSON does not).
-    init<Model: JSONObjectEncodable>(_ model: Model, annotate: Bool) {
-        self.init(json: model.jsonValue, annotating: annotate ? model : nil)
-    }
-
-    /// Wraps JSON, annotated from `model` when given.
-    init(json: JSONValue, annotating model: Any?) {
+    /// Wraps JSON, annotated as a payload of `kind` when given.
+    init(json: JSONValue, annotatingAs kind: PayloadKind?) {
         self.json = json
-        var names: [String: String] = [:]
-        var timestamps = Set<String>()
-        if let model { PayloadAnnotations.collect(model, names: &names, timestamps: &timestamps) }
-        enumerationNames = names
-        timestampPaths = timestamps
+        annotations = kind.map { PayloadAnnotations(json: json, fields: $0.jsonFieldKinds) } ?? PayloadAnnotations()
     }
 
     /// The payload of any kind: for a notification, the notification itself (its nested tokens are
-    /// reported separately).
+    /// reported separately), annotated when asked (text output needs it, JSON does not).
     init(_ payload: DecodedPayload, annotate: Bool) {
-        self.init(payload.model, annotate: annotate)
+        self.init(json: payload.model.jsonValue, annotatingAs: annotate ? payload.kind : nil)
     }
 }
 
@@ -126,55 +116,5 @@ struct TokenOutcome: Sendable {
             CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
         }
         return TokenOutcome(verified: false, kind: nil, error: error, checks: checks, chain: [], chainValidated: false)
-    }
-}
-
-/// Finds, by reflection over a payload model, which values are App Store enumerations (with their
-/// constant names) and which are timestamps, so that the text renderer can walk the JSON generically.
-enum PayloadAnnotations {
-    /// Collects annotations of `model` into `names` and `timestamps`, keyed by JSON path
-    /// (`data.environment`, `items[0].offer.period`).
-    static func collect(_ model: Any, names: inout [String: String], timestamps: inout Set<String>) {
-        visit(model, path: "", names: &names, timestamps: &timestamps, depth: 0)
-    }
-
-    private static func visit(
-        _ value: Any, path: String, names: inout [String: String], timestamps: inout Set<String>, depth: Int
-    ) {
-        guard depth < 32 else { return }
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            if let wrapped = mirror.children.first?.value {
-                visit(wrapped, path: path, names: &names, timestamps: &timestamps, depth: depth + 1)
-            }
-            return
-        }
-        if value is Timestamp {
-            timestamps.insert(path)
-            return
-        }
-        if let enumeration = value as? any RawRepresentable, let described = value as? any CustomStringConvertible {
-            let raw = "\(enumeration.rawValue)"
-            if described.description != raw { names[path] = described.description }
-            return
-        }
-        switch mirror.displayStyle {
-        case .struct?, .class?:
-            // A stored property's JSON key is its name unless the model says otherwise (`purchaseDateTimestamp`).
-            let renamed = (value as? any JSONObjectEncodable).map { type(of: $0).jsonKeysOfRenamedProperties } ?? [:]
-            for child in mirror.children {
-                guard let label = child.label, label != "additionalFields" else { continue }
-                let key = renamed[label] ?? label
-                visit(
-                    child.value, path: path.isEmpty ? key : path + "." + key, names: &names,
-                    timestamps: &timestamps, depth: depth + 1)
-            }
-        case .collection?:
-            for (index, child) in mirror.children.enumerated() {
-                visit(child.value, path: path + "[\(index)]", names: &names, timestamps: &timestamps, depth: depth + 1)
-            }
-        default:
-            return
-        }
     }
 }
