@@ -56,7 +56,7 @@ enum BatchResultLine {
     ///   - out: The bytes the line is appended to. They are UTF-8: the JSON writer writes strings from
     ///     `String`s, and the payload copier copies only payload text that is valid UTF-8.
     static func render(
-        _ outcome: TokenOutcome, line: Int, id: JSONValue?, report: BatchReport, fields: Set<String>?,
+        _ outcome: TokenOutcome, line: Int, id: JSONLiteral?, report: BatchReport, fields: Set<String>?,
         into out: inout [UInt8]
     ) {
         if let receipt = outcome.receipt {
@@ -77,13 +77,13 @@ enum BatchResultLine {
             members = object
         }
         members["line"] = .integer(Int64(line))
-        if let id { members["id"] = id }
         var writesPayload = report == .compact
         if let fields {
             members = members.filter { fields.contains($0.key) || alwaysKept.contains($0.key) }
             writesPayload = writesPayload && fields.contains("payload")
         }
-        writeObject(members, payloadOf: writesPayload ? outcome : nil, into: &out)
+        let echoesId = fields?.contains("id") ?? true
+        writeObject(members, id: echoesId ? id : nil, payloadOf: writesPayload ? outcome : nil, into: &out)
         out.append(UInt8(ascii: "\n"))
     }
 
@@ -177,7 +177,7 @@ enum BatchResultLine {
     /// ``JSONWriter`` writes an object), each value with the writer's own functions, without building a
     /// dictionary of ``JSONValue``s.
     static func writeCompact(
-        _ outcome: TokenOutcome, line: Int, id: JSONValue?, fields: Set<String>?, into out: inout [UInt8]
+        _ outcome: TokenOutcome, line: Int, id: JSONLiteral?, fields: Set<String>?, into out: inout [UInt8]
     ) {
         let keyBytes = compactKeyBytes
         var first = true
@@ -239,7 +239,7 @@ enum BatchResultLine {
             case .id:
                 guard let id else { continue }
                 begin(member, &out)
-                JSONWriter.write(id, pretty: false, depth: 1, into: &out)
+                out.append(contentsOf: id.bytes)
             case .identifier:
                 guard let value = identifier(compactKeysInOrder[member.index].name, of: outcome) else { continue }
                 begin(member, &out)
@@ -267,25 +267,36 @@ enum BatchResultLine {
         "message": .string("not checked: the notification itself did not pass its checks"),
     ]
 
-    /// Writes an object, members sorted by key, with a `payload` member written from `outcome`.
-    private static func writeObject(
-        _ members: [String: JSONValue], payloadOf outcome: TokenOutcome?, into out: inout [UInt8]
+    /// A member of an object that ``writeObject(_:id:payloadOf:into:)`` writes.
+    private enum Member {
+        /// A value, written by the writer.
+        case value(JSONValue)
+        /// The caller's `id`, written as the caller wrote it.
+        case literal(JSONLiteral)
+        /// The payload, written from the outcome.
+        case payload(TokenOutcome)
+    }
+
+    /// Writes an object, members sorted by key, with an `id` member echoed as written and a `payload` member
+    /// written from `outcome`, when given.
+    static func writeObject(
+        _ members: [String: JSONValue], id: JSONLiteral?, payloadOf outcome: TokenOutcome?, into out: inout [UInt8]
     ) {
-        // nil stands for the payload, written from the outcome.
-        var entries: [(key: String, value: JSONValue?)] = []
-        entries.reserveCapacity(members.count + 1)
-        for (key, value) in members { entries.append((key, value)) }
-        if outcome != nil { entries.append(("payload", nil)) }
+        var entries: [(key: String, value: Member)] = []
+        entries.reserveCapacity(members.count + 2)
+        for (key, value) in members { entries.append((key, .value(value))) }
+        if let id { entries.append(("id", .literal(id))) }
+        if let outcome { entries.append(("payload", .payload(outcome))) }
         entries.sort { JSONWriter.precedes($0.key, $1.key) }
         out.append(UInt8(ascii: "{"))
         for (index, entry) in entries.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.writeString(entry.key, into: &out)
             out.append(UInt8(ascii: ":"))
-            if let value = entry.value {
-                JSONWriter.write(value, pretty: false, depth: 1, into: &out)
-            } else if let outcome {
-                writePayload(outcome, into: &out)
+            switch entry.value {
+            case .value(let value): JSONWriter.write(value, pretty: false, depth: 1, into: &out)
+            case .literal(let id): out.append(contentsOf: id.bytes)
+            case .payload(let outcome): writePayload(outcome, into: &out)
             }
         }
         out.append(UInt8(ascii: "}"))
@@ -298,7 +309,7 @@ enum BatchResultLine {
         if outcome.kind == .notification {
             for nested in outcome.nested {
                 replacements[nested.path] = {
-                    writeObject(verdict(nested.outcome), payloadOf: nested.outcome, into: &$0)
+                    writeObject(verdict(nested.outcome), id: nil, payloadOf: nested.outcome, into: &$0)
                 }
             }
             // A notification refused by its own checks did not verify its nested tokens: they are not

@@ -85,7 +85,7 @@ enum TokenInput {
                     + " \(CompactJWS.defaultMaximumBytes) bytes")
         }
         switch InputShape.read(whole.bytes, what: "the input") {
-        case .success(let shaped): return .token(shaped.token)
+        case .success(let shaped): return .token(shaped.token?.string ?? "")
         case .failure(let failure): return .unreadable(failure.message)
         }
     }

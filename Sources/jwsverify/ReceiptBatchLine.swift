@@ -3,9 +3,8 @@ import JWSVerify
 
 /// App receipts in `batch`: which lines are receipts, the verifier they go to, and their result lines.
 ///
-/// A line holds a receipt when the token ``InputShape`` reads from it (a bare line, a JSON string, or the `token`
-/// of an object with its `id`) starts like one in base64 (``ReceiptInputDescription/startsLikeReceipt(_:)``); it
-/// is verified with one ``AppReceiptVerifier`` built from the same options as the tokens' verifier (``runner(_:)``),
+/// A line holds a receipt when the library's ``InputShape/readLine(_:range:)`` says so (a `receipt-data` object,
+/// or a token that starts like a receipt in base64); it is verified with one ``AppReceiptVerifier`` built from the same options as the tokens' verifier (``runner(_:)``),
 /// shared by every thread. Its outcome travels through `batch` as a ``TokenOutcome`` carrying the
 /// ``ReceiptOutcome`` (``TokenOutcome/receipt``), and its line is written here.
 ///
@@ -78,35 +77,34 @@ enum ReceiptBatchLine {
         }
     }
 
-    /// The outcome of a line's token when it is a receipt; nil when it is not one (then it is a token).
+    /// The outcome of a line that holds a receipt (``InputShape/readLine(_:range:)`` decides which lines do).
     ///
     /// - Parameters:
-    ///   - token: The token ``InputShape`` read from the line.
+    ///   - receipt: The receipt's bytes or base64 text.
     ///   - runner: The run's receipt verifier, or why there is none.
     ///   - reporting: Whether the outcome carries every check and the chain (`--report full`).
     static func outcome(
-        _ text: ShapedToken.Text, runner: Result<ReceiptRunner, VerificationError>?, reporting: Bool
-    ) -> TokenOutcome? {
-        // A token starts with "eyJ"; base64 of a receipt with "MI": only those lines are looked at further.
-        let token: [UInt8]
-        switch text {
-        case .string(let string):
-            guard string.utf8.first == UInt8(ascii: "M") else { return nil }
-            token = Array(string.utf8)
-        case .utf8(let bytes):
-            guard bytes.first == UInt8(ascii: "M") else { return nil }
-            token = bytes
-        }
-        guard let runner, ReceiptInputDescription.startsLikeReceipt(Array(token.prefix(24))) else { return nil }
+        _ receipt: [UInt8], runner: Result<ReceiptRunner, VerificationError>?, reporting: Bool
+    ) -> TokenOutcome {
         switch runner {
-        case .success(let runner):
-            return TokenOutcome(receipt: runner.run(token, reporting: reporting))
-        case .failure(let error):
-            return TokenOutcome(
-                receipt: ReceiptOutcome(
-                    verified: false, error: error,
-                    checks: reporting ? CheckLine.lines(VerificationReport(failure: error)) : []))
+        case .success(let runner)?:
+            return TokenOutcome(receipt: runner.run(receipt, reporting: reporting))
+        case .failure(let error)?:
+            return outcome(failing: error, reporting: reporting)
+        case nil:
+            return outcome(
+                failing: VerificationError(
+                    .invalidConfiguration, check: .configuration, "app receipts are not verified here"),
+                reporting: reporting)
         }
+    }
+
+    /// The outcome of a receipt line refused before verification: its shape, or the options.
+    static func outcome(failing error: VerificationError, reporting: Bool) -> TokenOutcome {
+        TokenOutcome(
+            receipt: ReceiptOutcome(
+                verified: false, error: error,
+                checks: reporting ? CheckLine.lines(VerificationReport(failure: error)) : []))
     }
 
     /// Writes one receipt's result line, newline-terminated.
@@ -119,7 +117,7 @@ enum ReceiptBatchLine {
     ///   - fields: The top-level fields to keep (plus ``BatchResultLine/alwaysKept``); nil keeps all.
     ///   - out: Where the line is appended.
     static func write(
-        _ receipt: ReceiptOutcome, line: Int, id: JSONValue?, report: BatchReport, fields: Set<String>?,
+        _ receipt: ReceiptOutcome, line: Int, id: JSONLiteral?, report: BatchReport, fields: Set<String>?,
         into out: inout [UInt8]
     ) {
         var members: [String: JSONValue]
@@ -130,11 +128,11 @@ enum ReceiptBatchLine {
             members = object
         }
         members["line"] = .integer(Int64(line))
-        if let id { members["id"] = id }
         if let fields {
             members = members.filter { fields.contains($0.key) || BatchResultLine.alwaysKept.contains($0.key) }
         }
-        JSONWriter.write(.object(members), pretty: false, depth: 0, into: &out)
+        let echoesId = fields?.contains("id") ?? true
+        BatchResultLine.writeObject(members, id: echoesId ? id : nil, payloadOf: nil, into: &out)
         out.append(UInt8(ascii: "\n"))
     }
 

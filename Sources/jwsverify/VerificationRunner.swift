@@ -117,7 +117,7 @@ struct VerificationRunner: Sendable {
 
     /// ``run(_:reporting:)`` of a token as an input held it: a token held as bytes goes to the verifier
     /// as bytes.
-    func run(_ token: ShapedToken.Text, reporting: Bool = true) -> TokenOutcome {
+    func run(_ token: ShapedInput.Token, reporting: Bool = true) -> TokenOutcome {
         switch mode {
         case .verify(let verifier):
             let result =
