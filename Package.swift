@@ -29,14 +29,15 @@ let package = Package(
             name: "JWSVerify",
             dependencies: ["CJWSOpenSSL"]
         ),
-        // Signing and certificate creation, kept apart from the verification path.
+        // Signing and certificate creation, kept apart from the verification path. It shares CJWSOpenSSL's
+        // conventions and uses its error drain and free functions (the verification path never links it).
         .target(
             name: "CJWSTesting",
-            dependencies: ["COpenSSL"]
+            dependencies: ["COpenSSL", "CJWSOpenSSL"]
         ),
         .target(
             name: "JWSVerifyTesting",
-            dependencies: ["JWSVerify", "CJWSTesting"]
+            dependencies: ["JWSVerify", "CJWSTesting", "CJWSOpenSSL"]
         ),
         .executableTarget(
             name: "jwsverify",

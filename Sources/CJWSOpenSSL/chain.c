@@ -1,7 +1,6 @@
 /* Trust stores and OpenSSL's verification of a whole chain (the CJWSOpenSSL.h section "trust store and
  * chain"). */
 
-#include "CJWSOpenSSL.h"
 #include "internal.h"
 
 #include <limits.h>
@@ -91,12 +90,12 @@ int cjws_verify_chain(X509_STORE *store, X509 *leaf, X509 *intermediate, int64_t
         sk_X509_free(untrusted);
         return 0;
     }
-    int status = cjws_verify_chain_offering(store, leaf, untrusted, intermediate, at_time, result, NULL);
+    int status = cjws_internal_verify_chain_offering(store, leaf, untrusted, intermediate, at_time, result, NULL);
     sk_X509_free(untrusted); /* frees the stack only, not the certificate */
     return status;
 }
 
-int cjws_verify_chain_offering(X509_STORE *store, X509 *leaf, STACK_OF(X509) *untrusted, X509 *intermediate,
+int cjws_internal_verify_chain_offering(X509_STORE *store, X509 *leaf, STACK_OF(X509) *untrusted, X509 *intermediate,
                                int64_t at_time, cjws_chain_result *result, X509 **second) {
     memset(result, 0, sizeof *result);
     if (second != NULL) {
@@ -154,7 +153,7 @@ int cjws_verify_chain_offering(X509_STORE *store, X509 *leaf, STACK_OF(X509) *un
     }
     if (length > 0) {
         unsigned int digest_length = 0;
-        X509_digest(sk_X509_value(chain, length - 1), cjws_sha256_md(), result->root_sha256, &digest_length);
+        X509_digest(sk_X509_value(chain, length - 1), cjws_internal_sha256_md(), result->root_sha256, &digest_length);
     }
     status = 1;
 

@@ -1,7 +1,6 @@
 /* Errors, digests and the algorithms fetched once per process (the CJWSOpenSSL.h sections "errors" and
  * "digests"). */
 
-#include "CJWSOpenSSL.h"
 #include "internal.h"
 
 #include <limits.h>
@@ -24,17 +23,30 @@
 /* ---- errors ---------------------------------------------------------------------------------- */
 
 size_t cjws_error_text(char *buffer, size_t capacity) {
-    size_t used = 0;
-    if (capacity == 0) {
+    if (buffer == NULL || capacity == 0) {
         ERR_clear_error();
         return 0;
     }
+    size_t used = 0;
     buffer[0] = '\0';
+    const char *data = NULL; /* owned by the error queue entry, valid until the next ERR call */
+    int flags = 0;
     unsigned long code;
-    while ((code = ERR_get_error()) != 0) {
-        char line[256];
-        ERR_error_string_n(code, line, sizeof line);
-        size_t need = strlen(line) + (used > 0 ? 2 : 0);
+    while ((code = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
+        char line[512];
+        int has_data = data != NULL && (flags & ERR_TXT_STRING) != 0 && data[0] != '\0';
+        if (ERR_GET_LIB(code) == ERR_LIB_USER && has_data) {
+            /* Raised by CJWSTesting (cjwst_internal_finish): the failed function and step are the text. */
+            snprintf(line, sizeof line, "%s", data);
+        } else {
+            ERR_error_string_n(code, line, sizeof line);
+            if (has_data) {
+                size_t length = strlen(line);
+                snprintf(line + length, sizeof line - length, " (%s)", data);
+            }
+        }
+        size_t length = strlen(line);
+        size_t need = length + (used > 0 ? 2 : 0);
         if (used + need + 1 > capacity) {
             continue; /* keep draining, drop what does not fit */
         }
@@ -42,8 +54,8 @@ size_t cjws_error_text(char *buffer, size_t capacity) {
             memcpy(buffer + used, "; ", 2);
             used += 2;
         }
-        memcpy(buffer + used, line, strlen(line));
-        used += strlen(line);
+        memcpy(buffer + used, line, length);
+        used += length;
         buffer[used] = '\0';
     }
     return used;
@@ -65,7 +77,7 @@ static void fetch_algorithms(void) {
     sha1_md = EVP_MD_fetch(NULL, "SHA1", NULL);
 }
 
-const EVP_MD *cjws_sha1_md(void) {
+const EVP_MD *cjws_internal_sha1_md(void) {
     pthread_once(&fetch_once, fetch_algorithms);
     return sha1_md != NULL ? sha1_md : EVP_sha1();
 }
@@ -73,10 +85,10 @@ const EVP_MD *cjws_sha1_md(void) {
 int cjws_sha1(const void *data, size_t length, unsigned char *digest) {
     ERR_clear_error();
     unsigned int out_length = 0;
-    return EVP_Digest(data, length, digest, &out_length, cjws_sha1_md(), NULL) == 1 && out_length == 20;
+    return EVP_Digest(data, length, digest, &out_length, cjws_internal_sha1_md(), NULL) == 1 && out_length == 20;
 }
 
-const EVP_MD *cjws_sha256_md(void) {
+const EVP_MD *cjws_internal_sha256_md(void) {
     pthread_once(&fetch_once, fetch_algorithms);
     return sha256_md != NULL ? sha256_md : EVP_sha256();
 }
@@ -84,7 +96,7 @@ const EVP_MD *cjws_sha256_md(void) {
 int cjws_sha256(const void *data, size_t length, unsigned char *digest) {
     ERR_clear_error();
     unsigned int out_length = 0;
-    return EVP_Digest(data, length, digest, &out_length, cjws_sha256_md(), NULL) == 1 && out_length == 32;
+    return EVP_Digest(data, length, digest, &out_length, cjws_internal_sha256_md(), NULL) == 1 && out_length == 32;
 }
 
 int cjws_sha384(const void *data, size_t length, unsigned char *digest) {

@@ -1,7 +1,6 @@
 /* Public keys and ES256 verification with per-thread verification contexts (the CJWSOpenSSL.h section
  * "keys and ES256"). */
 
-#include "CJWSOpenSSL.h"
 #include "internal.h"
 
 #include <limits.h>
@@ -133,7 +132,7 @@ static int raw_signature_to_der(const unsigned char *raw, size_t half, unsigned 
  * implementation from the provider store under process-wide locks; doing that once per key and thread
  * removes both the cost and the contention between threads. A context holds its own reference to its
  * key (EVP_PKEY_CTX_new up-refs it), so a cached key cannot be freed and its address reused while it
- * is cached: pointer equality is identity. One slot per use (cjws_verify_slot), so that a token's
+ * is cached: pointer equality is identity. One slot per use (cjws_internal_verify_slot), so that a token's
  * leaf key and its certificate's issuer key do not evict each other. */
 typedef struct verify_slot {
     EVP_PKEY *key;     /* not owned: kept alive by ctx */
@@ -146,7 +145,7 @@ static pthread_once_t verify_slot_once = PTHREAD_ONCE_INIT;
 
 static void free_verify_slots(void *pointer) {
     verify_slot *slots = pointer;
-    for (int index = 0; index < CJWS_VERIFY_SLOT_COUNT; index++) {
+    for (int index = 0; index < CJWS_INTERNAL_VERIFY_SLOT_COUNT; index++) {
         EVP_PKEY_CTX_free(slots[index].ctx);
     }
     free(slots);
@@ -156,8 +155,8 @@ static void make_verify_slot_key(void) {
     verify_slot_key_ready = pthread_key_create(&verify_slot_key, free_verify_slots) == 0;
 }
 
-EVP_PKEY_CTX *cjws_verify_context(cjws_verify_slot which, EVP_PKEY *key) {
-    if (which < 0 || which >= CJWS_VERIFY_SLOT_COUNT || key == NULL) {
+EVP_PKEY_CTX *cjws_internal_verify_context(cjws_internal_verify_slot which, EVP_PKEY *key) {
+    if (which < 0 || which >= CJWS_INTERNAL_VERIFY_SLOT_COUNT || key == NULL) {
         return NULL;
     }
     pthread_once(&verify_slot_once, make_verify_slot_key);
@@ -166,7 +165,7 @@ EVP_PKEY_CTX *cjws_verify_context(cjws_verify_slot which, EVP_PKEY *key) {
     }
     verify_slot *slots = pthread_getspecific(verify_slot_key);
     if (slots == NULL) {
-        slots = calloc(CJWS_VERIFY_SLOT_COUNT, sizeof *slots);
+        slots = calloc(CJWS_INTERNAL_VERIFY_SLOT_COUNT, sizeof *slots);
         if (slots == NULL) {
             return NULL;
         }
@@ -211,7 +210,7 @@ int cjws_es256_verify(EVP_PKEY *key, const void *message, size_t message_length,
         return -1;
     }
     int result = -1;
-    EVP_PKEY_CTX *context = cjws_verify_context(CJWS_VERIFY_SLOT_ES256, key); /* owned by this thread's slot */
+    EVP_PKEY_CTX *context = cjws_internal_verify_context(CJWS_INTERNAL_VERIFY_SLOT_ES256, key); /* owned by this thread's slot */
     if (context != NULL) {
         int verdict = EVP_PKEY_verify(context, der, (size_t)der_length, digest, sizeof digest);
         /* 1: valid; 0: invalid; negative: malformed signature or internal error. A well-formed

@@ -1,8 +1,7 @@
 /* OCSP requests and the evaluation of responses (CJWSOpenSSL_ocsp.h; the transfer is in ocsp_http.c). */
 
+#include "internal.h" /* first: it hides deprecated OpenSSL API */
 #include "CJWSOpenSSL_ocsp.h"
-#include "CJWSOpenSSL.h"
-#include "internal.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -130,7 +129,7 @@ static int generalized_time_to_seconds(const ASN1_GENERALIZEDTIME *time, int64_t
  *   The only other way OpenSSL would accept a chain is an explicit OCSP-signing trust setting on
  *   the anchor (X509_check_trust), which a certificate parsed from DER never has.
  */
-cjws_ocsp_status cjws_ocsp_evaluate(const cjws_ocsp_request *request, X509 *issuer, const void *response_der,
+static cjws_ocsp_status evaluate(const cjws_ocsp_request *request, X509 *issuer, const void *response_der,
                                     size_t response_length, int64_t now, cjws_ocsp_answer *answer) {
     ERR_clear_error();
     memset(answer, 0, sizeof *answer);
@@ -252,37 +251,10 @@ done:
     return status;
 }
 
-size_t cjws_ocsp_error_text(char *buffer, size_t capacity) {
-    if (capacity == 0) {
-        ERR_clear_error();
-        return 0;
-    }
-    size_t used = 0;
-    buffer[0] = '\0';
-    const char *data = NULL; /* owned by the error queue entry, valid until the next ERR call */
-    int flags = 0;
-    unsigned long code;
-    while ((code = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
-        char line[512];
-        ERR_error_string_n(code, line, sizeof line);
-        if (data != NULL && (flags & ERR_TXT_STRING) != 0 && data[0] != '\0') {
-            size_t length = strlen(line);
-            snprintf(line + length, sizeof line - length, " (%s)", data);
-        }
-        size_t length = strlen(line);
-        size_t need = length + (used > 0 ? 2 : 0);
-        if (used + need + 1 > capacity) {
-            continue; /* keep draining, drop what does not fit */
-        }
-        if (used > 0) {
-            memcpy(buffer + used, "; ", 2);
-            used += 2;
-        }
-        memcpy(buffer + used, line, length);
-        used += length;
-        buffer[used] = '\0';
-    }
-    return used;
+int cjws_ocsp_evaluate(const cjws_ocsp_request *request, X509 *issuer, const void *response_der,
+                       size_t response_length, int64_t now, cjws_ocsp_answer *answer, cjws_ocsp_status *reason) {
+    *reason = evaluate(request, issuer, response_der, response_length, now, answer);
+    return *reason == CJWS_OCSP_OK;
 }
 
 const char *cjws_ocsp_reason_string(int reason) { return OCSP_crl_reason_str(reason); }

@@ -1,8 +1,7 @@
 /* The HTTP transfer of an OCSP request (CJWSOpenSSL_ocsp.h, cjws_ocsp_transfer). */
 
+#include "internal.h" /* first: it hides deprecated OpenSSL API */
 #include "CJWSOpenSSL_ocsp.h"
-#include "CJWSOpenSSL.h"
-#include "internal.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -57,7 +56,7 @@ static int is_loopback_host(const char *host) {
            strcmp(host, "localhost") == 0;
 }
 
-cjws_ocsp_status cjws_ocsp_transfer(const cjws_ocsp_request *request, const char *url, int timeout_seconds,
+static cjws_ocsp_status transfer(const cjws_ocsp_request *request, const char *url, int timeout_seconds,
                                     unsigned char **response, size_t *response_length) {
     ERR_clear_error();
     *response = NULL;
@@ -103,14 +102,14 @@ cjws_ocsp_status cjws_ocsp_transfer(const cjws_ocsp_request *request, const char
      * which a proxy could not reach anyway. */
     const char *proxy = is_loopback_host(host) ? "" : NULL;
     /* POST with Content-Type application/ocsp-request; the answer must be 200 with Content-Type
-     * application/ocsp-response and a DER body of at most CJWS_OCSP_MAX_RESPONSE_BYTES.
+     * application/ocsp-response and a DER body of at most CJWS_INTERNAL_OCSP_MAX_RESPONSE_BYTES.
      * `timeout_seconds` bounds the whole exchange (connect included). The request BIO is not
      * consumed (set1); the returned BIO is a new memory BIO that we own. No redirects. */
     sigpipe_guard guard;
     sigpipe_block(&guard);
     reply = OSSL_HTTP_transfer(NULL, host, port, full_path, 0, proxy, NULL, NULL, NULL, NULL, NULL, 0, NULL,
                                "application/ocsp-request", body, "application/ocsp-response", 1,
-                               CJWS_OCSP_MAX_RESPONSE_BYTES, timeout_seconds, 0);
+                               CJWS_INTERNAL_OCSP_MAX_RESPONSE_BYTES, timeout_seconds, 0);
     sigpipe_restore(&guard);
     if (reply == NULL) {
         status = CJWS_OCSP_TRANSFER_FAILED;
@@ -138,4 +137,10 @@ done:
     OPENSSL_free(path);
     OPENSSL_free(query);
     return status;
+}
+
+int cjws_ocsp_transfer(const cjws_ocsp_request *request, const char *url, int timeout_seconds,
+                       unsigned char **response, size_t *response_length, cjws_ocsp_status *reason) {
+    *reason = transfer(request, url, timeout_seconds, response, response_length);
+    return *reason == CJWS_OCSP_OK;
 }

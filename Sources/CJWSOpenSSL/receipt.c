@@ -1,13 +1,13 @@
 /* App receipts (StoreKit 1): CMS / PKCS#7 SignedData parsed and checked with OpenSSL's CMS code (the
  * CJWSOpenSSL.h section "app receipts"). */
 
-#include "CJWSOpenSSL.h"
 #include "internal.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <openssl/bio.h>
 #include <openssl/cms.h>
 #include <openssl/err.h>
 #include <openssl/objects.h>
@@ -123,6 +123,51 @@ int cjws_receipt_algorithms(const cjws_receipt *receipt, int *digest_nid, int *s
     return digest != NULL && signature != NULL;
 }
 
+int cjws_receipt_digest_set(const cjws_receipt *receipt, int *problem) {
+    ERR_clear_error();
+    int status = -1;
+    BIO *chain = NULL;
+    X509_ALGOR *digest = NULL;
+    *problem = CJWS_DIGEST_SET_USABLE;
+    /* CMS_verify's own first step over the content: one digest BIO per entry of digestAlgorithms, each
+     * fetched as OpenSSL fetches it (CMS_R_UNKNOWN_DIGEST_ALGORITHM for one it does not know); an empty set
+     * gives no BIO and no error. Nothing is read through the chain: only its digests matter here. */
+    chain = CMS_dataInit(receipt->cms, NULL);
+    if (chain == NULL) {
+        unsigned long error = ERR_peek_last_error();
+        if (error == 0) {
+            *problem = CJWS_DIGEST_SET_EMPTY;
+            status = 0;
+        } else if (ERR_GET_LIB(error) == ERR_LIB_CMS && ERR_GET_REASON(error) == CMS_R_UNKNOWN_DIGEST_ALGORITHM) {
+            *problem = CJWS_DIGEST_SET_UNKNOWN;
+            status = 0;
+        }
+        goto done;
+    }
+    /* Then CMS_SignerInfo_verify_content looks for the SignerInfo's digest among those BIOs as
+     * ossl_cms_DigestAlgorithm_find_ctx does: the digest's NID, or its signature NID (OpenSSL's workaround
+     * for signers that wrote a signature OID there). */
+    CMS_SignerInfo_get0_algs(receipt->signer, NULL, NULL, &digest, NULL);
+    int nid = digest != NULL ? OBJ_obj2nid(digest->algorithm) : NID_undef;
+    for (BIO *next = BIO_find_type(chain, BIO_TYPE_MD); next != NULL;) {
+        EVP_MD_CTX *context = NULL; /* owned by the BIO */
+        BIO_get_md_ctx(next, &context);
+        const EVP_MD *md = context != NULL ? EVP_MD_CTX_get0_md(context) : NULL;
+        if (md != NULL && (EVP_MD_get_type(md) == nid || EVP_MD_get_pkey_type(md) == nid)) {
+            status = 1;
+            goto done;
+        }
+        next = BIO_next(next) != NULL ? BIO_find_type(BIO_next(next), BIO_TYPE_MD) : NULL;
+    }
+    /* The reason CMS_verify would queue. */
+    ERR_raise(ERR_LIB_CMS, CMS_R_NO_MATCHING_DIGEST);
+    *problem = CJWS_DIGEST_SET_NO_MATCH;
+    status = 0;
+done:
+    BIO_free_all(chain);
+    return status;
+}
+
 int cjws_receipt_has_signed_attributes(const cjws_receipt *receipt) {
     return CMS_signed_get_attr_count(receipt->signer) >= 0;
 }
@@ -139,13 +184,14 @@ int cjws_receipt_verify_signature(cjws_receipt *receipt) {
      * (cjws_verify_receipt_chain), so CMS_NO_SIGNER_CERT_VERIFY. */
     int verdict = CMS_verify(receipt->cms, NULL, NULL, NULL, sink, CMS_NO_SIGNER_CERT_VERIFY | CMS_BINARY);
     BIO_free(sink);
+    /* On 0 the error queue keeps OpenSSL's reason, for cjws_error_text. */
     return verdict == 1 ? 1 : 0;
 }
 
 int cjws_rsa_verify_content(EVP_PKEY *key, int digest_nid, const void *content, size_t content_length,
                             const void *signature, size_t signature_length) {
     ERR_clear_error();
-    const EVP_MD *md = digest_nid == NID_sha256 ? cjws_sha256_md() : digest_nid == NID_sha1 ? cjws_sha1_md() : NULL;
+    const EVP_MD *md = digest_nid == NID_sha256 ? cjws_internal_sha256_md() : digest_nid == NID_sha1 ? cjws_internal_sha1_md() : NULL;
     if (key == NULL || md == NULL || EVP_PKEY_get_base_id(key) != EVP_PKEY_RSA) {
         return -1;
     }
@@ -154,7 +200,7 @@ int cjws_rsa_verify_content(EVP_PKEY *key, int digest_nid, const void *content, 
     if (EVP_Digest(content, content_length, digest, &digest_length, md, NULL) != 1) {
         return -1;
     }
-    EVP_PKEY_CTX *context = cjws_verify_context(CJWS_VERIFY_SLOT_RSA, key); /* owned by this thread's slot */
+    EVP_PKEY_CTX *context = cjws_internal_verify_context(CJWS_INTERNAL_VERIFY_SLOT_RSA, key); /* owned by this thread's slot */
     /* What CMS_verify does for a SignerInfo without signed attributes: PKCS #1 v1.5 (the key's default
      * padding) with the SignerInfo's digest, the DigestInfo checked by OpenSSL. */
     if (context == NULL || EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) != 1 ||
@@ -195,7 +241,7 @@ int cjws_verify_receipt_chain(X509_STORE *store, const cjws_receipt *receipt, in
     }
     /* Every embedded certificate is offered as untrusted, as CMS_verify offers them; none is trusted. */
     X509 *second = NULL;
-    if (!cjws_verify_chain_offering(store, signer, receipt->certificates, NULL, at_time, result, &second)) {
+    if (!cjws_internal_verify_chain_offering(store, signer, receipt->certificates, NULL, at_time, result, &second)) {
         return 0;
     }
     for (int index = 0; second != NULL && index < sk_X509_num(receipt->certificates); index++) {

@@ -1,6 +1,5 @@
 /* Certificates: parsing and the accessors the Swift layer reads (the CJWSOpenSSL.h section "X.509"). */
 
-#include "CJWSOpenSSL.h"
 #include "internal.h"
 
 #include <limits.h>
@@ -56,10 +55,18 @@ X509 *cjws_x509_up_ref(X509 *certificate) {
     return certificate != NULL && X509_up_ref(certificate) == 1 ? certificate : NULL;
 }
 
-int cjws_x509_to_der(X509 *certificate, unsigned char **out) {
+int cjws_x509_to_der(X509 *certificate, unsigned char **out_der, size_t *out_len) {
     ERR_clear_error();
-    *out = NULL;
-    return i2d_X509(certificate, out);
+    *out_der = NULL;
+    *out_len = 0;
+    int length = i2d_X509(certificate, out_der);
+    if (length <= 0) {
+        OPENSSL_free(*out_der);
+        *out_der = NULL;
+        return 0;
+    }
+    *out_len = (size_t)length;
+    return 1;
 }
 
 EVP_PKEY *cjws_x509_public_key(X509 *certificate) {
@@ -106,7 +113,7 @@ int cjws_x509_validity(X509 *certificate, int64_t *not_before, int64_t *not_afte
 int cjws_x509_sha256(X509 *certificate, unsigned char *digest) {
     ERR_clear_error();
     unsigned int length = 0;
-    int done = certificate != NULL && X509_digest(certificate, cjws_sha256_md(), digest, &length) == 1 && length == 32;
+    int done = certificate != NULL && X509_digest(certificate, cjws_internal_sha256_md(), digest, &length) == 1 && length == 32;
     ERR_clear_error();
     return done;
 }

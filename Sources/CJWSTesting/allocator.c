@@ -8,7 +8,7 @@
  * to replace OpenSSL's allocator. So a constructor installs it when the process starts as an exit
  * test (Swift Testing sets SWT_EXIT_TEST_ID in it); until told to fail, it is malloc itself. */
 
-#include "CJWSTesting.h"
+#include "internal.h" /* first: it hides deprecated OpenSSL API */
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -14,8 +14,8 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
-int cjwst_cert_create(const cjwst_cert_params *params, const cjwst_key *subject_key,
-                      const cjwst_key *issuer_key, unsigned char **out_der, size_t *out_len) {
+int cjwst_cert_create(const cjwst_cert_params *params, EVP_PKEY *subject_key,
+                      EVP_PKEY *issuer_key, unsigned char **out_der, size_t *out_len) {
     int ok = 0;
     const char *step = "invalid arguments";
     X509 *certificate = NULL;
@@ -31,13 +31,13 @@ int cjwst_cert_create(const cjwst_cert_params *params, const cjwst_key *subject_
 
     cjwst_internal_begin();
     if (out_der != NULL) *out_der = NULL;
-    CHECK(params != NULL && subject_key != NULL && subject_key->pkey != NULL && out_der != NULL &&
+    CHECK(params != NULL && subject_key != NULL && out_der != NULL &&
               out_len != NULL,
           "invalid arguments");
     CHECK(params->serial != NULL && params->serial_len > 0 && params->serial_len <= 20,
           "serial must be 1...20 bytes");
     self_signed = issuer_key == NULL || issuer_key == subject_key;
-    signer = self_signed ? subject_key->pkey : issuer_key->pkey;
+    signer = self_signed ? subject_key : issuer_key;
     CHECK(signer != NULL, "invalid issuer key");
     switch (params->signature_digest) {
     case CJWST_DIGEST_SHA256: digest = EVP_sha256(); break;
@@ -70,7 +70,7 @@ int cjwst_cert_create(const cjwst_cert_params *params, const cjwst_key *subject_
 
     CHECK(cjwst_internal_set_time(certificate, params->not_before, 0), "notBefore");
     CHECK(cjwst_internal_set_time(certificate, params->not_after, 1), "notAfter");
-    CHECK(X509_set_pubkey(certificate, subject_key->pkey) == 1, "X509_set_pubkey");
+    CHECK(X509_set_pubkey(certificate, subject_key) == 1, "X509_set_pubkey");
 
     CHECK(cjwst_internal_add_basic_constraints(certificate, params->is_ca, params->path_length),
           "basicConstraints");
@@ -78,7 +78,7 @@ int cjwst_cert_create(const cjwst_cert_params *params, const cjwst_key *subject_
         CHECK(cjwst_internal_add_key_usage(certificate, params->key_usage), "keyUsage");
     }
     if (params->subject_key_identifier) {
-        CHECK(cjwst_internal_add_subject_key_identifier(certificate, subject_key->pkey),
+        CHECK(cjwst_internal_add_subject_key_identifier(certificate, subject_key),
               "subjectKeyIdentifier");
     }
     if (params->authority_key_identifier) {

@@ -164,8 +164,8 @@ static const char *rsa_signature_oid(int digest) {
     }
 }
 
-int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, const cjwst_key *subject_key,
-                              const cjwst_key *issuer_key, unsigned char **out_der,
+int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, EVP_PKEY *subject_key,
+                              EVP_PKEY *issuer_key, unsigned char **out_der,
                               size_t *out_len) {
     int ok = 0;
     const char *step = "invalid arguments";
@@ -179,7 +179,7 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, const cjwst_key 
 
     cjwst_internal_begin();
     if (out_der != NULL) *out_der = NULL;
-    CHECK(params != NULL && issuer_key != NULL && issuer_key->pkey != NULL && out_der != NULL &&
+    CHECK(params != NULL && issuer_key != NULL && out_der != NULL &&
               out_len != NULL,
           "invalid arguments");
     CHECK(params->subject_der != NULL && params->subject_len > 0 && params->issuer_der != NULL &&
@@ -188,13 +188,13 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, const cjwst_key 
     CHECK(params->serial != NULL && params->serial_len > 0 && params->serial_len <= 64,
           "serial must be 1...64 content bytes");
     CHECK(params->extension_count == 0 || params->extensions != NULL, "extensions missing");
-    is_rsa = EVP_PKEY_is_a(issuer_key->pkey, "RSA");
+    is_rsa = EVP_PKEY_is_a(issuer_key, "RSA");
     algorithm_oid = is_rsa ? rsa_signature_oid(params->signature_digest)
                            : ecdsa_signature_oid(params->signature_digest);
     CHECK(algorithm_oid != NULL, "unsupported signature digest");
     if (params->spki_der == NULL) {
-        CHECK(subject_key != NULL && subject_key->pkey != NULL, "no subject key and no SPKI DER");
-        spki_len = i2d_PUBKEY(subject_key->pkey, &spki);
+        CHECK(subject_key != NULL, "no subject key and no SPKI DER");
+        spki_len = i2d_PUBKEY(subject_key, &spki);
         CHECK(spki_len > 0 && spki != NULL, "i2d_PUBKEY");
     } else {
         CHECK(params->spki_len > 0, "empty SPKI DER");
@@ -251,7 +251,7 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, const cjwst_key 
     CHECK(!tbs.failed && !algorithm.failed, "out of memory");
 
     step = "EVP_DigestSign";
-    CHECK(cjwst_internal_sign_to_der(issuer_key->pkey, params->signature_digest, tbs.data,
+    CHECK(cjwst_internal_sign_to_der(issuer_key, params->signature_digest, tbs.data,
                                      tbs.length, &signature, &signature_len),
           "EVP_DigestSign");
 

@@ -11,8 +11,8 @@
  * exit path (label `done`). Objects handed to OpenSSL containers are noted where ownership moves.
  *
  * The files (each holds the functions of one CJWSTesting.h section, with its own static helpers):
- *   errors.c         cjwst_last_error, cjwst_free; the per-thread last error (its only definition)
- *   helpers.c        the helpers below that several files use
+ *   helpers.c        the entry and exit of every exported function, and the helpers below that
+ *                    several files use
  *   keys.c           cjwst_key_* (including cjwst_key_public_spki_der_ex), cjwst_rsa_key_*
  *   certificates.c   cjwst_cert_create and the cjwst_cert_* readers and converters
  *   cert_builders.c  names, times and extensions for cjwst_cert_create
@@ -21,7 +21,7 @@
  *   chain.c          cjwst_verify_chain, cjwst_verify_error_string
  *   receipts.c       cjwst_cms_sign
  *   receipt_reference.c  cjwst_cms_verify_reference, cjwst_cms_inspect
- *   allocator.c      the failing allocator (independent of this header)
+ *   allocator.c      the failing allocator (uses nothing of this header but its first lines)
  */
 #ifndef CJWSTESTING_INTERNAL_H
 #define CJWSTESTING_INTERNAL_H
@@ -30,6 +30,7 @@
 #define OPENSSL_NO_DEPRECATED 1
 
 #include "CJWSTesting.h"
+#include "CJWSOpenSSL.h" /* the error drain and the free functions of both modules */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,18 +39,13 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-struct cjwst_key {
-    EVP_PKEY *pkey; /* owned */
-    int curve;      /* CJWST_CURVE_*, or 0 for an RSA key (receipts.c) */
-};
-
-/* ---- errors.c: entry and exit of every exported function ------------------------------------- */
+/* ---- helpers.c: entry and exit of every exported function ------------------------------------ */
 
 /* Clears the OpenSSL error queue; called on entry of every exported function. */
 void cjwst_internal_begin(void);
 
-/* Records a failure message (function, failed step, first queued OpenSSL error) in this thread's
- * last error when `ok` is 0, then drains the error queue. Returns `ok`. */
+/* On success (`ok` 1) empties the error queue; on failure leaves OpenSSL's reasons in it and adds
+ * "function: step" as its last entry (ERR_LIB_USER, for cjws_error_text). Returns `ok`. */
 int cjwst_internal_finish(int ok, const char *function, const char *step);
 
 /* In a function with a `const char *step` and a `done` label: on failure, records `what` as the

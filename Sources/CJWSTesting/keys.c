@@ -35,11 +35,10 @@ static int curve_nid(int curve) {
     }
 }
 
-/* The CJWST_CURVE_* of an EC key on a supported curve, or 0. */
-static int pkey_curve(const EVP_PKEY *pkey) {
+int cjwst_key_curve(const EVP_PKEY *pkey) {
     char name[64];
     size_t length = 0;
-    if (!EVP_PKEY_is_a(pkey, "EC")) {
+    if (pkey == NULL || !EVP_PKEY_is_a(pkey, "EC")) {
         return 0;
     }
     if (EVP_PKEY_get_group_name(pkey, name, sizeof name, &length) != 1) {
@@ -52,27 +51,6 @@ static int pkey_curve(const EVP_PKEY *pkey) {
         return CJWST_CURVE_P384;
     }
     return 0;
-}
-
-/* Wraps `pkey` (ownership moves in) in a new cjwst_key (`curve` 0 for RSA); frees `pkey` on
- * failure. */
-static cjwst_key *wrap_key(EVP_PKEY *pkey, int curve) {
-    cjwst_key *key = OPENSSL_zalloc(sizeof *key);
-    if (key == NULL) {
-        EVP_PKEY_free(pkey);
-        return NULL;
-    }
-    key->pkey = pkey;
-    key->curve = curve;
-    return key;
-}
-
-void cjwst_key_free(cjwst_key *key) {
-    if (key == NULL) {
-        return;
-    }
-    EVP_PKEY_free(key->pkey);
-    OPENSSL_free(key);
 }
 
 /* A key whose private scalar is `seed` mod n (rejecting 0), with its public point computed. */
@@ -177,53 +155,33 @@ done:
     return pkey;
 }
 
-/* Wraps a new or read key (ownership of `pkey` moves in) into `*out_key`. */
-static int finish_key(EVP_PKEY *pkey, int curve, cjwst_key **out_key, const char **step) {
-    cjwst_key *key = NULL;
-    *step = "no key";
-    if (pkey == NULL) return 0;
-    key = wrap_key(pkey, curve); /* owns `pkey` now, or freed it */
-    *step = "allocation";
-    if (key == NULL) return 0;
-    *out_key = key;
-    return 1;
-}
-
-int cjwst_key_generate(int curve, const void *seed, size_t seed_len, cjwst_key **out_key) {
-    int ok = 0;
-    const char *step = "invalid arguments";
+EVP_PKEY *cjwst_key_generate(int curve, const void *seed, size_t seed_len) {
+    const char *step = "unsupported curve";
     EVP_PKEY *pkey = NULL;
 
     cjwst_internal_begin();
-    if (out_key != NULL) *out_key = NULL;
-    CHECK(out_key != NULL && curve_group_name(curve) != NULL, "unsupported curve");
+    CHECK(curve_group_name(curve) != NULL, "unsupported curve");
     if (seed != NULL) {
         pkey = key_from_seed(curve, seed, seed_len, &step);
-        if (pkey == NULL) goto done;
     } else {
         CHECK(seed_len == 0, "seed length without a seed");
         pkey = generate_pkey("EC", curve, 0, &step);
-        if (pkey == NULL) goto done;
     }
-    ok = finish_key(pkey, curve, out_key, &step);
 done:
-    return cjwst_internal_finish(ok, __func__, step);
+    cjwst_internal_finish(pkey != NULL, __func__, step);
+    return pkey;
 }
 
-int cjwst_rsa_key_generate(int bits, cjwst_key **out_key) {
-    int ok = 0;
-    const char *step = "invalid arguments";
+EVP_PKEY *cjwst_rsa_key_generate(int bits) {
+    const char *step = "RSA key size must be 512...16384 bits";
     EVP_PKEY *pkey = NULL;
 
     cjwst_internal_begin();
-    if (out_key != NULL) *out_key = NULL;
-    CHECK(out_key != NULL, "invalid arguments");
     CHECK(bits >= 512 && bits <= 16384, "RSA key size must be 512...16384 bits");
     pkey = generate_pkey("RSA", 0, bits, &step);
-    if (pkey == NULL) goto done;
-    ok = finish_key(pkey, 0, out_key, &step);
 done:
-    return cjwst_internal_finish(ok, __func__, step);
+    cjwst_internal_finish(pkey != NULL, __func__, step);
+    return pkey;
 }
 
 /* Reads an unencrypted private key of any type from PEM. */
@@ -241,70 +199,41 @@ static EVP_PKEY *read_private_pem(const void *pem, size_t pem_len, const char **
     return pkey;
 }
 
-int cjwst_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key) {
-    int ok = 0;
-    const char *step = "invalid arguments";
-    EVP_PKEY *pkey = NULL;
-    int curve = 0;
-
-    cjwst_internal_begin();
-    if (out_key != NULL) *out_key = NULL;
-    CHECK(out_key != NULL, "invalid arguments");
-    pkey = read_private_pem(pem, pem_len, &step);
-    if (pkey == NULL) goto done;
-    curve = pkey_curve(pkey);
-    CHECK(curve != 0, "not an EC key on P-256 or P-384");
-    ok = finish_key(pkey, curve, out_key, &step);
-    pkey = NULL; /* owned by the key, or freed */
-done:
-    EVP_PKEY_free(pkey);
-    return cjwst_internal_finish(ok, __func__, step);
-}
-
-int cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key) {
-    int ok = 0;
+EVP_PKEY *cjwst_key_from_private_pem(const void *pem, size_t pem_len) {
     const char *step = "invalid arguments";
     EVP_PKEY *pkey = NULL;
 
     cjwst_internal_begin();
-    if (out_key != NULL) *out_key = NULL;
-    CHECK(out_key != NULL, "invalid arguments");
     pkey = read_private_pem(pem, pem_len, &step);
     if (pkey == NULL) goto done;
-    CHECK(EVP_PKEY_is_a(pkey, "RSA"), "not an RSA key");
-    ok = finish_key(pkey, 0, out_key, &step);
-    pkey = NULL; /* owned by the key, or freed */
+    if (cjwst_key_curve(pkey) == 0) {
+        step = "not an EC key on P-256 or P-384";
+        EVP_PKEY_free(pkey);
+        pkey = NULL;
+    }
 done:
-    EVP_PKEY_free(pkey);
-    return cjwst_internal_finish(ok, __func__, step);
+    cjwst_internal_finish(pkey != NULL, __func__, step);
+    return pkey;
 }
 
-int cjwst_key_rsa_bits(const cjwst_key *key, int *out_bits) {
-    int ok = 0;
+EVP_PKEY *cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len) {
     const char *step = "invalid arguments";
+    EVP_PKEY *pkey = NULL;
 
     cjwst_internal_begin();
-    CHECK(key != NULL && key->pkey != NULL && out_bits != NULL, "invalid arguments");
-    CHECK(EVP_PKEY_is_a(key->pkey, "RSA"), "not an RSA key");
-    *out_bits = EVP_PKEY_get_bits(key->pkey);
-    CHECK(*out_bits > 0, "EVP_PKEY_get_bits");
-    ok = 1;
+    pkey = read_private_pem(pem, pem_len, &step);
+    if (pkey == NULL) goto done;
+    if (!EVP_PKEY_is_a(pkey, "RSA")) {
+        step = "not an RSA key";
+        EVP_PKEY_free(pkey);
+        pkey = NULL;
+    }
 done:
-    return cjwst_internal_finish(ok, __func__, step);
+    cjwst_internal_finish(pkey != NULL, __func__, step);
+    return pkey;
 }
 
-int cjwst_key_curve(const cjwst_key *key, int *out_curve) {
-    const char *step = NULL;
-    int ok = 0;
-    cjwst_internal_begin();
-    CHECK(key != NULL && key->pkey != NULL && out_curve != NULL, "invalid arguments");
-    *out_curve = key->curve;
-    ok = 1;
-done:
-    return cjwst_internal_finish(ok, __func__, step);
-}
-
-int cjwst_key_private_pem(const cjwst_key *key, int encoding, char **out_pem, size_t *out_len) {
+int cjwst_key_private_pem(EVP_PKEY *key, int encoding, char **out_pem, size_t *out_len) {
     int ok = 0;
     const char *step = "invalid arguments";
     BIO *bio = NULL;
@@ -312,15 +241,15 @@ int cjwst_key_private_pem(const cjwst_key *key, int encoding, char **out_pem, si
 
     cjwst_internal_begin();
     if (out_pem != NULL) *out_pem = NULL;
-    CHECK(key != NULL && key->pkey != NULL && out_pem != NULL && out_len != NULL,
+    CHECK(key != NULL && out_pem != NULL && out_len != NULL,
           "invalid arguments");
     bio = BIO_new(BIO_s_mem());
     CHECK(bio != NULL, "BIO_new");
     if (encoding == CJWST_PEM_PKCS8) {
-        CHECK(PEM_write_bio_PrivateKey(bio, key->pkey, NULL, NULL, 0, NULL, NULL) == 1,
+        CHECK(PEM_write_bio_PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL) == 1,
               "PEM_write_bio_PrivateKey");
     } else if (encoding == CJWST_PEM_SEC1) {
-        encoder = OSSL_ENCODER_CTX_new_for_pkey(key->pkey, EVP_PKEY_KEYPAIR, "PEM",
+        encoder = OSSL_ENCODER_CTX_new_for_pkey(key, EVP_PKEY_KEYPAIR, "PEM",
                                                 "type-specific", NULL);
         CHECK(encoder != NULL, "OSSL_ENCODER_CTX_new_for_pkey");
         CHECK(OSSL_ENCODER_CTX_get_num_encoders(encoder) > 0, "no SEC1 PEM encoder");
@@ -336,7 +265,7 @@ done:
     return cjwst_internal_finish(ok, __func__, step);
 }
 
-int cjwst_key_public_spki_der(const cjwst_key *key, unsigned char **out_der, size_t *out_len) {
+int cjwst_key_public_spki_der(EVP_PKEY *key, unsigned char **out_der, size_t *out_len) {
     int ok = 0;
     const char *step = "invalid arguments";
     unsigned char *der = NULL;
@@ -344,9 +273,9 @@ int cjwst_key_public_spki_der(const cjwst_key *key, unsigned char **out_der, siz
 
     cjwst_internal_begin();
     if (out_der != NULL) *out_der = NULL;
-    CHECK(key != NULL && key->pkey != NULL && out_der != NULL && out_len != NULL,
+    CHECK(key != NULL && out_der != NULL && out_len != NULL,
           "invalid arguments");
-    length = i2d_PUBKEY(key->pkey, &der);
+    length = i2d_PUBKEY(key, &der);
     CHECK(length > 0 && der != NULL, "i2d_PUBKEY");
     *out_der = der;
     *out_len = (size_t)length;
@@ -357,7 +286,7 @@ done:
     return cjwst_internal_finish(ok, __func__, step);
 }
 
-int cjwst_key_public_spki_der_ex(const cjwst_key *key, int point_form, int explicit_parameters,
+int cjwst_key_public_spki_der_ex(EVP_PKEY *key, int point_form, int explicit_parameters,
                                  unsigned char **out_der, size_t *out_len) {
     int ok = 0;
     const char *step = "invalid arguments";
@@ -367,10 +296,10 @@ int cjwst_key_public_spki_der_ex(const cjwst_key *key, int point_form, int expli
 
     cjwst_internal_begin();
     if (out_der != NULL) *out_der = NULL;
-    CHECK(key != NULL && key->pkey != NULL && out_der != NULL && out_len != NULL &&
+    CHECK(key != NULL && out_der != NULL && out_len != NULL &&
               (point_form == CJWST_POINT_UNCOMPRESSED || point_form == CJWST_POINT_COMPRESSED),
           "invalid arguments");
-    copy = EVP_PKEY_dup(key->pkey);
+    copy = EVP_PKEY_dup(key);
     CHECK(copy != NULL, "EVP_PKEY_dup");
     CHECK(EVP_PKEY_set_utf8_string_param(copy, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT,
                                          point_form == CJWST_POINT_COMPRESSED

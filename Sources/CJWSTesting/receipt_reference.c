@@ -47,29 +47,18 @@ static int failure_of(unsigned long code) {
     }
 }
 
-/* Drains the error queue into the verdict: every error's text (with its data) joined by "; ",
- * the last error's code, and the failure named by the last CMS error that names one. */
+/* Drains the error queue into the verdict: the last error's code, the failure named by the last error
+ * or else by the first (CMS_verify raises what failed last, but after CMS_get0_SignerInfos refused a
+ * ContentInfo of another type it adds "no signers"), and every error's text with its data
+ * (cjws_error_text, the one drain of both C modules). */
 static void drain_errors(cjwst_cms_verdict *verdict, int fallback_failure) {
-    const char *data = NULL;
-    int flags = 0;
-    unsigned long code = 0;
-    size_t used = strlen(verdict->reason);
-    int failure = 0;
-    while ((code = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
-        char text[256];
-        ERR_error_string_n(code, text, sizeof text);
-        int written = snprintf(verdict->reason + used, sizeof verdict->reason - used, "%s%s%s%s",
-                               used > 0 ? "; " : "", text,
-                               (flags & ERR_TXT_STRING) && data != NULL && *data != '\0' ? ": " : "",
-                               (flags & ERR_TXT_STRING) && data != NULL ? data : "");
-        if (written > 0) {
-            used += (size_t)written;
-            if (used >= sizeof verdict->reason) used = sizeof verdict->reason - 1;
-        }
-        verdict->openssl_error = code;
-        if (failure_of(code) != 0) failure = failure_of(code);
-    }
-    verdict->failure = failure != 0 ? failure : fallback_failure;
+    unsigned long last = ERR_peek_last_error();
+    unsigned long first = ERR_peek_error();
+    verdict->openssl_error = last;
+    verdict->failure = failure_of(last) != 0    ? failure_of(last)
+                       : failure_of(first) != 0 ? failure_of(first)
+                                                : fallback_failure;
+    cjws_error_text(verdict->reason, sizeof verdict->reason);
 }
 
 int cjwst_cms_verify_reference(const void *cms_bytes, size_t cms_len, const cjwst_bytes *roots,

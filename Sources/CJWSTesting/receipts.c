@@ -5,7 +5,7 @@
  * serial number, has no signed attributes and signs the content's SHA-1 (before 2023) or SHA-256
  * digest with RSA (signatureAlgorithm rsaEncryption). cjwst_cms_sign writes that shape by default
  * and lets a test change one thing at a time: the digest, signed attributes, detached content,
- * eContentType, the embedded certificates and their order, more signers, a signer named by one
+ * eContentType, the embedded certificates and their order, the digestAlgorithms set, more signers, a signer named by one
  * certificate but signed with another key, and DER or streamed BER (Xcode's StoreKit Testing
  * receipts are BER with indefinite lengths). */
 #include "internal.h"
@@ -48,7 +48,7 @@ static int add_signer(CMS_ContentInfo *cms, const cjwst_cms_signer *spec, const 
     unsigned int flags = CMS_BINARY | CMS_PARTIAL | CMS_NOCERTS | CMS_NOSMIMECAP;
 
     *step = "signer certificate and key are required";
-    if (spec->key == NULL || spec->key->pkey == NULL) goto done;
+    if (spec->key == NULL) goto done;
     *step = "signer certificate is not one DER certificate";
     certificate = cjwst_internal_parse_certificate(spec->certificate_der, spec->certificate_len);
     if (certificate == NULL) goto done;
@@ -56,16 +56,16 @@ static int add_signer(CMS_ContentInfo *cms, const cjwst_cms_signer *spec, const 
     digest = signer_digest(spec->digest);
     if (digest == NULL) goto done;
     if (!spec->signed_attributes) flags |= CMS_NOATTR;
-    if (EVP_PKEY_eq(X509_get0_pubkey(certificate), spec->key->pkey) != 1) {
+    if (EVP_PKEY_eq(X509_get0_pubkey(certificate), spec->key) != 1) {
         *step = "X509_dup (signer named by another certificate)";
         stand_in = X509_dup(certificate);
         if (stand_in == NULL) goto done;
         *step = "X509_set_pubkey (signer named by another certificate)";
-        if (X509_set_pubkey(stand_in, spec->key->pkey) != 1) goto done;
+        if (X509_set_pubkey(stand_in, spec->key) != 1) goto done;
     }
     *step = "CMS_add1_signer";
     /* The SignerInfo keeps its own references to the certificate and the key. */
-    if (CMS_add1_signer(cms, stand_in != NULL ? stand_in : certificate, spec->key->pkey, digest,
+    if (CMS_add1_signer(cms, stand_in != NULL ? stand_in : certificate, spec->key, digest,
                         flags) == NULL)
         goto done;
     ok = 1;
@@ -158,68 +158,133 @@ static unsigned char *write_header(unsigned char *cursor, unsigned char tag, siz
     return cursor;
 }
 
-/* A header's new content length and its whole size's change once its contents grow by `delta`. */
-static size_t grown(const ber_header *header, size_t delta, size_t *out_length) {
+/* A header's new content length once its contents change by `delta` bytes, and the change of the whole
+ * element's size. 0 when the contents would shrink below nothing. */
+static int resized(const ber_header *header, long long delta, size_t *out_length, long long *out_change) {
     if (header->indefinite) {
         *out_length = 0;
-        return delta;
+        *out_change = delta;
+        return 1;
     }
-    *out_length = header->content_len + delta;
-    return 1 + length_octets(*out_length) + *out_length - header->header_len - header->content_len;
+    long long length = (long long)header->content_len + delta;
+    if (length < 0) return 0;
+    *out_length = (size_t)length;
+    *out_change = (long long)(1 + length_octets(*out_length) + *out_length) -
+                  (long long)(header->header_len + header->content_len);
+    return 1;
 }
 
-static int insert_certificates(const unsigned char *cms, size_t cms_len, const cjwst_bytes *list,
-                               size_t count, unsigned char **out_cms, size_t *out_len) {
+/* Replaces SignedData field number `field` (0 version, 1 digestAlgorithms, 2 encapContentInfo, 3 the
+ * next one) with `insert` (`replace` nonzero), or inserts `insert` before it, growing or shrinking the
+ * three enclosing definite-length headers (indefinite ones stay as they are). */
+static int splice_signed_data(const unsigned char *cms, size_t cms_len, int field, int replace,
+                              const unsigned char *insert, size_t insert_len, unsigned char **out_cms,
+                              size_t *out_len) {
     ber_header info, explicit, signed_data;
-    size_t type_end = 0, insert_at = 0, total = 0;
+    size_t type_end = 0, at = 0, after = 0;
     size_t info_len = 0, explicit_len = 0, signed_len = 0;
-    for (size_t index = 0; index < count; index++) {
-        if (list[index].data == NULL || list[index].length == 0 ||
-            list[index].length > SIZE_MAX / 4 - total)
-            return 0;
-        total += list[index].length;
-    }
+    long long change = 0;
     /* ContentInfo { contentType, [0] EXPLICIT SignedData { version, digestAlgorithms,
-       encapContentInfo, <here>, signerInfos } } */
+       encapContentInfo, [certificates,] signerInfos } } */
+    if (insert_len > SIZE_MAX / 4 || cms_len > SIZE_MAX / 4) return 0;
     if (!read_header(cms, cms_len, 0, &info) || info.tag != 0x30) return 0;
     if (!element_end(cms, cms_len, info.header_len, 0, &type_end)) return 0;
     if (!read_header(cms, cms_len, type_end, &explicit) || explicit.tag != 0xA0) return 0;
     size_t signed_at = type_end + explicit.header_len;
     if (!read_header(cms, cms_len, signed_at, &signed_data) || signed_data.tag != 0x30) return 0;
-    insert_at = signed_at + signed_data.header_len;
-    for (int field = 0; field < 3; field++) {
-        if (!element_end(cms, cms_len, insert_at, 0, &insert_at)) return 0;
+    at = signed_at + signed_data.header_len;
+    for (int index = 0; index < field; index++) {
+        if (!element_end(cms, cms_len, at, 0, &at)) return 0;
     }
-    if (insert_at >= cms_len || cms[insert_at] == 0xA0) return 0;
+    if (at >= cms_len) return 0;
+    after = at;
+    if (replace && !element_end(cms, cms_len, at, 0, &after)) return 0;
+    if (!replace && cms[at] == 0xA0) return 0; /* a certificates field is there already */
 
-    size_t field_len = 1 + length_octets(total) + total;
-    size_t delta = grown(&signed_data, field_len, &signed_len);
-    delta = grown(&explicit, delta, &explicit_len);
-    delta = grown(&info, delta, &info_len);
-    unsigned char *result = OPENSSL_malloc(cms_len + delta);
+    if (!resized(&signed_data, (long long)insert_len - (long long)(after - at), &signed_len, &change)) return 0;
+    if (!resized(&explicit, change, &explicit_len, &change)) return 0;
+    if (!resized(&info, change, &info_len, &change)) return 0;
+    size_t total = (size_t)((long long)cms_len + change);
+    unsigned char *result = OPENSSL_malloc(total);
     if (result == NULL) return 0;
     unsigned char *cursor = write_header(result, 0x30, info_len, info.indefinite);
     memcpy(cursor, cms + info.header_len, type_end - info.header_len);
     cursor += type_end - info.header_len;
     cursor = write_header(cursor, 0xA0, explicit_len, explicit.indefinite);
     cursor = write_header(cursor, 0x30, signed_len, signed_data.indefinite);
-    size_t before = insert_at - signed_at - signed_data.header_len;
+    size_t before = at - signed_at - signed_data.header_len;
     memcpy(cursor, cms + signed_at + signed_data.header_len, before);
     cursor += before;
-    cursor = write_header(cursor, 0xA0, total, 0);
-    for (size_t index = 0; index < count; index++) {
-        memcpy(cursor, list[index].data, list[index].length);
-        cursor += list[index].length;
-    }
-    memcpy(cursor, cms + insert_at, cms_len - insert_at);
-    cursor += cms_len - insert_at;
-    if ((size_t)(cursor - result) != cms_len + delta) {
+    if (insert_len > 0) memcpy(cursor, insert, insert_len);
+    cursor += insert_len;
+    memcpy(cursor, cms + after, cms_len - after);
+    cursor += cms_len - after;
+    if ((size_t)(cursor - result) != total) {
         OPENSSL_free(result);
         return 0;
     }
     *out_cms = result;
-    *out_len = cms_len + delta;
+    *out_len = total;
     return 1;
+}
+
+/* The certificates field [0] IMPLICIT SET OF Certificate with `list`, verbatim, inserted after
+ * encapContentInfo (SignedData field 3). */
+static int insert_certificates(const unsigned char *cms, size_t cms_len, const cjwst_bytes *list,
+                               size_t count, unsigned char **out_cms, size_t *out_len) {
+    size_t total = 0;
+    for (size_t index = 0; index < count; index++) {
+        if (list[index].data == NULL || list[index].length == 0 ||
+            list[index].length > SIZE_MAX / 4 - total)
+            return 0;
+        total += list[index].length;
+    }
+    size_t field_len = 1 + length_octets(total) + total;
+    unsigned char *field = OPENSSL_malloc(field_len);
+    if (field == NULL) return 0;
+    unsigned char *cursor = write_header(field, 0xA0, total, 0);
+    for (size_t index = 0; index < count; index++) {
+        memcpy(cursor, list[index].data, list[index].length);
+        cursor += list[index].length;
+    }
+    int ok = splice_signed_data(cms, cms_len, 3, 0, field, field_len, out_cms, out_len);
+    OPENSSL_free(field);
+    return ok;
+}
+
+/* The digestAlgorithms SET (SignedData field 1) replaced by one AlgorithmIdentifier without parameters
+ * per dotted OID, in the order given (none: an empty SET). */
+static int replace_digest_algorithms(const unsigned char *cms, size_t cms_len, const char *const *oids,
+                                     size_t count, unsigned char **out_cms, size_t *out_len) {
+    int ok = 0;
+    unsigned char body[8 * 126];
+    unsigned char set[6 + sizeof body];
+    size_t used = 0;
+    ASN1_OBJECT *object = NULL;
+    if (count > 8 || (count > 0 && oids == NULL)) goto done;
+    for (size_t index = 0; index < count; index++) {
+        unsigned char encoded[124];
+        unsigned char *cursor = encoded;
+        object = oids[index] != NULL ? OBJ_txt2obj(oids[index], 1) : NULL;
+        if (object == NULL || i2d_ASN1_OBJECT(object, NULL) > (int)sizeof encoded) goto done;
+        int length = i2d_ASN1_OBJECT(object, &cursor);
+        if (length <= 0) goto done;
+        body[used++] = 0x30;
+        body[used++] = (unsigned char)length;
+        memcpy(body + used, encoded, (size_t)length);
+        used += (size_t)length;
+        ASN1_OBJECT_free(object);
+        object = NULL;
+    }
+    {
+        unsigned char *end = write_header(set, 0x31, used, 0);
+        memcpy(end, body, used);
+        used += (size_t)(end - set);
+    }
+    ok = splice_signed_data(cms, cms_len, 1, 1, set, used, out_cms, out_len);
+done:
+    ASN1_OBJECT_free(object);
+    return ok;
 }
 
 int cjwst_cms_sign(const cjwst_cms_params *params, unsigned char **out_cms, size_t *out_len) {
@@ -230,6 +295,8 @@ int cjwst_cms_sign(const cjwst_cms_params *params, unsigned char **out_cms, size
     X509 *certificate = NULL;
     BIO *data = NULL;
     BIO *output = NULL;
+    unsigned char *replaced = NULL;
+    size_t replaced_len = 0;
     unsigned int flags = CMS_BINARY | CMS_PARTIAL | CMS_NOSMIMECAP;
 
     cjwst_internal_begin();
@@ -295,19 +362,28 @@ int cjwst_cms_sign(const cjwst_cms_params *params, unsigned char **out_cms, size
         char *bytes = NULL;
         long length = BIO_get_mem_data(output, &bytes);
         CHECK(length > 0 && bytes != NULL, "BIO_get_mem_data");
+        const unsigned char *encoded = (const unsigned char *)bytes;
+        size_t encoded_len = (size_t)length;
+        if (params->replaces_digest_algorithms) {
+            CHECK(replace_digest_algorithms(encoded, encoded_len, params->digest_algorithm_oids,
+                                            params->digest_algorithm_count, &replaced, &replaced_len),
+                  "replacing the digestAlgorithms set (at most 8 dotted OIDs)");
+            encoded = replaced;
+            encoded_len = replaced_len;
+        }
         if (params->certificate_count == 0) {
-            *out_cms = OPENSSL_memdup(bytes, (size_t)length);
+            *out_cms = OPENSSL_memdup(encoded, encoded_len);
             CHECK(*out_cms != NULL, "allocation");
-            *out_len = (size_t)length;
+            *out_len = encoded_len;
         } else {
-            CHECK(insert_certificates((const unsigned char *)bytes, (size_t)length,
-                                      params->certificates, params->certificate_count, out_cms,
-                                      out_len),
+            CHECK(insert_certificates(encoded, encoded_len, params->certificates,
+                                      params->certificate_count, out_cms, out_len),
                   "inserting the certificates");
         }
     }
     ok = 1;
 done:
+    OPENSSL_free(replaced);
     BIO_free(output);
     BIO_free(data);
     X509_free(certificate);

@@ -51,7 +51,7 @@ done:
 }
 
 /* Raw R||S, each half left-padded to the curve's field size. */
-static int sign_raw(const cjwst_key *key, int digest, const void *message, size_t message_len,
+static int sign_raw(EVP_PKEY *key, int digest, const void *message, size_t message_len,
                     unsigned char **out_signature, size_t *out_len, const char **step) {
     int ok = 0;
     unsigned char *der = NULL;
@@ -61,12 +61,12 @@ static int sign_raw(const cjwst_key *key, int digest, const void *message, size_
     const BIGNUM *r = NULL;
     const BIGNUM *s = NULL;
     unsigned char *raw = NULL;
-    size_t half = cjwst_internal_curve_field_bytes(key->curve);
+    size_t half = cjwst_internal_curve_field_bytes(cjwst_key_curve(key));
 
     *step = "unsupported curve";
     if (half == 0 || half > INT_MAX / 2) goto done;
     *step = "EVP_DigestSign";
-    if (!cjwst_internal_sign_to_der(key->pkey, digest, message, message_len, &der, &der_len))
+    if (!cjwst_internal_sign_to_der(key, digest, message, message_len, &der, &der_len))
         goto done;
     *step = "d2i_ECDSA_SIG";
     if (der_len > LONG_MAX) goto done;
@@ -91,46 +91,46 @@ done:
     return ok;
 }
 
-int cjwst_sign_es256(const cjwst_key *key, const void *message, size_t message_len,
+int cjwst_sign_es256(EVP_PKEY *key, const void *message, size_t message_len,
                      unsigned char **out_signature, size_t *out_len) {
     int ok = 0;
     const char *step = "invalid arguments";
 
     cjwst_internal_begin();
     if (out_signature != NULL) *out_signature = NULL;
-    CHECK(key != NULL && key->pkey != NULL && out_signature != NULL && out_len != NULL,
+    CHECK(key != NULL && out_signature != NULL && out_len != NULL,
           "invalid arguments");
-    CHECK(key->curve == CJWST_CURVE_P256, "ES256 needs a P-256 key");
+    CHECK(cjwst_key_curve(key) == CJWST_CURVE_P256, "ES256 needs a P-256 key");
     ok = sign_raw(key, CJWST_DIGEST_SHA256, message, message_len, out_signature, out_len, &step);
 done:
     return cjwst_internal_finish(ok, __func__, step);
 }
 
-int cjwst_sign_raw(const cjwst_key *key, int digest, const void *message, size_t message_len,
+int cjwst_sign_raw(EVP_PKEY *key, int digest, const void *message, size_t message_len,
                    unsigned char **out_signature, size_t *out_len) {
     int ok = 0;
     const char *step = "invalid arguments";
 
     cjwst_internal_begin();
     if (out_signature != NULL) *out_signature = NULL;
-    CHECK(key != NULL && key->pkey != NULL && out_signature != NULL && out_len != NULL,
+    CHECK(key != NULL && out_signature != NULL && out_len != NULL,
           "invalid arguments");
     ok = sign_raw(key, digest, message, message_len, out_signature, out_len, &step);
 done:
     return cjwst_internal_finish(ok, __func__, step);
 }
 
-int cjwst_sign_der(const cjwst_key *key, int digest, const void *message, size_t message_len,
+int cjwst_sign_der(EVP_PKEY *key, int digest, const void *message, size_t message_len,
                    unsigned char **out_signature, size_t *out_len) {
     int ok = 0;
     const char *step = "invalid arguments";
 
     cjwst_internal_begin();
     if (out_signature != NULL) *out_signature = NULL;
-    CHECK(key != NULL && key->pkey != NULL && out_signature != NULL && out_len != NULL,
+    CHECK(key != NULL && out_signature != NULL && out_len != NULL,
           "invalid arguments");
     step = "EVP_DigestSign";
-    ok = cjwst_internal_sign_to_der(key->pkey, digest, message, message_len, out_signature,
+    ok = cjwst_internal_sign_to_der(key, digest, message, message_len, out_signature,
                                     out_len);
 done:
     return cjwst_internal_finish(ok, __func__, step);

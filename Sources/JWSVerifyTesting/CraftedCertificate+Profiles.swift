@@ -1,7 +1,7 @@
 import Foundation
 
 extension CraftedCertificate {
-    /// The extensions of a ``TestPKI`` root (basicConstraints CA critical, keyUsage keyCertSign and
+    /// The extensions of a ``TestHierarchy`` `.appStoreEC` root (basicConstraints CA critical, keyUsage keyCertSign and
     /// cRLSign critical, subjectKeyIdentifier), then `extra`.
     public static func rootProfile(
         name: CraftedName, key: TestPrivateKey, notBefore: Int64, notAfter: Int64, serialNumber: Data = Data([0x01]),
@@ -16,7 +16,7 @@ extension CraftedCertificate {
             ] + extra)
     }
 
-    /// The extensions of a ``TestPKI`` intermediate (basicConstraints CA pathLen 0 critical,
+    /// The extensions of a ``TestHierarchy`` `.appStoreEC` intermediate (basicConstraints CA pathLen 0 critical,
     /// keyUsage keyCertSign and cRLSign critical, key identifiers, OCSP access, Apple's
     /// intermediate marker), then `extra`.
     public static func intermediateProfile(
@@ -30,11 +30,11 @@ extension CraftedCertificate {
                 .basicConstraints(ca: true, pathLength: 0), .keyUsage([.keyCertSign, .cRLSign]),
                 .subjectKeyIdentifier(try CraftedPublicKey.keyIdentifier(ofSPKI: key.publicKeyDER)),
                 .authorityKeyIdentifier(try CraftedPublicKey.keyIdentifier(ofSPKI: issuerKey.publicKeyDER)),
-                .ocspAccess(TestPKI.rootOCSPURL), .appleIntermediateMarker(),
+                .ocspAccess(TestHierarchy.AppStoreEC.rootOCSPURL), .appleIntermediateMarker(),
             ] + extra)
     }
 
-    /// The extensions of a ``TestPKI`` leaf (basicConstraints CA false critical, keyUsage
+    /// The extensions of a ``TestHierarchy`` `.appStoreEC` leaf (basicConstraints CA false critical, keyUsage
     /// digitalSignature critical, key identifiers, OCSP access, Apple's leaf marker), then `extra`.
     /// The subject key identifier is computed from `publicKey`'s SPKI when it has an EC point.
     public static func leafProfile(
@@ -50,7 +50,7 @@ extension CraftedCertificate {
             extensions: [
                 .basicConstraints(ca: false), .keyUsage([.digitalSignature]), .subjectKeyIdentifier(identifier),
                 .authorityKeyIdentifier(try CraftedPublicKey.keyIdentifier(ofSPKI: issuerKey.publicKeyDER)),
-                .ocspAccess(TestPKI.intermediateOCSPURL), .appleLeafMarker(),
+                .ocspAccess(TestHierarchy.AppStoreEC.intermediateOCSPURL), .appleLeafMarker(),
             ] + extra)
     }
 }

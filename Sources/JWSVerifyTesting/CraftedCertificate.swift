@@ -24,7 +24,7 @@ public enum CraftedDigest: Sendable, Hashable, CaseIterable {
 /// An X.509 v3 certificate whose every field a test chooses, DER-encoded as given (names,
 /// serial, time encodings, SubjectPublicKeyInfo, extensions in order with duplicates and unknown
 /// OIDs) and signed by an issuer key: ECDSA with an EC key, RSA PKCS #1 v1.5 with an RSA key. For
-/// crafted chains in tests and fuzzing, and for the receipt test PKI (``ReceiptTestPKI``).
+/// crafted chains in tests and fuzzing, and for the `.receiptRSA` profile of ``TestHierarchy``.
 public struct CraftedCertificate: Sendable, Hashable {
     /// Subject name.
     public var subject: CraftedName

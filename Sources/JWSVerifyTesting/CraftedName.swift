@@ -53,7 +53,7 @@ public struct CraftedName: Sendable, Hashable {
             })
     }
 
-    /// The name of a ``TestDistinguishedName``, in the order TestPKI writes it: CN, OU, O, C.
+    /// The name of a ``TestDistinguishedName``, in the order the `.appStoreEC` profile writes it: CN, OU, O, C.
     public init(_ name: TestDistinguishedName) {
         var attributes: [Attribute] = [.commonName(name.commonName)]
         if let unit = name.organizationalUnit { attributes.append(.organizationalUnit(unit)) }

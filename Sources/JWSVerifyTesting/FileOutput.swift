@@ -66,13 +66,13 @@ enum FileOutput {
     }
 
     /// Writes a root, an intermediate and a leaf with their private key PEMs into `directory`
-    /// (created when missing) under the names of ``TestPKI/FileName``: each certificate as DER and
+    /// (created when missing) under the names of ``TestHierarchy/FileName``: each certificate as DER and
     /// PEM, each key as a secret (mode 0600).
     static func writeHierarchy(
         _ certificates: (root: TestCertificate, intermediate: TestCertificate, leaf: TestCertificate),
         keyPEMs: (root: String, intermediate: String, leaf: String), to directory: URL
     ) throws {
-        typealias Name = TestPKI.FileName
+        typealias Name = TestHierarchy.FileName
         try makeDirectory(directory)
         for (certificate, der, pem) in [
             (certificates.root, Name.rootDER, Name.rootPEM),

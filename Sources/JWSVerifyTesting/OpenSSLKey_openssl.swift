@@ -1,16 +1,19 @@
+internal import CJWSOpenSSL
 import CJWSTesting
 import Foundation
 
-// The Swift side of CJWSTesting. Only files named `*_openssl.swift` import the C module; the
+// The Swift side of CJWSTesting. Only files named `*_openssl.swift` import the C modules; the
 // rest of JWSVerifyTesting sees plain Swift types. OpenSSL-allocated output buffers are copied
-// into `Data`/`String` and released with `cjwst_free` at once (`takeData`, `takeString`).
+// into `Data`/`String` and released with `cjws_free` at once (`takeData`, `takeString`); keys are
+// `EVP_PKEY`s released with `cjws_pkey_free` (the conventions of CJWSOpenSSL.h, which CJWSTesting
+// shares).
 
-/// The message of the last CJWSTesting failure on this thread.
+/// Why the last CJWSTesting call of this thread failed: OpenSSL's error queue, drained by `cjws_error_text`
+/// (OpenSSL's reasons, then the failed function and step).
 func openSSLErrorMessage() -> String {
-    var buffer = [CChar](repeating: 0, count: 512)
-    _ = cjwst_last_error(&buffer, buffer.count)
-    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-    return String(decoding: bytes, as: UTF8.self)
+    var buffer = [CChar](repeating: 0, count: 2048)
+    let length = buffer.withUnsafeMutableBufferPointer { cjws_error_text($0.baseAddress, $0.count) }
+    return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// Throws ``JWSTestingError/openSSL(operation:message:)`` unless a CJWSTesting call returned 1.
@@ -22,14 +25,14 @@ func checkOpenSSL(_ status: Int32, _ operation: String) throws {
 
 /// Copies an OpenSSL-allocated byte buffer and frees it.
 func takeData(_ pointer: UnsafeMutablePointer<UInt8>?, _ length: Int) -> Data {
-    defer { cjwst_free(pointer) }
+    defer { cjws_free(pointer) }
     guard let pointer, length > 0 else { return Data() }
     return Data(bytes: pointer, count: length)
 }
 
 /// Copies an OpenSSL-allocated UTF-8 text buffer and frees it.
 func takeString(_ pointer: UnsafeMutablePointer<CChar>?, _ length: Int) -> String {
-    defer { cjwst_free(pointer) }
+    defer { cjws_free(pointer) }
     guard let pointer, length > 0 else { return "" }
     return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
         String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
@@ -78,7 +81,7 @@ extension TestDigest {
     }
 }
 
-/// An owned OpenSSL EC private key (`cjwst_key`, wrapping an `EVP_PKEY`), freed in `deinit`.
+/// An owned OpenSSL private key (an `EVP_PKEY`, EC or RSA), freed in `deinit` with `cjws_pkey_free`.
 ///
 /// `@unchecked Sendable`: the key is never modified after creation, and OpenSSL allows an
 /// `EVP_PKEY` to be used by several threads at once for signing and encoding; every operation
@@ -91,66 +94,57 @@ final class OpenSSLKey: @unchecked Sendable {
     }
 
     deinit {
-        cjwst_key_free(handle)
+        cjws_pkey_free(handle)
     }
 
     /// A new random key, or the key whose scalar is `seed` mod n (32 bytes for P-256, 48 for P-384).
     static func generate(curve: TestCurve, seed: Data?) throws -> OpenSSLKey {
-        var key: OpaquePointer?
-        if let seed {
-            try withBytes(seed) { pointer, count in
-                try checkOpenSSL(cjwst_key_generate(curve.cValue, pointer, count, &key), "generate key")
+        let key =
+            if let seed {
+                withBytes(seed) { pointer, count in cjwst_key_generate(curve.cValue, pointer, count) }
+            } else {
+                cjwst_key_generate(curve.cValue, nil, 0)
             }
-        } else {
-            try checkOpenSSL(cjwst_key_generate(curve.cValue, nil, 0, &key), "generate key")
-        }
-        guard let key else { throw JWSTestingError.openSSL(operation: "generate key", message: "no key") }
-        return OpenSSLKey(handle: key)
+        return try OpenSSLKey(taking: key, "generate key")
     }
 
     /// Reads an unencrypted PKCS#8 or SEC1 PEM private key.
     static func load(pem: String) throws -> OpenSSLKey {
-        var key: OpaquePointer?
-        try withBytes(Data(pem.utf8)) { pointer, count in
-            try checkOpenSSL(cjwst_key_from_private_pem(pointer, count, &key), "read private key PEM")
-        }
-        guard let key else { throw JWSTestingError.openSSL(operation: "read private key PEM", message: "no key") }
-        return OpenSSLKey(handle: key)
+        let key = withBytes(Data(pem.utf8)) { pointer, count in cjwst_key_from_private_pem(pointer, count) }
+        return try OpenSSLKey(taking: key, "read private key PEM")
     }
 
     /// A new random RSA key of `bits` bits (public exponent 65537).
     static func generateRSA(bits: Int) throws -> OpenSSLKey {
-        var key: OpaquePointer?
-        try checkOpenSSL(cjwst_rsa_key_generate(Int32(clamping: bits), &key), "generate RSA key")
-        guard let key else { throw JWSTestingError.openSSL(operation: "generate RSA key", message: "no key") }
-        return OpenSSLKey(handle: key)
+        try OpenSSLKey(taking: cjwst_rsa_key_generate(Int32(clamping: bits)), "generate RSA key")
     }
 
     /// Reads an unencrypted PKCS#8 or PKCS#1 PEM RSA private key.
     static func loadRSA(pem: String) throws -> OpenSSLKey {
-        var key: OpaquePointer?
-        try withBytes(Data(pem.utf8)) { pointer, count in
-            try checkOpenSSL(cjwst_rsa_key_from_private_pem(pointer, count, &key), "read RSA private key PEM")
-        }
+        let key = withBytes(Data(pem.utf8)) { pointer, count in cjwst_rsa_key_from_private_pem(pointer, count) }
+        return try OpenSSLKey(taking: key, "read RSA private key PEM")
+    }
+
+    /// Takes ownership of a key a CJWSTesting function made, or throws with OpenSSL's reason when it made none.
+    private convenience init(taking key: OpaquePointer?, _ operation: String) throws {
         guard let key else {
-            throw JWSTestingError.openSSL(operation: "read RSA private key PEM", message: "no key")
+            throw JWSTestingError.openSSL(operation: operation, message: openSSLErrorMessage())
         }
-        return OpenSSLKey(handle: key)
+        self.init(handle: key)
     }
 
     /// The modulus size of an RSA key in bits (throws for an EC key).
     var rsaBits: Int {
         get throws {
-            var bits: Int32 = 0
-            try checkOpenSSL(cjwst_key_rsa_bits(handle, &bits), "RSA key size")
+            let bits = cjws_pkey_rsa_bits(handle)
+            guard bits > 0 else { throw JWSTestingError.openSSL(operation: "RSA key size", message: "not an RSA key") }
             return Int(bits)
         }
     }
 
     var curve: TestCurve {
         get throws {
-            var value: Int32 = 0
-            try checkOpenSSL(cjwst_key_curve(handle, &value), "key curve")
+            let value = cjwst_key_curve(handle)
             switch value {
             case CJWST_CURVE_P256: return .p256
             case CJWST_CURVE_P384: return .p384

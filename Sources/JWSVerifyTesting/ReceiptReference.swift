@@ -69,7 +69,7 @@ public enum ReceiptReference {
     ///
     /// - Parameters:
     ///   - receipt: the receipt bytes, DER or BER (decode base64 first).
-    ///   - roots: DER certificates, the only trusted ones (for example ``ReceiptTestPKI/rootDER``,
+    ///   - roots: DER certificates, the only trusted ones (for example ``TestHierarchy/rootDER``,
     ///     or Apple Inc. Root CA).
     ///   - time: the validation time (whole seconds are used).
     ///   - purpose: the X.509 purpose; OpenSSL's default unless told otherwise.

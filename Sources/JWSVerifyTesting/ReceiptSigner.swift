@@ -60,13 +60,19 @@ public struct ReceiptSigner: Sendable, Hashable {
         self.encoding = encoding
     }
 
+    /// The App Store's shape: `hierarchy`'s leaf signs, `[leaf, intermediate, root]` are embedded, DER (a
+    /// ``TestHierarchy/Profile/receiptRSA`` hierarchy is Apple's receipt chain).
+    public init(hierarchy: TestHierarchy) {
+        self.init(signer: hierarchy.leafCredential, certificates: hierarchy.certificateChain, encoding: .der)
+    }
+
     /// The App Store's shape: `pki`'s leaf signs, `[leaf, intermediate, root]` are embedded, DER.
     public init(pki: ReceiptTestPKI) {
-        self.init(signer: pki.leafCredential, certificates: pki.certificateChain, encoding: .der)
+        self.init(hierarchy: pki.hierarchy)
     }
 
     /// Xcode StoreKit Testing's shape: a self-signed certificate (see
-    /// ``ReceiptTestPKI/makeXcodeStoreKitCertificate(validity:keyBits:)``) signs and is the only one
+    /// ``TestHierarchy/makeXcodeStoreKitCertificate(validity:keyBits:)``) signs and is the only one
     /// embedded, BER with indefinite lengths.
     public static func xcode(_ credential: TestSigningCredential) -> ReceiptSigner {
         ReceiptSigner(signer: credential, certificates: [credential.certificate], encoding: .berIndefiniteLength)
@@ -131,13 +137,19 @@ public struct ReceiptSigner: Sendable, Hashable {
         public var additionalSigners: [Signer]
         /// The encoding; nil means the signer's ``ReceiptSigner/encoding``.
         public var encoding: ReceiptEncoding?
+        /// The SignedData's `digestAlgorithms` SET, as dotted OIDs written in this order, each without
+        /// parameters (at most 8; empty writes an empty SET); nil means OpenSSL's (the signers' digests). The
+        /// signature does not cover the set, so a receipt with an unknown OID beside SHA-256 still carries a
+        /// valid SignerInfo and signature, which `CMS_verify` refuses all the same.
+        public var digestAlgorithmOIDs: [String]?
 
         /// Apple's shape unless told otherwise.
         public init(
             digest: ReceiptDigest = .sha256, signedAttributes: Bool = false, detached: Bool = false,
             contentTypeOID: String? = nil, certificates: [TestCertificate]? = nil,
             signerCertificate: TestCertificate? = nil, signingKey: TestSigningKey? = nil,
-            includesSigner: Bool = true, additionalSigners: [Signer] = [], encoding: ReceiptEncoding? = nil
+            includesSigner: Bool = true, additionalSigners: [Signer] = [], encoding: ReceiptEncoding? = nil,
+            digestAlgorithmOIDs: [String]? = nil
         ) {
             self.digest = digest
             self.signedAttributes = signedAttributes
@@ -149,6 +161,7 @@ public struct ReceiptSigner: Sendable, Hashable {
             self.includesSigner = includesSigner
             self.additionalSigners = additionalSigners
             self.encoding = encoding
+            self.digestAlgorithmOIDs = digestAlgorithmOIDs
         }
     }
 
@@ -184,7 +197,7 @@ public struct ReceiptSigner: Sendable, Hashable {
         return try OpenSSLReceipts.sign(
             content: content, contentTypeOID: options.contentTypeOID, signers: signers,
             certificates: (options.certificates ?? certificates).map(\.der), detached: options.detached,
-            encoding: encoding)
+            encoding: encoding, digestAlgorithmOIDs: options.digestAlgorithmOIDs)
     }
 
     /// Signs `content` into a receipt and returns it as standard base64 with padding, the form a

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A test certificate hierarchy shaped like the one that signs App Store app receipts (StoreKit 1),
-/// for integration tests only.
+/// The ``TestHierarchy/Profile/receiptRSA`` profile of ``TestHierarchy`` with typed RSA keys: a hierarchy
+/// shaped like the one that signs App Store app receipts (StoreKit 1), for integration tests only.
 ///
 /// Like Apple's chain: a self-signed RSA root named like Apple Inc. Root ("C=US, O=Apple Inc.,
 /// OU=Apple Certification Authority, CN=Apple Root CA", PrintableStrings in that order); an RSA
@@ -13,52 +13,32 @@ import Foundation
 /// before 2023). Every key is a fresh random test key, so no certificate here verifies under Apple's
 /// real root: a verifier accepts them only where a test configures ``rootDER`` as a trusted root.
 ///
-/// Besides the chain it makes the certificates that receipt forgeries use: another leaf (without
-/// the marker, with an EC or a 1024-bit key), a developer certificate issued by the same
-/// intermediate without the leaf marker (the classic forgery: it chains to the same root), and an
-/// Xcode StoreKit Testing style self-signed `CN=StoreKit` certificate.
+/// Deprecated in favour of ``TestHierarchy`` (`TestHierarchy.generate(.receiptRSA)`), which makes this
+/// hierarchy and the token one; kept for existing callers, and a view of it: every method here calls
+/// ``TestHierarchy``'s. ``hierarchy`` and ``init(_:)`` convert.
 public struct ReceiptTestPKI: Sendable, Hashable {
     /// OID of Apple's marker extension on the intermediate (Apple Worldwide Developer Relations CA).
-    public static let intermediateMarkerOID = TestPKI.intermediateMarkerOID
+    public static let intermediateMarkerOID = TestHierarchy.intermediateMarkerOID
     /// OID of Apple's marker extension on the receipt signing leaf.
-    public static let leafMarkerOID = TestPKI.leafMarkerOID
+    public static let leafMarkerOID = TestHierarchy.leafMarkerOID
     /// OID of the marker Apple writes into development (code signing) certificates.
-    public static let developerMarkerOID = "1.2.840.113635.100.6.1.2"
+    public static let developerMarkerOID = TestHierarchy.ReceiptRSA.developerMarkerOID
     /// id-kp-codeSigning, the extended key usage of developer and Xcode StoreKit certificates.
-    public static let codeSigningOID = "1.3.6.1.5.5.7.3.3"
-
+    public static let codeSigningOID = TestHierarchy.ReceiptRSA.codeSigningOID
     /// The default validity of every certificate: 2025-01-01T00:00:00Z ... 2035-01-01T00:00:00Z.
-    public static let defaultValidity = TestPKI.defaultValidity
-
+    public static let defaultValidity = TestHierarchy.defaultValidity
     /// Subject of the root: "C=US, O=Apple Inc., OU=Apple Certification Authority, CN=Apple Root CA".
-    public static let rootName = name([
-        .country("US"), printable("2.5.4.10", "Apple Inc."), printable("2.5.4.11", "Apple Certification Authority"),
-        printable("2.5.4.3", "Apple Root CA"),
-    ])
+    public static let rootName = TestHierarchy.ReceiptRSA.rootName
     /// Subject of the intermediate: "CN=Apple Worldwide Developer Relations Certification Authority,
     /// OU=G5, O=Apple Inc., C=US".
-    public static let intermediateName = name([
-        .commonName("Apple Worldwide Developer Relations Certification Authority"), .organizationalUnit("G5"),
-        .organization("Apple Inc."), .country("US"),
-    ])
+    public static let intermediateName = TestHierarchy.ReceiptRSA.intermediateName
     /// Subject of the leaf: "CN=Mac App Store and iTunes Store Receipt Signing, OU=Apple Worldwide
     /// Developer Relations, O=Apple Inc., C=US".
-    public static let leafName = name([
-        .commonName("Mac App Store and iTunes Store Receipt Signing"),
-        .organizationalUnit("Apple Worldwide Developer Relations"), .organization("Apple Inc."), .country("US"),
-    ])
-    /// Subject of ``makeDeveloperCertificate(keyBits:validity:)``: an "Apple Development" code
-    /// signing identity of a made-up team.
-    public static let developerName = name([
-        .commonName("Apple Development: JWSVerify Test Developer (TESTTEAM01)"),
-        .organizationalUnit("TESTTEAM01"), .organization("JWSVerify Test Developer"), .country("US"),
-    ])
-    /// Subject (and issuer) of ``makeXcodeStoreKitCertificate(validity:keyBits:)``, as Xcode writes
-    /// it: "CN=StoreKit, O=StoreKit, OU=StoreKit, C=US, emailAddress=StoreKit".
-    public static let xcodeStoreKitName = name([
-        .commonName("StoreKit"), .organization("StoreKit"), .organizationalUnit("StoreKit"), .country("US"),
-        CraftedName.Attribute(oid: "1.2.840.113549.1.9.1", value: "StoreKit", stringTag: 0x16),
-    ])
+    public static let leafName = TestHierarchy.ReceiptRSA.leafName
+    /// Subject of ``makeDeveloperCertificate(keyBits:validity:)``.
+    public static let developerName = TestHierarchy.ReceiptRSA.developerName
+    /// Subject (and issuer) of ``makeXcodeStoreKitCertificate(validity:keyBits:)``.
+    public static let xcodeStoreKitName = TestHierarchy.ReceiptRSA.xcodeStoreKitName
 
     /// The self-signed root certificate (RSA).
     public var root: TestCertificate
@@ -86,28 +66,45 @@ public struct ReceiptTestPKI: Sendable, Hashable {
         self.leafKey = leafKey
     }
 
+    /// The typed view of `hierarchy`, whatever its profile, when its three keys are RSA.
+    ///
+    /// - Throws: ``JWSTestingError/invalidArgument(_:)`` when a key is EC.
+    public init(_ hierarchy: TestHierarchy) throws {
+        func rsa(_ key: TestSigningKey, _ role: String) throws -> TestRSAPrivateKey {
+            guard case .rsa(let rsa) = key else { throw JWSTestingError.invalidArgument("\(role) key is not RSA") }
+            return rsa
+        }
+        self.init(
+            root: hierarchy.root, rootKey: try rsa(hierarchy.rootKey, "the root"),
+            intermediate: hierarchy.intermediate,
+            intermediateKey: try rsa(hierarchy.intermediateKey, "the intermediate"),
+            leaf: hierarchy.leaf, leafKey: try rsa(hierarchy.leafKey, "the leaf"))
+    }
+
+    /// This hierarchy as a ``TestHierarchy`` of the `.receiptRSA` profile.
+    public var hierarchy: TestHierarchy {
+        TestHierarchy(
+            profile: .receiptRSA, root: root, rootKey: .rsa(rootKey), intermediate: intermediate,
+            intermediateKey: .rsa(intermediateKey), leaf: leaf, leafKey: .rsa(leafKey))
+    }
+
     /// The root certificate's DER: configure a verifier (or ``ReceiptReference``) to trust it.
-    public var rootDER: Data { root.der }
+    public var rootDER: Data { hierarchy.rootDER }
 
     /// The root with its key.
-    public var rootCredential: TestSigningCredential {
-        TestSigningCredential(certificate: root, privateKey: .rsa(rootKey))
-    }
+    public var rootCredential: TestSigningCredential { hierarchy.rootCredential }
     /// The intermediate with its key.
-    public var intermediateCredential: TestSigningCredential {
-        TestSigningCredential(certificate: intermediate, privateKey: .rsa(intermediateKey))
-    }
+    public var intermediateCredential: TestSigningCredential { hierarchy.intermediateCredential }
     /// The leaf with its key.
-    public var leafCredential: TestSigningCredential {
-        TestSigningCredential(certificate: leaf, privateKey: .rsa(leafKey))
-    }
+    public var leafCredential: TestSigningCredential { hierarchy.leafCredential }
 
     /// `[leaf, intermediate, root]`, the order in which App Store receipts embed them.
-    public var certificateChain: [TestCertificate] { [leaf, intermediate, root] }
+    public var certificateChain: [TestCertificate] { hierarchy.certificateChain }
 
     // MARK: Generating
 
-    /// Generates a root, an intermediate and a leaf, each with a new random RSA key.
+    /// Generates a root, an intermediate and a leaf, each with a new random RSA key:
+    /// `TestHierarchy.generate(.receiptRSA, options:)`.
     ///
     /// - Parameters:
     ///   - validity: the root's validity; nil means ``defaultValidity``.
@@ -121,36 +118,12 @@ public struct ReceiptTestPKI: Sendable, Hashable {
         validity: ClosedRange<Date>? = nil, intermediateValidity: ClosedRange<Date>? = nil,
         leafValidity: ClosedRange<Date>? = nil, keyBits: Int = 2048, certificateDigest: CraftedDigest = .sha256
     ) throws -> ReceiptTestPKI {
-        let validity = validity ?? defaultValidity
-        let rootKey = try TestRSAPrivateKey.generate(bits: keyBits)
-        let rootSPKI = rootKey.publicKeyDER
-        let rootCertificate = CraftedCertificate(
-            subject: rootName, issuer: rootName, serialNumber: Data([0x02]),
-            notBefore: seconds(validity.lowerBound), notAfter: seconds(validity.upperBound),
-            signatureDigest: certificateDigest, publicKey: .subjectPublicKeyInfo(rootSPKI),
-            extensions: [
-                .keyUsage([.keyCertSign, .cRLSign]), .basicConstraints(ca: true),
-                .subjectKeyIdentifier(try keyIdentifier(rootSPKI)),
-                .authorityKeyIdentifier(try keyIdentifier(rootSPKI)),
-            ])
-        let root = try TestCertificate(der: rootCertificate.sign(with: .rsa(rootKey)))
-        let partial = ReceiptTestPKI(
-            root: root, rootKey: rootKey, intermediate: root, intermediateKey: rootKey, leaf: root, leafKey: rootKey)
-        let intermediate = try partial.makeIntermediate(
-            keyBits: keyBits, validity: intermediateValidity, certificateDigest: certificateDigest)
-        guard case .rsa(let intermediateKey) = intermediate.privateKey else {
-            throw JWSTestingError.invalidArgument("the intermediate key is not RSA")
-        }
-        var pki = partial
-        pki.intermediate = intermediate.certificate
-        pki.intermediateKey = intermediateKey
-        let leaf = try pki.makeLeaf(keyBits: keyBits, validity: leafValidity, certificateDigest: certificateDigest)
-        guard case .rsa(let leafKey) = leaf.privateKey else {
-            throw JWSTestingError.invalidArgument("the leaf key is not RSA")
-        }
-        pki.leaf = leaf.certificate
-        pki.leafKey = leafKey
-        return pki
+        try ReceiptTestPKI(
+            TestHierarchy.generate(
+                .receiptRSA,
+                options: .init(
+                    validity: validity, intermediateValidity: intermediateValidity, leafValidity: leafValidity,
+                    rsaKeyBits: keyBits, certificateDigest: certificateDigest)))
     }
 
     /// Issues a new intermediate under this hierarchy's root, by default with the same profile as
@@ -166,22 +139,9 @@ public struct ReceiptTestPKI: Sendable, Hashable {
         keyBits: Int = 2048, validity: ClosedRange<Date>? = nil, includeIntermediateMarker: Bool = true,
         commonName: String? = nil, certificateDigest: CraftedDigest = .sha256
     ) throws -> TestSigningCredential {
-        let key = TestSigningKey.rsa(try TestRSAPrivateKey.generate(bits: keyBits))
-        let validity = validity ?? root.notBefore...root.notAfter
-        let subject =
-            commonName.map {
-                Self.name([.commonName($0), .organizationalUnit("G5"), .organization("Apple Inc."), .country("US")])
-            } ?? Self.intermediateName
-        var extensions: [TestExtension] = [
-            .basicConstraints(ca: true, pathLength: 0),
-            .authorityKeyIdentifier(try Self.keyIdentifier(rootKey.publicKeyDER)),
-            .subjectKeyIdentifier(try Self.keyIdentifier(key.publicKeyDER)),
-            .keyUsage([.keyCertSign, .cRLSign]),
-        ]
-        if includeIntermediateMarker { extensions.append(.appleIntermediateMarker()) }
-        return try issue(
-            subject: subject, key: key, validity: validity, extensions: extensions, digest: certificateDigest,
-            issuer: rootCredential)
+        try hierarchy.makeIntermediate(
+            validity: validity, includeAppleMarker: includeIntermediateMarker, commonName: commonName,
+            keyBits: keyBits, certificateDigest: certificateDigest)
     }
 
     /// Issues a new receipt signing leaf, by default under this hierarchy's intermediate with the
@@ -201,177 +161,66 @@ public struct ReceiptTestPKI: Sendable, Hashable {
         includeLeafMarker: Bool = true, commonName: String? = nil, issuer: TestSigningCredential? = nil,
         certificateDigest: CraftedDigest = .sha256
     ) throws -> TestSigningCredential {
-        let issuer = issuer ?? intermediateCredential
-        let key = try key ?? .rsa(TestRSAPrivateKey.generate(bits: keyBits))
-        let subject =
-            commonName.map {
-                Self.name([
-                    .commonName($0), .organizationalUnit("Apple Worldwide Developer Relations"),
-                    .organization("Apple Inc."), .country("US"),
-                ])
-            } ?? Self.leafName
-        var extensions: [TestExtension] = [
-            .basicConstraints(ca: false),
-            .authorityKeyIdentifier(try Self.keyIdentifier(issuer.certificate.publicKeyDER)),
-            .subjectKeyIdentifier(try Self.keyIdentifier(key.publicKeyDER)),
-            .keyUsage([.digitalSignature]),
-        ]
-        if includeLeafMarker { extensions.append(.appleLeafMarker()) }
-        return try issue(
-            subject: subject, key: key,
-            validity: validity ?? issuer.certificate.notBefore...issuer.certificate.notAfter,
-            extensions: extensions, digest: certificateDigest, issuer: issuer)
+        try hierarchy.makeLeaf(
+            key: key, validity: validity, includeAppleMarker: includeLeafMarker, commonName: commonName,
+            issuer: issuer, keyBits: keyBits, certificateDigest: certificateDigest)
     }
 
-    /// A developer's code signing certificate issued by this hierarchy's intermediate: keyUsage
-    /// digitalSignature, extendedKeyUsage codeSigning (critical) and Apple's developer marker
-    /// 1.2.840.113635.100.6.1.2 (non-critical here, so that OpenSSL's path check does not stop at
-    /// it), but not the receipt leaf marker. It chains to ``root`` like the real leaf: a receipt it
-    /// signs is the classic forgery, which only the marker check stops.
-    ///
-    /// - Parameters:
-    ///   - keyBits: the RSA key size.
-    ///   - validity: nil means the intermediate's validity.
+    /// A developer's code signing certificate issued by this hierarchy's intermediate, without the receipt
+    /// leaf marker: ``TestHierarchy/makeDeveloperCertificate(keyBits:validity:)``.
     public func makeDeveloperCertificate(
         keyBits: Int = 2048, validity: ClosedRange<Date>? = nil
     ) throws
         -> TestSigningCredential
     {
-        let key = TestSigningKey.rsa(try TestRSAPrivateKey.generate(bits: keyBits))
-        let extensions: [TestExtension] = [
-            .basicConstraints(ca: false),
-            .authorityKeyIdentifier(try Self.keyIdentifier(intermediate.publicKeyDER)),
-            .keyUsage([.digitalSignature]),
-            try .extendedKeyUsage([Self.codeSigningOID], critical: true),
-            .subjectKeyIdentifier(try Self.keyIdentifier(key.publicKeyDER)),
-            TestExtension(oid: Self.developerMarkerOID, critical: false, value: TestDER.null),
-        ]
-        return try issue(
-            subject: Self.developerName, key: key, validity: validity ?? intermediate.notBefore...intermediate.notAfter,
-            extensions: extensions, digest: .sha256, issuer: intermediateCredential)
+        try hierarchy.makeDeveloperCertificate(keyBits: keyBits, validity: validity)
     }
 
-    /// An Xcode StoreKit Testing style certificate: self-signed RSA, serial 1, named
-    /// ``xcodeStoreKitName``, basicConstraints CA:TRUE, keyUsage digitalSignature and keyCertSign,
-    /// extendedKeyUsage codeSigning (all critical, as Xcode writes them), sha256WithRSAEncryption.
-    /// Sign with ``ReceiptSigner/xcode(_:)``, which embeds only this certificate and writes BER.
-    ///
-    /// - Parameters:
-    ///   - validity: nil means ``defaultValidity`` (Xcode's own run for 20 years).
-    ///   - keyBits: the RSA key size (Xcode's: 2048).
+    /// An Xcode StoreKit Testing style certificate: ``TestHierarchy/makeXcodeStoreKitCertificate(validity:keyBits:)``.
     public static func makeXcodeStoreKitCertificate(
         validity: ClosedRange<Date>? = nil, keyBits: Int = 2048
     ) throws
         -> TestSigningCredential
     {
-        let validity = validity ?? defaultValidity
-        let key = try TestRSAPrivateKey.generate(bits: keyBits)
-        let certificate = CraftedCertificate(
-            subject: xcodeStoreKitName, issuer: xcodeStoreKitName, serialNumber: Data([0x01]),
-            notBefore: seconds(validity.lowerBound), notAfter: seconds(validity.upperBound),
-            signatureDigest: .sha256, publicKey: .subjectPublicKeyInfo(key.publicKeyDER),
-            extensions: [
-                .basicConstraints(ca: true), .keyUsage([.digitalSignature, .keyCertSign]),
-                try .extendedKeyUsage([codeSigningOID], critical: true),
-            ])
-        return TestSigningCredential(
-            certificate: try TestCertificate(der: certificate.sign(with: .rsa(key))), privateKey: .rsa(key))
+        try TestHierarchy.makeXcodeStoreKitCertificate(validity: validity, keyBits: keyBits)
     }
 
     /// Another complete hierarchy with the same names and validity but new keys: an unrelated root
     /// that a verifier trusting only ``root`` must reject.
     public func makeUnrelatedPKI() throws -> ReceiptTestPKI {
-        try ReceiptTestPKI.generate(
-            validity: root.notBefore...root.notAfter,
-            intermediateValidity: intermediate.notBefore...intermediate.notAfter,
-            leafValidity: leaf.notBefore...leaf.notAfter, keyBits: rootKey.bitCount)
+        try ReceiptTestPKI(hierarchy.makeUnrelated())
     }
 
     // MARK: Files
 
     /// The files ``write(to:)`` writes and ``load(from:)`` reads (the names ``TestPKI`` uses).
-    public typealias FileName = TestPKI.FileName
+    public typealias FileName = TestHierarchy.FileName
+    /// The files of an Xcode StoreKit Testing credential.
+    public typealias XcodeFileName = TestHierarchy.XcodeFileName
 
     /// Writes root.der, root.pem, intermediate.der, intermediate.pem, leaf.der, leaf.pem and the
     /// PKCS#8 keys root.key.pem, intermediate.key.pem, leaf.key.pem (mode 0600) into `directory`,
     /// creating it when missing and replacing existing files.
     public func write(to directory: URL) throws {
-        try FileOutput.writeHierarchy(
-            (root, intermediate, leaf), keyPEMs: (rootKey.pkcs8PEM(), intermediateKey.pkcs8PEM(), leafKey.pkcs8PEM()),
-            to: directory)
+        try hierarchy.write(to: directory)
     }
 
-    /// Reads a hierarchy written by ``write(to:)``: the DER certificates and the RSA keys; each key
+    /// Reads a hierarchy written by ``write(to:)``: the certificates and the RSA keys; each key
     /// must belong to its certificate.
     ///
     /// - Throws: ``JWSTestingError/file(path:message:)`` for a missing file,
     ///   ``JWSTestingError/keyMismatch(_:)`` when a key is not its certificate's.
     public static func load(from directory: URL) throws -> ReceiptTestPKI {
-        func certificate(_ name: String) throws -> TestCertificate {
-            try TestCertificate(der: FileOutput.read(directory.appendingPathComponent(name)))
-        }
-        func key(_ name: String, for certificate: TestCertificate) throws -> TestRSAPrivateKey {
-            let key = try TestRSAPrivateKey(pem: FileOutput.readText(directory.appendingPathComponent(name)))
-            guard key.publicKeyDER == certificate.publicKeyDER else {
-                throw JWSTestingError.keyMismatch("\(name) does not belong to \(certificate.subject.commonName)")
-            }
-            return key
-        }
-        let root = try certificate(FileName.rootDER)
-        let intermediate = try certificate(FileName.intermediateDER)
-        let leaf = try certificate(FileName.leafDER)
-        return ReceiptTestPKI(
-            root: root, rootKey: try key(FileName.rootKey, for: root), intermediate: intermediate,
-            intermediateKey: try key(FileName.intermediateKey, for: intermediate), leaf: leaf,
-            leafKey: try key(FileName.leafKey, for: leaf))
+        try ReceiptTestPKI(TestHierarchy.load(from: directory))
     }
 
-    // MARK: Parts
-
-    private func issue(
-        subject: CraftedName, key: TestSigningKey, validity: ClosedRange<Date>, extensions: [TestExtension],
-        digest: CraftedDigest, issuer: TestSigningCredential
-    ) throws -> TestSigningCredential {
-        let certificate = CraftedCertificate(
-            subject: subject, issuer: CraftedName(der: try Self.subjectDER(of: issuer.certificate)),
-            serialNumber: Self.randomSerialNumber(), notBefore: Self.seconds(validity.lowerBound),
-            notAfter: Self.seconds(validity.upperBound), signatureDigest: digest,
-            publicKey: .subjectPublicKeyInfo(key.publicKeyDER), extensions: extensions)
-        return TestSigningCredential(
-            certificate: try TestCertificate(der: certificate.sign(with: issuer.privateKey)), privateKey: key)
+    /// Writes an Xcode StoreKit Testing credential: ``TestHierarchy/writeXcodeStoreKitCredential(_:to:)``.
+    public static func writeXcodeStoreKitCredential(_ credential: TestSigningCredential, to directory: URL) throws {
+        try TestHierarchy.writeXcodeStoreKitCredential(credential, to: directory)
     }
 
-    /// The subject Name DER of a certificate, so that an issued certificate's issuer is byte-identical.
-    static func subjectDER(of certificate: TestCertificate) throws -> Data {
-        // Certificate { TBSCertificate { [0] version, serial, signature, issuer, validity, subject, ... } }
-        var outer = TestDERReader(certificate.der)
-        var contents = try outer.read(tag: 0x30)
-        var fields = try contents.read(tag: 0x30)
-        for tag: UInt8 in [0xA0, 0x02, 0x30, 0x30, 0x30] { _ = try fields.read(tag: tag) }
-        let before = fields.remaining
-        _ = try fields.read(tag: 0x30)
-        return Data(before.prefix(before.count - fields.remaining.count))
-    }
-
-    private static func name(_ attributes: [CraftedName.Attribute]) -> CraftedName {
-        // Built-in OIDs only: cannot fail.
-        (try? CraftedName(attributes)) ?? CraftedName(der: TestDER.sequence([]))
-    }
-
-    private static func printable(_ oid: String, _ value: String) -> CraftedName.Attribute {
-        CraftedName.Attribute(oid: oid, value: value, stringTag: 0x13)
-    }
-
-    private static func keyIdentifier(_ spki: Data) throws -> Data {
-        try CraftedPublicKey.keyIdentifier(ofSPKI: spki)
-    }
-
-    private static func seconds(_ date: Date) -> Int64 {
-        Int64(date.timeIntervalSince1970.rounded(.down))
-    }
-
-    private static func randomSerialNumber() -> Data {
-        var generator = SeededGenerator.random(label: "receipt-serial")
-        return generator.serialNumber()
+    /// Reads an Xcode StoreKit Testing credential: ``TestHierarchy/loadXcodeStoreKitCredential(from:)``.
+    public static func loadXcodeStoreKitCredential(from directory: URL) throws -> TestSigningCredential {
+        try TestHierarchy.loadXcodeStoreKitCredential(from: directory)
     }
 }

@@ -49,7 +49,7 @@ enum OpenSSLReceipts {
     /// cjwst_cms_sign: the encoded ContentInfo.
     static func sign(
         content: [UInt8], contentTypeOID: String?, signers: [OpenSSLReceiptSigner], certificates: [Data],
-        detached: Bool, encoding: ReceiptEncoding
+        detached: Bool, encoding: ReceiptEncoding, digestAlgorithmOIDs: [String]? = nil
     ) throws -> [UInt8] {
         let store = ByteStore()
         var cSigners = signers.map { signer in
@@ -65,19 +65,24 @@ enum OpenSSLReceipts {
         let cCertificates = certificates.map { store.bytes($0) }
         let contentBytes = store.bytes(content)
         let contentType = store.string(contentTypeOID)
+        let digestOIDs = (digestAlgorithmOIDs ?? []).map { store.string($0) }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         let status = withHandles(signers.map(\.key)) { handles -> Int32 in
             for index in cSigners.indices { cSigners[index].key = handles[index] }
             return cSigners.withUnsafeBufferPointer { signerBuffer in
                 cCertificates.withUnsafeBufferPointer { certificateBuffer in
-                    var params = cjwst_cms_params(
-                        content: contentBytes.data, content_len: contentBytes.length,
-                        content_type_oid: contentType, signers: signerBuffer.baseAddress,
-                        signer_count: signerBuffer.count, certificates: certificateBuffer.baseAddress,
-                        certificate_count: certificateBuffer.count, detached: detached ? 1 : 0,
-                        encoding: encoding.cValue)
-                    return cjwst_cms_sign(&params, &output, &length)
+                    digestOIDs.withUnsafeBufferPointer { digestBuffer in
+                        var params = cjwst_cms_params(
+                            content: contentBytes.data, content_len: contentBytes.length,
+                            content_type_oid: contentType, signers: signerBuffer.baseAddress,
+                            signer_count: signerBuffer.count, certificates: certificateBuffer.baseAddress,
+                            certificate_count: certificateBuffer.count, detached: detached ? 1 : 0,
+                            replaces_digest_algorithms: digestAlgorithmOIDs == nil ? 0 : 1,
+                            digest_algorithm_oids: digestBuffer.baseAddress, digest_algorithm_count: digestBuffer.count,
+                            encoding: encoding.cValue)
+                        return cjwst_cms_sign(&params, &output, &length)
+                    }
                 }
             }
         }

@@ -115,6 +115,12 @@ public struct TestCertificate: Sendable, Hashable {
     /// The subject public key, DER SubjectPublicKeyInfo.
     public let publicKeyDER: Data
 
+    /// The subject Name as this certificate encodes it, byte for byte: the issuer of the ``CraftedCertificate``s
+    /// that this certificate signs.
+    public var subjectName: CraftedName {
+        get throws { CraftedName(der: try TestHierarchy.subjectDER(of: self)) }
+    }
+
     /// The DER in standard base64 with padding, as JWS `x5c` entries carry it.
     public var base64: String { der.base64EncodedString() }
 

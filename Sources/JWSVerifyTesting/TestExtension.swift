@@ -244,11 +244,11 @@ public struct TestExtension: Sendable, Hashable {
 
     /// Apple's leaf marker 1.2.840.113635.100.6.11.1 (value DER NULL).
     public static func appleLeafMarker(critical: Bool = false) -> TestExtension {
-        TestExtension(oid: TestPKI.leafMarkerOID, critical: critical, value: TestDER.null)
+        TestExtension(oid: TestHierarchy.leafMarkerOID, critical: critical, value: TestDER.null)
     }
 
     /// Apple's intermediate marker 1.2.840.113635.100.6.2.1 (value DER NULL).
     public static func appleIntermediateMarker(critical: Bool = false) -> TestExtension {
-        TestExtension(oid: TestPKI.intermediateMarkerOID, critical: critical, value: TestDER.null)
+        TestExtension(oid: TestHierarchy.intermediateMarkerOID, critical: critical, value: TestDER.null)
     }
 }

@@ -15,6 +15,13 @@ public struct TokenMinter: Sendable {
         self.pki = pki
     }
 
+    /// A minter for `hierarchy`, whose leaf signs (ES256: a ``TestHierarchy/Profile/appStoreEC`` hierarchy).
+    ///
+    /// - Throws: ``JWSTestingError/invalidArgument(_:)`` when a key of the hierarchy is not EC.
+    public init(hierarchy: TestHierarchy) throws {
+        self.init(pki: try TestPKI(hierarchy))
+    }
+
     /// The protected header.
     public struct Header: Sendable, Hashable {
         /// What the `x5c` member carries.

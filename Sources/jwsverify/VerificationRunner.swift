@@ -224,7 +224,7 @@ struct VerificationRunner: Sendable {
         let skipped = "not run: LocalTesting tokens are signed by nobody; the token was decoded without verification"
         var outcome = TokenOutcome(
             verified: false, kind: unverified.kind, error: reason,
-            checks: VerificationReport.StepName.allCases.map {
+            checks: VerificationReport.StepName.tokenSteps.map {
                 CheckLine(name: $0.rawValue, outcome: "skipped", detail: skipped)
             },
             chain: Self.roles(unverified.certificates, complete: unverified.certificateProblems.isEmpty),

@@ -196,6 +196,34 @@ struct TestPKITests {
         #expect(throws: JWSTestingError.self) { try TestPrivateKey.generate(curve: .p384, seed: one) }
     }
 
+    /// Input: a PEM that is not a key, then a P-256 seed equal to the group order (it reduces to 0), then a good
+    /// seed. Expected: `JWSTestingError.openSSL` whose message is OpenSSL's error queue drained by
+    /// `cjws_error_text` (the one drain of both C modules): OpenSSL's reasons first, then the failed CJWSTesting
+    /// function and step; a failure leaves nothing behind for the next call, which succeeds.
+    @Test("A CJWSTesting failure carries OpenSSL's reason and the failed function and step")
+    func failureMessages() throws {
+        func message(_ body: () throws -> Void) -> String? {
+            do {
+                try body()
+            } catch let JWSTestingError.openSSL(_, message) {
+                return message
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+            return nil
+        }
+        let pem = message { _ = try TestPrivateKey(pem: "not a key") }
+        #expect(pem?.hasSuffix("cjwst_key_from_private_pem: PEM_read_bio_PrivateKey") == true, "\(pem ?? "")")
+        #expect(pem?.contains("routines") == true, "\(pem ?? "")")
+        let order = Data([
+            0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+            0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51,
+        ])
+        let seed = message { _ = try TestPrivateKey.generate(curve: .p256, seed: order) }
+        #expect(seed?.contains("cjwst_key_generate: ") == true, "\(seed ?? "")")
+        _ = try TestPrivateKey.generate(curve: .p256, seed: Data(repeating: 7, count: 32))
+    }
+
     @Test("Key files are written with mode 0600 and certificates beside them")
     func keyFileModes() throws {
         let directory = try written(TestPKI.generate(seed: Self.seed))

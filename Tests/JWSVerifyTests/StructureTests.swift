@@ -21,6 +21,17 @@ struct StructureTests {
         return found.sorted()
     }
 
+    /// Every file under `Tests/` ending in `suffix`, as paths relative to `Tests/`.
+    static func testFiles(endingIn suffix: String) -> [String] {
+        let tests = root.appendingPathComponent("Tests")
+        let enumerator = FileManager.default.enumerator(atPath: tests.path)
+        var found: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasSuffix(suffix) { found.append(path) }
+        }
+        return found.sorted()
+    }
+
     static func lines(_ path: String) throws -> [Substring] {
         let text = try String(
             contentsOf: root.appendingPathComponent("Sources").appendingPathComponent(path), encoding: .utf8)
@@ -57,6 +68,42 @@ struct StructureTests {
         for path in Self.files(endingIn: ".c") {
             let count = try Self.lines(path).count - 1
             #expect(count <= 400, "\(path): \(count) lines")
+        }
+    }
+
+    /// Input: every C file and public header of the two C modules. Expected: the one convention of
+    /// `CJWSOpenSSL.h`: every exported function carries its module's prefix (`cjws_`, `cjwst_`); every C file
+    /// includes its module's `internal.h` first (it hides deprecated OpenSSL API); only
+    /// `CJWSOpenSSL/fastpath/ec_key.c` asks for the deprecated API; one error drain: only
+    /// `CJWSOpenSSL/errors.c` takes errors off OpenSSL's queue.
+    @Test("the C modules follow one convention and have one error drain")
+    func cConvention() throws {
+        let cFiles = Self.files(endingIn: ".c").filter { $0.hasPrefix("CJWSOpenSSL/") || $0.hasPrefix("CJWSTesting/") }
+        #expect(cFiles.contains("CJWSOpenSSL/fastpath/ec_key.c") && cFiles.contains("CJWSOpenSSL/fastpath/leaf.c"))
+        for path in cFiles {
+            let lines = try Self.lines(path)
+            let firstInclude = lines.first { $0.hasPrefix("#include") } ?? ""
+            #expect(
+                firstInclude.hasPrefix("#include \"internal.h\"")
+                    || firstInclude.hasPrefix("#include \"../internal.h\""),
+                "\(path): first include \(firstInclude)")
+            let text = lines.joined(separator: "\n")
+            #expect(
+                text.contains("#define CJWS_INTERNAL_USES_DEPRECATED_EC") == (path == "CJWSOpenSSL/fastpath/ec_key.c"),
+                "\(path)")
+            #expect(!text.contains("ERR_get_error") || path == "CJWSOpenSSL/errors.c", "\(path) drains the queue")
+        }
+        let headers = Self.files(endingIn: ".h").filter { $0.contains("/include/") && $0.hasPrefix("CJWS") }
+        #expect(headers.count == 4, "\(headers)")
+        for path in headers {
+            let prefix = path.hasPrefix("CJWSTesting/") ? "cjwst_" : "cjws_"
+            for line in try Self.lines(path) {
+                guard let open = line.firstIndex(of: "("), let first = line.first, first.isLetter,
+                    !line.hasPrefix("typedef"), !line.hasPrefix("extern")
+                else { continue }
+                let name = line[..<open].split(whereSeparator: { $0 == " " || $0 == "*" }).last ?? ""
+                #expect(name.hasPrefix(prefix), "\(path): \(line)")
+            }
         }
     }
 
@@ -101,5 +148,84 @@ struct StructureTests {
                 }
             }
         }
+    }
+
+    /// Input: the file names under `Tests/JWSVerifyTests/Verification/Checks` and `…/Receipts/Checks`.
+    /// Expected: each token check 1 to 13 and each receipt check 1 to 10 has exactly one test file named after it
+    /// (`Check07ValidityTests.swift`, `ReceiptCheck04TrustTests.swift`), mirroring `Sources`.
+    @Test("each check of the contract has one test file, by its number")
+    func oneTestFilePerCheck() {
+        for (folder, prefix, count) in [
+            ("JWSVerifyTests/Verification/Checks/", "Check", 13),
+            ("JWSVerifyTests/Receipts/Checks/", "ReceiptCheck", 10),
+        ] {
+            var owners: [Int: [String]] = [:]
+            for path in Self.testFiles(endingIn: "Tests.swift") where path.hasPrefix(folder + prefix) {
+                let name = String(path.split(separator: "/").last ?? "")
+                guard let number = Int(name.dropFirst(prefix.count).prefix(2)) else { continue }
+                owners[number, default: []].append(name)
+            }
+            for number in 1...count {
+                #expect(owners[number]?.count == 1, "\(prefix) \(number): \(owners[number] ?? [])")
+            }
+            #expect(Set(owners.keys) == Set(1...count), "\(prefix): \(owners.keys.sorted())")
+        }
+    }
+
+    /// Input: every Swift file under `Tests/`, its name, the types it declares and its `@Suite` names.
+    /// Expected: none named after a review round or an attack ("Review", "Attack", "OneParse", "One
+    /// parse"): suites are named after what they test, so that a newcomer finds them by subject.
+    @Test("no test file or suite is named after a review round")
+    func testsNamedBySubject() throws {
+        let forbidden = ["review", "attack", "oneparse", "one parse"]
+        func named(_ text: some StringProtocol) -> String? {
+            let lowered = text.lowercased()
+            return forbidden.first { lowered.contains($0) }
+        }
+        for path in Self.testFiles(endingIn: ".swift") {
+            #expect(named(path.split(separator: "/").last ?? "") == nil, "file \(path)")
+            let text = try String(
+                contentsOf: Self.root.appendingPathComponent("Tests").appendingPathComponent(path), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                let declares = ["struct ", "enum ", "final class ", "class ", "actor ", "extension "].contains {
+                    code.hasPrefix($0)
+                }
+                let typeName = declares ? code.split(separator: " ").dropFirst().first { $0 != "class" } : nil
+                if let typeName { #expect(named(typeName) == nil, "\(path):\(number + 1): \(line)") }
+                if code.hasPrefix("@Suite(") { #expect(named(code) == nil, "\(path):\(number + 1): \(line)") }
+            }
+        }
+    }
+
+    /// Input: the four cache files. Expected: each is built on ``BoundedCache`` (the one mechanism: bound,
+    /// eviction, lock) and holds no lock or eviction order of its own.
+    @Test("the four caches share one cache mechanism")
+    func oneCacheMechanism() throws {
+        for path in [
+            "JWSVerify/Caches/ChainCache.swift", "JWSVerify/Caches/ReceiptChainCache.swift",
+            "JWSVerify/Caches/IntermediateCache.swift", "JWSVerify/Revocation/RevocationCache.swift",
+        ] {
+            let code = try Self.lines(path).map { $0.split(separator: "///", maxSplits: 1).first ?? "" }.joined()
+            #expect(code.contains("BoundedCache<"), "\(path) is not built on BoundedCache")
+            for own in ["ReadWriteLocked(", "Mutex<", "Atomic<", "removeFirst(", "order"] {
+                #expect(!code.contains(own), "\(path) has its own \(own)")
+            }
+        }
+    }
+
+    /// Input: every Swift file of the library. Expected: the pinned StoreKit Testing certificate is compared
+    /// and Apple's marker extensions are looked up in one file each under `SignedData/`, for both envelopes.
+    @Test("the pinned-certificate and marker checks are written once")
+    func sharedChecksWrittenOnce() throws {
+        var pinned: [String] = []
+        var markers: [String] = []
+        for path in Self.files(endingIn: ".swift") where path.hasPrefix("JWSVerify/") {
+            let code = try Self.lines(path).map { $0.split(separator: "//", maxSplits: 1).first ?? "" }.joined()
+            if code.contains("pinned.der") { pinned.append(path) }
+            if code.contains("hasExtension(AppleOID.") { markers.append(path) }
+        }
+        #expect(pinned == ["JWSVerify/SignedData/PinnedCertificateCheck.swift"])
+        #expect(markers == ["JWSVerify/SignedData/AppleMarkersCheck.swift"])
     }
 }

@@ -199,8 +199,8 @@ extension FuzzEntryPoints {
         case .verified(let verified):
             check(report.failedStep == nil, "a verified receipt has no failed step")
             let expected: [VerificationReport.StepName] = [
-                .format, .algorithm, .certificateChain, .certificates, .trust, .validity, .appleExtensions,
-                .leafKey, .signature, .payload, .bundleId, .environment,
+                .format, .content, .algorithm, .certificateChain, .certificates, .trust, .validity, .appleExtensions,
+                .signerKey, .signature, .bundleId, .environment,
             ]
             for name in expected {
                 let step = report.steps.first { $0.name == name }

@@ -2,22 +2,50 @@
 #define CJWSOPENSSL_H
 
 /*
- * CJWSOpenSSL: the narrow, byte-oriented face of OpenSSL 3 that JWSVerify's verification path uses.
+ * CJWSOpenSSL: the narrow, byte-oriented face of OpenSSL 3 that JWSVerify's verification path uses, and the
+ * only C of that path.
  *
- * Bytes come in as `const void *` + `size_t` (Swift passes any contiguous buffer without a cast).
- * Every function that calls into OpenSSL and can fail empties this thread's error queue first (the
- * free functions and the error readers excepted), so that what the queue holds after a failure, for
- * cjws_error_text(), is that failure's.
- * Objects returned here are owned by the caller and freed with the matching cjws_*_free function.
+ * Plain OpenSSL calls and fast paths. This header, CJWSOpenSSL_ocsp.h and the files beside it (errors.c,
+ * keys.c, x509.c, chain.c, receipt.c, ocsp.c, ocsp_http.c) are plain OpenSSL calls: each function does what
+ * its comment says with OpenSSL's own API, and the verifier's full path is made of them. The fast paths,
+ * which answer "certainly what the full path answers" faster or send the caller to the full path, are in
+ * CJWSOpenSSL_fastpath.h and the files of fastpath/ (ec_key.c, inverse.c, leaf.c, selftest.c); that
+ * header names, for each, the full-path step it mirrors.
  *
- * One C file per section below: errors.c (errors, digests), keys.c (keys and ES256), ec_key.c (EC
- * verification keys and their tables; its modular inverse in inverse.c), x509.c, chain.c (trust store and chain), leaf.c, selftest.c,
- * receipt.c (app receipts), ocsp.c and ocsp_http.c (CJWSOpenSSL_ocsp.h).
+ * Conventions, the same in both C modules (CJWSOpenSSL and CJWSTesting, whose header repeats them):
+ *   Names     Every exported name carries the module's prefix: cjws_ / CJWS_ here, cjwst_ / CJWST_ in
+ *             CJWSTesting. What a module's files share without exporting it is declared in its internal.h
+ *             as cjws_internal_* (cjwst_internal_*).
+ *   Bytes     In: `const void *` + `size_t` (Swift passes any contiguous buffer without a cast); text:
+ *             NUL-terminated UTF-8. Out: a pointer and a length through out-parameters, allocated with
+ *             OpenSSL's allocator and freed with cjws_free, whichever module made them.
+ *   Objects   OpenSSL's objects cross as themselves (EVP_PKEY *, X509 *, X509_STORE *); a module's own are
+ *             opaque structs (cjws_receipt, cjws_ec_key, cjws_ocsp_request). A function that makes an object
+ *             returns it, NULL on failure, and the caller owns that reference: it frees it with the free
+ *             function of the type (cjws_pkey_free, cjws_x509_free, cjws_store_free, cjws_<type>_free),
+ *             whichever module made it. Arguments are borrowed: a function keeps nothing it is given unless
+ *             its comment says it takes its own reference, and a pointer into an object (get0) says which
+ *             object owns it.
+ *   Status    `int`: 1 done / yes; 0 not done / no; -1 could not decide (an internal error), only where 0 is
+ *             a verdict on the input (verify, check and predicate functions). Where a failure has kinds the
+ *             caller tells apart, the kind goes to an out-parameter (`reason`: CJWS_RECEIPT_*,
+ *             CJWS_LEAF_*, CJWS_DIGEST_SET_*, cjws_ocsp_status). A scalar that cannot fail is the return
+ *             value (a NID, a size: 0 for none); a function that writes text into the caller's buffer returns
+ *             its length without the NUL, -1 when there is none. Out-parameters come last.
+ *   Errors    A function that calls into OpenSSL and can fail empties this thread's error queue first (the
+ *             free functions, get0 accessors and the error readers excepted) and leaves OpenSSL's reasons in
+ *             it on failure. cjws_error_text is the one drain of both modules: it empties the queue into one
+ *             line.
+ *   Hygiene   OPENSSL_NO_DEPRECATED in every file but fastpath/ec_key.c (see internal.h); what a function
+ *             acquires it releases at its one cleanup label (`done:`), where ownership does not move out.
  *
- * Process-wide state, each set once behind pthread_once or only counted: the fetched SHA-256
- * (errors.c), the self-test's result (selftest.c), the key-less parsing context (leaf.c), the
- * inversion fallback counter (inverse.c), and the thread-local key of the per-thread verification
- * contexts (keys.c). Everything else is owned by the objects handed out. */
+ * One C file per section below: errors.c (errors, digests), keys.c (keys and ES256), x509.c, chain.c (trust
+ * store and chain), receipt.c (app receipts), ocsp.c and ocsp_http.c (CJWSOpenSSL_ocsp.h).
+ *
+ * Process-wide state, each set once behind pthread_once or only counted: the fetched SHA-256 and SHA-1
+ * (errors.c), the thread-local key of the per-thread verification contexts (keys.c), and, in fastpath/, the
+ * self-test's result (selftest.c), the key-less parsing context (leaf.c) and the inversion fallback counter
+ * (inverse.c). Everything else is owned by the objects handed out. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -79,41 +107,6 @@ int cjws_nid_p384(void);
 int cjws_es256_verify(EVP_PKEY *key, const void *message, size_t message_length,
                       const void *signature, size_t signature_length);
 
-/* ---- EC verification keys: OpenSSL's verification, then a per-key fixed-base table (ec_key.c) ---
- *
- * A verification key that counts the valid signatures it verifies. Until `threshold` of them it
- * verifies exactly as OpenSSL does (cjws_es256_verify; EVP_PKEY_verify for digests); then, for a
- * P-256 or P-384 key and an OpenSSL 3 built with its 3.0 API, one thread builds a precomputed table
- * for the key's point (P-256: about 100 ms and 150 KB; P-384: a few ms), once, and every later
- * verification computes u1·G + u2·Q with two fixed-base multiplications (P-256: 1.7 to 1.9 times as
- * fast; P-384: 2 to 3 times). Safe to use from many threads at once. */
-typedef struct cjws_ec_key cjws_ec_key;
-
-/* Takes its own reference to `pkey`. NULL on allocation failure. */
-cjws_ec_key *cjws_ec_key_new(EVP_PKEY *pkey, uint64_t threshold);
-
-void cjws_ec_key_free(cjws_ec_key *key);
-
-/* ES256: same contract as cjws_es256_verify. */
-int cjws_ec_key_verify_es256(cjws_ec_key *key, const void *message, size_t message_length,
-                             const void *signature, size_t signature_length);
-
-/* ECDSA over a digest with a DER ECDSA-Sig-Value (a certificate's signature): 1 valid, 0 invalid
- * (including a signature that is not strict DER or has bytes after it), -1 internal error. The
- * digest's leftmost bits are used, as many as the curve order has, as OpenSSL does. */
-int cjws_ec_key_verify_digest(cjws_ec_key *key, const unsigned char *digest, size_t digest_length,
-                              const unsigned char *signature, size_t signature_length);
-
-/* Builds the table now (tests, and keys known to be hot). 1 when the key has its table. */
-int cjws_ec_key_prepare(cjws_ec_key *key);
-
-/* 1 when the key verifies with its table. */
-int cjws_ec_key_has_table(cjws_ec_key *key);
-
-/* How many table verifications so far had to take BN_mod_inverse because the file's own inversion
- * failed its check (tests: expected 0). */
-uint64_t cjws_ec_inverse_fallbacks(void);
-
 /* ---- X.509 (x509.c) -------------------------------------------------------------------------- */
 
 /* Parses exactly one DER certificate: NULL on failure or when bytes follow it. */
@@ -127,9 +120,9 @@ void cjws_x509_free(X509 *certificate);
 /* Takes a new reference to `certificate` (freed with cjws_x509_free) and returns it; NULL for NULL. */
 X509 *cjws_x509_up_ref(X509 *certificate);
 
-/* Writes the certificate's DER into a buffer allocated by OpenSSL (free with cjws_free). Returns the
- * length, or -1. */
-int cjws_x509_to_der(X509 *certificate, unsigned char **out);
+/* The certificate's DER in `*out_der` (allocated by OpenSSL: free with cjws_free) and `*out_len`.
+ * 1 done, 0 not (then `*out_der` is NULL). */
+int cjws_x509_to_der(X509 *certificate, unsigned char **out_der, size_t *out_len);
 
 void cjws_free(void *pointer);
 
@@ -212,63 +205,8 @@ typedef struct cjws_chain_result {
 int cjws_verify_chain(X509_STORE *store, X509 *leaf, X509 *intermediate, int64_t at_time,
                       cjws_chain_result *result);
 
-/* ---- leaves under a known intermediate (leaf.c) ----------------------------------------------
- *
- * A fast path that may only answer "certainly what X509_verify_cert on the full chain would answer"
- * (see leaf.c for the allow-lists it answers from). Anything else goes to cjws_verify_chain. */
-
-/* Parses exactly one DER certificate without decoding its subject key (OpenSSL 3.0 decodes it through
- * the provider decoders, 140-350 µs), then builds that key when it is an EC P-256 key (id-ecPublicKey,
- * namedCurve prime256v1, uncompressed point on the curve) and stores it in *key (the caller owns the
- * reference). NULL, with *key NULL, when the bytes are not one certificate, the key is anything else,
- * or the self-test found that this parse does not behave as expected: callers then parse with
- * cjws_x509_from_der. The certificate can go to cjws_leaf_accepted_under and to the certificate
- * accessors, not to cjws_verify_chain (it has no decoded key). */
-X509 *cjws_x509_from_der_p256_leaf(const void *der, size_t length, EVP_PKEY **key);
-
-/* 1 when every extension of the CA certificate `ca` is one that cannot constrain a certificate below
- * it in cjws_verify_chain's configuration: basicConstraints, keyUsage, subject and authority key
- * identifiers, authority information access, CRL distribution points, certificate policies,
- * subjectAltName, extended key usage, and Apple's intermediate marker 1.2.840.113635.100.6.2.1 (not
- * critical); none invalid. 0 otherwise
- * (nameConstraints, policy constraints or mappings, inhibitAnyPolicy, RFC 3779 resources, proxy,
- * unknown or unhandled critical extensions). Only under an intermediate and a root that both answer 1
- * may a leaf be checked with cjws_leaf_accepted_under. */
-int cjws_ca_cannot_constrain_leaves(X509 *ca);
-
-/* 1 when X509_verify_cert on [leaf, issuer, root] (cjws_verify_chain's configuration) would certainly
- * accept `leaf` at `at_time`. The caller guarantees the rest of that chain: `issuer` verified up to the
- * configured root `root` through cjws_verify_chain, the store offers no other candidate issuer for
- * either, `issuer` and `root` are valid at `at_time` and both pass cjws_ca_cannot_constrain_leaves.
- * Otherwise the caller runs cjws_verify_chain, which decides and names the error: 0 when the leaf
- * was set aside before its signature, -1 when it got as far as its signature (which did not verify
- * or could not be checked). `leaf_der` must be the bytes the leaf was parsed from (its signature is
- * checked over them); `issuer_key` is the issuer's key (so that a hot intermediate verifies with its
- * table). Always 0 when the self-test failed. `reason`, when not NULL, receives why the leaf was set
- * aside (CJWS_LEAF_*, the first rule it did not meet, in the order checked) or CJWS_LEAF_ACCEPTED. */
-int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
-                             cjws_ec_key *issuer_key, int64_t at_time, int *reason);
-
-/* The rules of cjws_leaf_accepted_under, in the order it checks them. */
-#define CJWS_LEAF_ACCEPTED 0
-/* OpenSSL's extension flags: invalid or duplicate extension, unhandled critical extension, proxy,
- * self-issued, CA, version 1, unusable policies, no fingerprint. */
-#define CJWS_LEAF_FLAGS 1
-/* Not X.509 v3, or basicConstraints with a path length. */
-#define CJWS_LEAF_PROFILE 2
-/* An extension of a kind Apple's leaves do not carry. */
-#define CJWS_LEAF_EXTENSIONS 3
-/* X509_check_issued: names, authority key identifier, the issuer's keyUsage, the signature's key type,
- * either certificate's extensions invalid. */
-#define CJWS_LEAF_NOT_ISSUED 4
-/* Not valid at the time (X509_cmp_time), or a malformed time. */
-#define CJWS_LEAF_TIME 5
-/* The signature does not verify with the issuer's key, or its algorithm is not ECDSA with SHA-2
- * without parameters, or the DER is not definite-length (the only rule checked after the signature
- * could be). */
-#define CJWS_LEAF_SIGNATURE 6
-/* The self-test failed or an argument is missing. */
-#define CJWS_LEAF_UNAVAILABLE 7
+/* OpenSSL's text for an X509_V_ERR_* code. */
+const char *cjws_verify_error_string(int code);
 
 /* ---- app receipts: CMS / PKCS#7 SignedData (receipt.c) --------------------------------------
  *
@@ -313,6 +251,22 @@ int cjws_receipt_signer_index(const cjws_receipt *receipt);
 /* The SignerInfo's digest and signature algorithms as NIDs (NID_undef when OpenSSL knows none). */
 int cjws_receipt_algorithms(const cjws_receipt *receipt, int *digest_nid, int *signature_nid);
 
+/* What cjws_receipt_digest_set found in the SignedData's digestAlgorithms set. */
+#define CJWS_DIGEST_SET_USABLE 0
+/* An entry is a digest OpenSSL does not know (CMS_verify: "unknown digest algorithm"). */
+#define CJWS_DIGEST_SET_UNKNOWN 1
+/* The set is empty (CMS_verify refuses it without queueing a reason). */
+#define CJWS_DIGEST_SET_EMPTY 2
+/* No entry is the SignerInfo's digest (CMS_verify: "no matching digest"). */
+#define CJWS_DIGEST_SET_NO_MATCH 3
+
+/* Whether the SignedData's digestAlgorithms set gives CMS_verify the SignerInfo's digest, decided by the
+ * steps CMS_verify takes before it verifies the content (CMS_dataInit's digest BIOs, then the SignerInfo's
+ * digest looked up among them): 1 yes; 0 no, with `*problem` (CJWS_DIGEST_SET_*) and, except for an
+ * empty set, OpenSSL's reason in the error queue; -1 could not run (the queue says why). CMS_verify
+ * refuses exactly the receipts this answers 0 for, whatever their signature. */
+int cjws_receipt_digest_set(const cjws_receipt *receipt, int *problem);
+
 /* 1 when the SignerInfo has signed attributes (App Store receipts have none). */
 int cjws_receipt_has_signed_attributes(const cjws_receipt *receipt);
 
@@ -320,7 +274,7 @@ int cjws_receipt_has_signed_attributes(const cjws_receipt *receipt);
 int cjws_receipt_signature(const cjws_receipt *receipt, const unsigned char **signature, size_t *length);
 
 /* OpenSSL's CMS_verify of the signature and the content digest, signer certificate chain not checked
- * (CMS_NO_SIGNER_CERT_VERIFY): 1 valid, 0 not. The signer is the certificate cjws_receipt_signer_index
+ * (CMS_NO_SIGNER_CERT_VERIFY): 1 valid, 0 not (the error queue then holds OpenSSL's reason). The signer is the certificate cjws_receipt_signer_index
  * names. */
 int cjws_receipt_verify_signature(cjws_receipt *receipt);
 
@@ -351,35 +305,14 @@ int cjws_nid_sha256_with_rsa(void);
 int cjws_verify_receipt_chain(X509_STORE *store, const cjws_receipt *receipt, int signer_index, int64_t at_time,
                               cjws_chain_result *result, int *issuer_index);
 
-/* ---- self-test of the behaviours the fast paths rely on (selftest.c) --------------------------
- *
- * Run once per process, on first use (process-wide state: the result, behind pthread_once). Each bit
- * says one behaviour holds; a fast path whose bit is clear switches itself off. */
-
-/* X509_cmp_time treats a certificate as valid at t when notBefore <= t < notAfter (to the second), and
- * cjws_asn1_time_to_seconds reads UTCTime and GeneralizedTime as X509_cmp_time compares them: the
- * rule every cache applies to its validity interval. */
-#define CJWS_SELF_TEST_TIME_RULE 0x1
-/* cjws_x509_from_der_p256_leaf parses a known leaf with the same extension flags, names and key as
- * d2i_X509, and cjws_leaf_accepted_under accepts it and refuses it altered. */
-#define CJWS_SELF_TEST_NEW_LEAF 0x2
-
-/* The bits of the behaviours that hold. */
-int cjws_self_test(void);
-
-/* The self-test's two checks on given inputs (cjws_self_test runs them on its own; tests run them on
- * inputs that must fail, to see that a behaviour that does not hold is noticed). 1 when it holds. */
-int cjws_self_test_time_rule(const int64_t *seconds, size_t count);
-int cjws_self_test_new_leaf(const void *leaf_der, size_t leaf_length, const void *issuer_der, size_t issuer_length);
-
-/* OpenSSL's text for an X509_V_ERR_* code. */
-const char *cjws_verify_error_string(int code);
-
 #ifdef __cplusplus
 }
 #endif
 
-/* OCSP revocation checks (online verification). */
+/* OCSP revocation checks (online verification): plain OpenSSL calls. */
 #include "CJWSOpenSSL_ocsp.h"
+
+/* The fast paths, apart from the plain calls above. */
+#include "CJWSOpenSSL_fastpath.h"
 
 #endif /* CJWSOPENSSL_H */

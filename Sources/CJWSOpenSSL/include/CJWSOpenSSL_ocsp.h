@@ -7,7 +7,8 @@
  *
  * The conventions of CJWSOpenSSL.h hold: bytes are `const void *` + `size_t`, every function
  * clears OpenSSL's error queue of the calling thread before it starts and leaves OpenSSL's reasons
- * in it on failure (read them with cjws_error_text, which drains it), and objects returned here
+ * in it on failure (read them with cjws_error_text, which drains it, with each error's data in
+ * parentheses: where OpenSSL's HTTP client puts "code=503, reason=..." and the host of a failed connect), and objects returned here
  * are owned by the caller. Nothing here reads the system clock except the HTTP timeout, which
  * OpenSSL measures with time().
  */
@@ -21,7 +22,8 @@
 extern "C" {
 #endif
 
-/* What an OCSP function concluded. Everything but CJWS_OCSP_OK means "status not learned". */
+/* Why an OCSP function returned 0 (its `reason` out-parameter; CJWS_OCSP_OK when it returned 1). Everything
+ * but CJWS_OCSP_OK means "status not learned". */
 typedef enum cjws_ocsp_status {
     /* Done; for cjws_ocsp_evaluate, the answer's cert_status says good, revoked or unknown. */
     CJWS_OCSP_OK = 0,
@@ -61,7 +63,7 @@ typedef enum cjws_ocsp_cert_status {
 typedef struct cjws_ocsp_answer {
     /* responseStatus (OCSP_RESPONSE_STATUS_*), or -1 when the bytes were not an OCSPResponse. */
     int response_status;
-    /* Valid when cjws_ocsp_evaluate returned CJWS_OCSP_OK. */
+    /* Valid when cjws_ocsp_evaluate returned 1. */
     cjws_ocsp_cert_status cert_status;
     /* CRL reason code of a revoked certificate (OCSP_REVOKED_STATUS_*), or -1 when none is given. */
     int revocation_reason;
@@ -98,25 +100,20 @@ int cjws_ocsp_responder_url(X509 *certificate, char *buffer, size_t capacity);
  * response body in `*response` (allocated by OpenSSL: free with cjws_free) and `*response_length`.
  * `timeout_seconds` (> 0) bounds connecting, sending and receiving together. The proxy comes from
  * http_proxy/no_proxy as OpenSSL reads them, except for a loopback host (127.0.0.1, ::1,
- * localhost), which is always reached directly. Returns CJWS_OCSP_OK, CJWS_OCSP_UNSUPPORTED_URL,
- * CJWS_OCSP_TRANSFER_FAILED or CJWS_OCSP_INTERNAL_ERROR. */
-cjws_ocsp_status cjws_ocsp_transfer(const cjws_ocsp_request *request, const char *url, int timeout_seconds,
-                                    unsigned char **response, size_t *response_length);
+ * localhost), which is always reached directly. Returns 1 done, 0 not; `*reason` receives CJWS_OCSP_OK,
+ * CJWS_OCSP_UNSUPPORTED_URL, CJWS_OCSP_TRANSFER_FAILED or CJWS_OCSP_INTERNAL_ERROR. */
+int cjws_ocsp_transfer(const cjws_ocsp_request *request, const char *url, int timeout_seconds,
+                       unsigned char **response, size_t *response_length, cjws_ocsp_status *reason);
 
 /* Checks a DER OCSPResponse against the request, in this order: it parses (nothing trailing);
  * responseStatus is successful; it is a BasicOCSPResponse; OCSP_basic_verify accepts it with
  * `issuer` as the only trusted certificate (see ocsp.c) at time `now` (seconds since 1970, set as
  * the store's check time, X509_V_FLAG_USE_CHECK_TIME); a nonce in the response equals the
  * request's; a SingleResponse for the request's CertID exists. Fills `answer` (response_status as
- * soon as known). Freshness (thisUpdate, nextUpdate against `now`) is left to the caller. */
-cjws_ocsp_status cjws_ocsp_evaluate(const cjws_ocsp_request *request, X509 *issuer, const void *response,
-                                    size_t response_length, int64_t now, cjws_ocsp_answer *answer);
-
-/* Like cjws_error_text (drains this thread's error queue into `buffer`, "; "-separated, NUL-terminated,
- * truncated to `capacity`), but with each error's data in parentheses, where OpenSSL's HTTP client
- * puts the details: "code=503, reason=...", the host and port of a failed connect. Returns the
- * number of bytes written, excluding the NUL. */
-size_t cjws_ocsp_error_text(char *buffer, size_t capacity);
+ * soon as known). Freshness (thisUpdate, nextUpdate against `now`) is left to the caller. Returns 1 when
+ * all of that holds, 0 when not; `*reason` receives CJWS_OCSP_OK or the first rule the response broke. */
+int cjws_ocsp_evaluate(const cjws_ocsp_request *request, X509 *issuer, const void *response,
+                       size_t response_length, int64_t now, cjws_ocsp_answer *answer, cjws_ocsp_status *reason);
 
 /* OpenSSL's name of a CRL reason code ("keyCompromise", ...). */
 const char *cjws_ocsp_reason_string(int reason);

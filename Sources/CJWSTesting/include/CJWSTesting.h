@@ -3,31 +3,41 @@
  *
  * It mints test keys, test certificates and ES256 signatures so that JWSVerifyTesting can
  * produce tokens shaped like the App Store's, and RSA keys and CMS SignedData for app receipts
- * (StoreKit 1), with OpenSSL's own CMS_verify as the reference verdict on them. It is deliberately kept apart from the
- * verification C module (CJWSOpenSSL); nothing on the verification path links it.
+ * (StoreKit 1), with OpenSSL's own CMS_verify as the reference verdict on them. It is kept apart from
+ * the verification C module (CJWSOpenSSL): nothing on the verification path links it. It depends on
+ * CJWSOpenSSL for the conventions' shared parts only: the error drain (cjws_error_text) and the free
+ * functions (cjws_free, cjws_pkey_free).
  *
- * Conventions
- *   - Every function returns 1 on success and 0 on failure.
- *   - Input bytes are passed as `const void *` + `size_t`; strings as NUL-terminated UTF-8.
- *   - Output buffers are allocated by OpenSSL and must be released with cjwst_free().
- *     On failure no output buffer is returned (the out pointer is set to NULL).
- *   - Keys are opaque `cjwst_key` handles released with cjwst_key_free().
- *   - Each function clears the OpenSSL error queue on entry and drains it before returning;
- *     on failure the first queued error is kept, per thread, for cjwst_last_error().
- *   - No OpenSSL type appears in this header.
+ * Conventions: those of CJWSOpenSSL.h (stated in full there), the same for both C modules:
+ *   - Names: every exported name carries the module's prefix, cjwst_ / CJWST_; what the module's files
+ *     share without exporting it is declared in internal.h as cjwst_internal_*.
+ *   - Bytes in: `const void *` + `size_t`; text: NUL-terminated UTF-8. Bytes out: `out_*` pointer and
+ *     length, allocated with OpenSSL's allocator, released with cjws_free() (CJWSOpenSSL); on failure
+ *     the out pointer is set to NULL.
+ *   - Objects: keys are OpenSSL's EVP_PKEY, as in CJWSOpenSSL. A function that makes one returns it
+ *     (NULL on failure) and the caller owns it: release it with cjws_pkey_free() (CJWSOpenSSL).
+ *     Arguments are borrowed; nothing given is kept.
+ *   - Status: 1 done, 0 failed. Out-parameters come last.
+ *   - Errors: each function empties OpenSSL's error queue of the thread on entry; on success it leaves
+ *     it empty, on failure it leaves OpenSSL's reasons in it and adds, as the last entry, the failed
+ *     function and step ("cjwst_cms_sign: CMS_final"). cjws_error_text() (CJWSOpenSSL), the one drain
+ *     of both modules, reads them.
+ *   - OPENSSL_NO_DEPRECATED: no deprecated OpenSSL API is used (internal.h hides them).
  *
  * Where each section is implemented: keys.c (EC and RSA keys), certificates.c and cert_builders.c
  * (certificates), signatures.c (signatures and the forged ES256 signature), crafted.c (crafted
  * certificates), chain.c (chain verdicts), receipts.c (CMS SignedData for app receipts),
  * receipt_reference.c (OpenSSL's own CMS_verify as a reference verdict, and CMS inspection),
- * errors.c (cjwst_free, cjwst_last_error), allocator.c (the failing allocator); internal.h, beside
- * them, declares what they share.
+ * helpers.c (the entry and exit of every function, and what several files use), allocator.c (the
+ * failing allocator); internal.h, beside them, declares what they share.
  */
 #ifndef CJWSTESTING_H
 #define CJWSTESTING_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include <openssl/evp.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,10 +72,6 @@ extern "C" {
 #define CJWST_NAME_OU 2
 #define CJWST_NAME_O 3
 #define CJWST_NAME_C 4
-
-/* An EC private key (P-256 or P-384), or an RSA key from cjwst_rsa_key_generate(). Opaque; release
-   with cjwst_key_free(). */
-typedef struct cjwst_key cjwst_key;
 
 /* A distinguished name: CN and O required, OU and C optional (NULL to leave out). */
 typedef struct cjwst_name {
@@ -105,49 +111,36 @@ typedef struct cjwst_cert_params {
     const char *ocsp_url;
 } cjwst_cert_params;
 
-/* Releases a buffer returned by any cjwst_ function. NULL is allowed. */
-void cjwst_free(void *buffer);
-
-/* Copies the last failure's message (of this thread) into `buffer` (NUL-terminated, truncated
-   to `capacity`). Returns the message length, 0 when there is none. */
-size_t cjwst_last_error(char *buffer, size_t capacity);
-
-/* Releases a key. NULL is allowed. */
-void cjwst_key_free(cjwst_key *key);
-
 /* Generates an EC key on `curve` (CJWST_CURVE_*). Without a seed (NULL, 0) the key is random.
    With a seed of 32 (P-256) or 48 (P-384) bytes the private scalar is the big-endian seed
    reduced modulo the group order; a seed reducing to 0 is rejected. */
-int cjwst_key_generate(int curve, const void *seed, size_t seed_len, cjwst_key **out_key);
+EVP_PKEY *cjwst_key_generate(int curve, const void *seed, size_t seed_len);
 
 /* Reads a private EC key (P-256 or P-384) from PEM: PKCS#8 or SEC1, unencrypted. */
-int cjwst_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key);
+EVP_PKEY *cjwst_key_from_private_pem(const void *pem, size_t pem_len);
 
-/* The curve of the key (CJWST_CURVE_*; 0 for an RSA key). */
-int cjwst_key_curve(const cjwst_key *key, int *out_curve);
+/* The curve of the key (CJWST_CURVE_*); 0 for an RSA key, another curve or NULL. */
+int cjwst_key_curve(const EVP_PKEY *key);
 
 /* The private key as PEM (CJWST_PEM_PKCS8 or CJWST_PEM_SEC1). The buffer is NUL-terminated;
    `out_len` excludes the NUL. */
-int cjwst_key_private_pem(const cjwst_key *key, int encoding, char **out_pem, size_t *out_len);
+int cjwst_key_private_pem(EVP_PKEY *key, int encoding, char **out_pem, size_t *out_len);
 
 /* The public key as DER SubjectPublicKeyInfo. */
-int cjwst_key_public_spki_der(const cjwst_key *key, unsigned char **out_der, size_t *out_len);
+int cjwst_key_public_spki_der(EVP_PKEY *key, unsigned char **out_der, size_t *out_len);
 
 /* Generates a random RSA key of `bits` bits (512...16384; public exponent 65537). Apple's receipt
    certificates use 2048. There is no seeded form: OpenSSL's RSA key generation draws from its
-   own random generator. */
-int cjwst_rsa_key_generate(int bits, cjwst_key **out_key);
+   own random generator. Its size: cjws_pkey_rsa_bits (CJWSOpenSSL). */
+EVP_PKEY *cjwst_rsa_key_generate(int bits);
 
 /* Reads an unencrypted private RSA key from PEM (PKCS #8 or PKCS #1). */
-int cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len, cjwst_key **out_key);
-
-/* The modulus size of an RSA key in bits; fails for an EC key. */
-int cjwst_key_rsa_bits(const cjwst_key *key, int *out_bits);
+EVP_PKEY *cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len);
 
 /* Creates and signs an X.509 v3 certificate for `subject_key`, signed by `issuer_key`
    (self-signed when `issuer_key` is NULL or equal to `subject_key`). Output: DER. */
-int cjwst_cert_create(const cjwst_cert_params *params, const cjwst_key *subject_key,
-                      const cjwst_key *issuer_key, unsigned char **out_der, size_t *out_len);
+int cjwst_cert_create(const cjwst_cert_params *params, EVP_PKEY *subject_key,
+                      EVP_PKEY *issuer_key, unsigned char **out_der, size_t *out_len);
 
 /* The certificate's subject public key as DER SubjectPublicKeyInfo. */
 int cjwst_cert_public_spki_der(const void *cert_der, size_t cert_len, unsigned char **out_der,
@@ -171,16 +164,16 @@ int cjwst_cert_pem_to_der(const void *pem, size_t pem_len, unsigned char **out_d
 
 /* ES256: SHA-256 + ECDSA with a P-256 key; output is the raw 64-byte R||S (IEEE P1363),
    R and S each left-padded to 32 bytes. Fails for any other curve. */
-int cjwst_sign_es256(const cjwst_key *key, const void *message, size_t message_len,
+int cjwst_sign_es256(EVP_PKEY *key, const void *message, size_t message_len,
                      unsigned char **out_signature, size_t *out_len);
 
 /* Signs `message` with any supported key and digest (CJWST_DIGEST_*). Output is raw R||S
    with each half left-padded to the curve's size: 64 bytes for P-256, 96 bytes for P-384. */
-int cjwst_sign_raw(const cjwst_key *key, int digest, const void *message, size_t message_len,
+int cjwst_sign_raw(EVP_PKEY *key, int digest, const void *message, size_t message_len,
                    unsigned char **out_signature, size_t *out_len);
 
 /* Same as cjwst_sign_raw but returns the DER ECDSA-Sig-Value (for negative tests). */
-int cjwst_sign_der(const cjwst_key *key, int digest, const void *message, size_t message_len,
+int cjwst_sign_der(EVP_PKEY *key, int digest, const void *message, size_t message_len,
                    unsigned char **out_signature, size_t *out_len);
 
 /* ---------------------------------------------------------------------------------------------
@@ -237,13 +230,13 @@ typedef struct cjwst_crafted_cert {
    every field is exactly as given) and signed by `issuer_key`, EC (ECDSA) or RSA (PKCS #1 v1.5)
    (required; pass the subject's own key for a self-signed certificate). `subject_key` supplies the SubjectPublicKeyInfo when
    `params->spki_der` is NULL, and is otherwise unused (may be NULL). Output: DER. */
-int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, const cjwst_key *subject_key,
-                              const cjwst_key *issuer_key, unsigned char **out_der,
+int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, EVP_PKEY *subject_key,
+                              EVP_PKEY *issuer_key, unsigned char **out_der,
                               size_t *out_len);
 
 /* The public key as DER SubjectPublicKeyInfo with a chosen point form (CJWST_POINT_*) and, when
    `explicit_parameters` is nonzero, the curve as explicit ECParameters instead of its OID. */
-int cjwst_key_public_spki_der_ex(const cjwst_key *key, int point_form, int explicit_parameters,
+int cjwst_key_public_spki_der_ex(EVP_PKEY *key, int point_form, int explicit_parameters,
                                  unsigned char **out_der, size_t *out_len);
 
 /* A forged ES256 signature (raw 64-byte r||s) of `message` that verifies against the P-256 point at
@@ -302,7 +295,7 @@ typedef struct cjwst_cms_signer {
     size_t certificate_len;
     /* The key that signs, RSA or EC. Normally the certificate's own; any other key makes a
        SignerInfo that names `certificate_der` but whose signature only another key verifies. */
-    const cjwst_key *key;
+    EVP_PKEY *key;
     /* digestAlgorithm: CJWST_DIGEST_SHA1, _SHA256, _SHA384, _SHA512 or _MD5. */
     int digest;
     /* 0: no signed attributes (Apple's receipts: the signature is over the content's digest).
@@ -329,6 +322,12 @@ typedef struct cjwst_cms_params {
     /* Nonzero leaves eContent out (a detached signature over `content`); DER only, since OpenSSL's
        streaming writer always embeds the content. */
     int detached;
+    /* Nonzero replaces the SignedData's digestAlgorithms SET (OpenSSL's: the signers' digests) with
+       one AlgorithmIdentifier without parameters per dotted OID of `digest_algorithm_oids`, in this
+       order, verbatim (at most 8; none writes an empty SET). The signature does not cover it. */
+    int replaces_digest_algorithms;
+    const char *const *digest_algorithm_oids;
+    size_t digest_algorithm_count;
     /* CJWST_CMS_DER or CJWST_CMS_BER. */
     int encoding;
 } cjwst_cms_params;
@@ -358,7 +357,7 @@ int cjwst_cms_sign(const cjwst_cms_params *params, unsigned char **out_cms, size
 #define CJWST_CMS_FAILURE_OTHER 7            /* anything else; see `reason` */
 
 /* The verdict of cjwst_cms_verify_reference. Buffers are allocated by OpenSSL: release
-   `signer_certificate` and `content` with cjwst_free() (NULL when absent). */
+   `signer_certificate` and `content` with cjws_free() (NULL when absent). */
 typedef struct cjwst_cms_verdict {
     /* 1 when CMS_verify returned 1. */
     int verified;

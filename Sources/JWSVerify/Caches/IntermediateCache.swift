@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Intermediates that verified up to a configured root, keyed by their `x5c` text, so that a token
 /// with a new leaf under a known intermediate skips the intermediate's parse and, when the leaf
 /// check may answer (`leaf.c`), costs one certificate signature check (leaf ← intermediate) instead
@@ -10,8 +8,7 @@ import Synchronization
 /// store offers that intermediate exactly one chain (``TrustStore/hasOneChain(through:)``), and it is
 /// used only inside the ``ValidityInterval`` in which intermediate and root are both valid. A leaf the
 /// check cannot accept goes through `X509_verify_cert` on the full chain with the configured roots.
-/// Bounded (oldest entry evicted), safe under concurrent use: lookups share a read lock
-/// (`ReadWriteLocked`), as the chain cache's do.
+/// Bounded (oldest entry evicted) and safe under concurrent use: the ``BoundedCache`` under every cache.
 final class IntermediateCache: Sendable {
     struct Entry: Sendable {
         let intermediate: Certificate
@@ -29,53 +26,38 @@ final class IntermediateCache: Sendable {
         let rootInfo: CertificateInfo
     }
 
-    /// Entries by the exact UTF-8 bytes of their `x5c[1]` text: never by `String` equality, which is
-    /// Unicode canonical equivalence (a KELVIN SIGN U+212A equals "K"), so that text which is not the
-    /// cached base64 byte for byte never finds the entry.
-    private struct State {
-        var entries: [[UInt8]: Entry] = [:]
-        var order: [[UInt8]] = []
-    }
-
-    private let state = ReadWriteLocked(State())
-    private let hits = Atomic<Int>(0)
-    let capacity: Int
+    /// Entries by the exact UTF-8 bytes of their `x5c[1]` text (``ExactBytesKey``): never by `String`
+    /// equality, so that text which is not the cached base64 byte for byte never finds the entry.
+    private let cache: BoundedCache<ExactBytesKey, Entry>
+    var capacity: Int { cache.capacity }
 
     init(capacity: Int) {
-        self.capacity = max(0, capacity)
+        cache = BoundedCache(capacity: capacity)
     }
 
+    /// The entry for the intermediate whose `x5c` text is `text`, when intermediate and root are both
+    /// valid at `time` (seconds since 1970). Counts a hit when it answers.
     func lookup(_ text: String, at time: Int64) -> Entry? {
-        guard capacity > 0 else { return nil }
-        let key = Array(text.utf8)
-        let found = state.read { state -> Entry? in
-            guard let entry = state.entries[key], entry.validity.contains(time) else { return nil }
-            return entry
-        }
-        if found != nil { hits.add(1, ordering: .relaxed) }
-        return found
+        guard capacity > 0, let entry = cache.value(for: ExactBytesKey(utf8: text)), entry.validity.contains(time)
+        else { return nil }
+        cache.countHit()
+        return entry
     }
 
     /// Hits and entries so far (for tests and benchmarks).
     var statistics: (hits: Int, count: Int) {
-        (hits.load(ordering: .relaxed), state.read { $0.entries.count })
+        let statistics = cache.statistics
+        return (statistics.hits, statistics.count)
     }
 
     /// Entries whose intermediate key verifies with its fixed-base table.
     var keysWithFixedBaseTable: Int {
-        state.read { $0.entries.values.count(where: { $0.intermediateKey.hasFixedBaseTable }) }
+        cache.count { $0.intermediateKey.hasFixedBaseTable }
     }
 
+    /// Remembers `entry` for the intermediate's `x5c` text, replacing an entry there is (made from the
+    /// same intermediate bytes).
     func insert(_ entry: Entry, for text: String) {
-        guard capacity > 0 else { return }
-        let key = Array(text.utf8)
-        state.write { state in
-            if state.entries.updateValue(entry, forKey: key) == nil {
-                state.order.append(key)
-                if state.order.count > capacity {
-                    state.entries[state.order.removeFirst()] = nil
-                }
-            }
-        }
+        cache.insert(entry, for: ExactBytesKey(utf8: text), admission: .replace)
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// App receipts' signers that verified, keyed by every byte of the envelope but the content and the
 /// signature (``ReceiptEnvelope/cacheKeyHead`` and the certificates field: the SignedData's version and digest
 /// algorithms, the embedded certificates, the SignerInfo without its signature), so that a later receipt from the
@@ -10,74 +8,75 @@ import Synchronization
 /// attributes and a chain OpenSSL builds the same way at every time
 /// (``ReceiptTrustAndValidityCheck/Trusted/isRememberable``), and it is used only inside the interval in
 /// which every certificate of the chain is valid, and only to accept: a signature that does not verify
-/// with the cached key goes to the full path, which decides and names the failure. Bounded: when full,
-/// the oldest entry goes. Safe under concurrent use (a read-write lock; readers never wait for each
-/// other).
+/// with the cached key goes to the full path, which decides and names the failure. Bounded (when full,
+/// the oldest entry goes) and safe under concurrent use: the ``BoundedCache`` under every cache.
 final class ReceiptChainCache: Sendable {
     /// A signer whose receipt verified, with what checks 2 to 7 recorded.
     final class Entry: Sendable {
         let key: PublicKey
         let digest: CMSDigest
         let validity: ValidityInterval
+        /// The signer as the evidence of a verified receipt describes it (``CMSSigner``).
+        let signer: CMSSigner
         /// Signer, intermediate and the trusted root, described for display.
         let certificates: [CertificateInfo]
-        /// Steps 2 (`algorithm`) to 9 (`leafKey`) as the full checks recorded them.
+        /// The steps from `algorithm` (check 2) to `signerKey` (check 7) as the full checks recorded them.
         let steps: [VerificationReport.Step]
 
         init(
-            key: PublicKey, digest: CMSDigest, validity: ValidityInterval, certificates: [CertificateInfo],
-            steps: [VerificationReport.Step]
+            key: PublicKey, digest: CMSDigest, validity: ValidityInterval, signer: CMSSigner,
+            certificates: [CertificateInfo], steps: [VerificationReport.Step]
         ) {
             self.key = key
             self.digest = digest
             self.validity = validity
+            self.signer = signer
             self.certificates = certificates
             self.steps = steps
         }
     }
 
-    /// An entry with its key: ``ReceiptEnvelope/cacheKeyHead`` and the certificates field, kept apart so that a
-    /// lookup compares the envelope's own bytes with them and builds only the short head.
-    private struct Stored: Sendable {
+    /// An envelope's key: ``ReceiptEnvelope/cacheKeyHead`` and the certificates field, kept apart so that
+    /// a look-up compares the envelope's own bytes with them in place and builds only the short head. Its
+    /// bucket is a hash of the certificates field.
+    struct Key: BoundedCacheKey {
         let head: [UInt8]
-        let certificates: [UInt8]
-        let entry: Entry
+        let envelope: ReceiptEnvelope
+        let digest: UInt64
 
-        func matches(_ head: [UInt8], _ envelope: ReceiptEnvelope) -> Bool {
-            self.head == head && ByteScanning.equal(envelope.bytes[envelope.certificatesFieldRange], certificates)
+        init(_ envelope: ReceiptEnvelope) {
+            self.envelope = envelope
+            head = envelope.cacheKeyHead
+            digest = ByteScanning.wordHash(envelope.bytes[envelope.certificatesFieldRange])
+        }
+
+        /// The copy an entry keeps.
+        struct Stored: Sendable {
+            let head: [UInt8]
+            let certificates: [UInt8]
+        }
+
+        func matches(_ stored: Stored) -> Bool {
+            head == stored.head
+                && ByteScanning.equal(envelope.bytes[envelope.certificatesFieldRange], stored.certificates)
+        }
+
+        func stored() -> Stored {
+            Stored(head: head, certificates: Array(envelope.bytes[envelope.certificatesFieldRange]))
         }
     }
 
-    private struct State {
-        var buckets: [UInt64: [Stored]] = [:]
-        /// Insertion order, for eviction: each entry's bucket and the entry.
-        var order: [(digest: UInt64, entry: Entry)] = []
-
-        func find(_ head: [UInt8], _ envelope: ReceiptEnvelope, digest: UInt64) -> Entry? {
-            buckets[digest]?.first { $0.matches(head, envelope) }?.entry
-        }
-    }
-
-    private let state = ReadWriteLocked(State())
-    private let hits = Atomic<Int>(0)
-    private let misses = Atomic<Int>(0)
-    let capacity: Int
+    private let cache: BoundedCache<Key, Entry>
+    var capacity: Int { cache.capacity }
 
     init(capacity: Int) {
-        self.capacity = max(0, capacity)
-    }
-
-    /// The bucket of an envelope: a hash of its certificates field (the entry compares every byte of the key).
-    private static func digest(_ envelope: ReceiptEnvelope) -> UInt64 {
-        ByteScanning.wordHash(envelope.bytes[envelope.certificatesFieldRange])
+        cache = BoundedCache(capacity: capacity)
     }
 
     /// The entry for `envelope`'s signer, whatever the validation time.
     func entry(for envelope: ReceiptEnvelope) -> Entry? {
         guard capacity > 0, !envelope.hasSignedAttributes else { return nil }
-        let head = envelope.cacheKeyHead
-        let digest = Self.digest(envelope)
-        return state.read { $0.find(head, envelope, digest: digest) }
+        return cache.value(for: Key(envelope))
     }
 
     /// Whether `entry` answers checks 2 to 8 for `envelope` at `time`: every certificate of its chain is
@@ -90,41 +89,22 @@ final class ReceiptChainCache: Sendable {
             && entry.key.isValidRSASignature(
                 envelope.bytes[envelope.signatureRange], over: envelope.bytes[envelope.contentRange],
                 digest: entry.digest)
-        if answers {
-            hits.add(1, ordering: .relaxed)
-        } else {
-            misses.add(1, ordering: .relaxed)
-        }
+        if answers { cache.countHit() } else { cache.countMiss() }
         return answers
     }
 
     /// Remembers `entry` for `envelope`, a strict-DER envelope whose certificates were walked
-    /// (``ReceiptEnvelope/certificatesAreValidated``) and that verified in full.
+    /// (``ReceiptEnvelope/certificatesAreValidated``) and that verified in full. The first entry of an
+    /// envelope key stays.
     func insert(_ entry: Entry, for envelope: ReceiptEnvelope) {
         guard capacity > 0, !envelope.hasSignedAttributes, envelope.certificatesAreValidated else { return }
-        let head = envelope.cacheKeyHead
-        let digest = Self.digest(envelope)
-        let certificates = Array(envelope.bytes[envelope.certificatesFieldRange])
-        state.write { state in
-            guard state.find(head, envelope, digest: digest) == nil else { return }
-            state.buckets[digest, default: []].append(Stored(head: head, certificates: certificates, entry: entry))
-            state.order.append((digest, entry))
-            if state.order.count > capacity {
-                let evicted = state.order.removeFirst()
-                if var bucket = state.buckets[evicted.digest] {
-                    bucket.removeAll { $0.entry === evicted.entry }
-                    state.buckets[evicted.digest] = bucket.isEmpty ? nil : bucket
-                }
-            }
-        }
+        cache.insert(entry, for: Key(envelope), admission: .keepExisting)
     }
 
     /// Hits (receipts the cache answered for), misses (receipts it held an entry for but did not answer:
     /// outside the entry's interval, or a signature that does not verify with the cached key) and entries
     /// so far (for tests and benchmarks).
-    var statistics: (hits: Int, misses: Int, count: Int) {
-        (hits.load(ordering: .relaxed), misses.load(ordering: .relaxed), state.read { $0.order.count })
-    }
+    var statistics: (hits: Int, misses: Int, count: Int) { cache.statistics }
 }
 
 extension ReceiptEnvelope {

@@ -37,13 +37,13 @@ final class Certificate: @unchecked Sendable {
     /// certificates), with a reference of its own; nil when it has no DER encoding.
     convenience init?(borrowing pointer: OpaquePointer) {
         var out: UnsafeMutablePointer<UInt8>?
-        let length = cjws_x509_to_der(pointer, &out)
-        guard length > 0, let out, let owned = cjws_x509_up_ref(pointer) else {
+        var length = 0
+        guard cjws_x509_to_der(pointer, &out, &length) == 1, let out, let owned = cjws_x509_up_ref(pointer) else {
             cjws_free(out)
             cjws_clear_errors()
             return nil
         }
-        let der = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+        let der = Array(UnsafeBufferPointer(start: out, count: length))
         cjws_free(out)
         self.init(takingOwnershipOf: owned, der: der)
     }
@@ -134,13 +134,13 @@ final class Certificate: @unchecked Sendable {
                 return nil
             }
             var out: UnsafeMutablePointer<UInt8>?
-            let length = cjws_x509_to_der(pointer, &out)
-            guard length > 0, let out else {
+            var length = 0
+            guard cjws_x509_to_der(pointer, &out, &length) == 1, let out else {
                 cjws_x509_free(pointer)
                 cjws_clear_errors()
                 return nil
             }
-            let der = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+            let der = Array(UnsafeBufferPointer(start: out, count: length))
             cjws_free(out)
             self.init(takingOwnershipOf: pointer, der: der)
         } else {

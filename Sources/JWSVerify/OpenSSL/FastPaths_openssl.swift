@@ -1,9 +1,9 @@
 internal import CJWSOpenSSL
 
-/// Whether the caches may answer in this process: the C module's self-test (`selftest.c`, once per
+/// Whether the caches may answer in this process: the C module's self-test (`fastpath/selftest.c`, once per
 /// process) found OpenSSL's validity rule as expected. When it does not hold the caches are off and
 /// the full path runs; the verdict is the same either way. (The leaf check's own part of the self-test
-/// is enforced in `leaf.c`, which refuses every leaf when it failed.)
+/// is enforced in `fastpath/leaf.c`, which refuses every leaf when it failed.)
 enum FastPaths {
     private static let passed = Int(cjws_self_test())
 

@@ -30,13 +30,14 @@ final class OCSPRequest: @unchecked Sendable {
         cjws_clear_errors()
         guard let request = cjws_ocsp_request_new(subject.pointer, issuer.pointer, nonce ? 1 : 0) else {
             return .failure(
-                OCSPFailure(.internalError, "OpenSSL could not build the OCSP request", underlying: drainOCSPErrors()))
+                OCSPFailure(
+                    .internalError, "OpenSSL could not build the OCSP request", underlying: drainOpenSSLErrors()))
         }
         let length = cjws_ocsp_request_cert_id(request, nil, 0)
         var id = [UInt8](repeating: 0, count: max(0, Int(length)))
         let written = id.withUnsafeMutableBytes { cjws_ocsp_request_cert_id(request, $0.baseAddress, $0.count) }
         guard length > 0, written == length else {
-            let underlying = drainOCSPErrors()
+            let underlying = drainOpenSSLErrors()
             cjws_ocsp_request_free(request)
             return .failure(
                 OCSPFailure(.internalError, "OpenSSL could not encode the OCSP CertID", underlying: underlying))
@@ -60,7 +61,8 @@ final class OCSPRequest: @unchecked Sendable {
         cjws_clear_errors()
         var body: UnsafeMutablePointer<UInt8>?
         var length = 0
-        let status = cjws_ocsp_transfer(request, url, Int32(clamping: max(1, timeoutSeconds)), &body, &length)
+        var status = CJWS_OCSP_INTERNAL_ERROR
+        _ = cjws_ocsp_transfer(request, url, Int32(clamping: max(1, timeoutSeconds)), &body, &length, &status)
         defer { if let body { cjws_free(body) } }
         switch status {
         case CJWS_OCSP_OK:
@@ -70,19 +72,19 @@ final class OCSPRequest: @unchecked Sendable {
         case CJWS_OCSP_UNSUPPORTED_URL:
             return .failure(
                 OCSPFailure(
-                    .unsupportedURL, "the responder URL is not a plain http:// URL", underlying: drainOCSPErrors()))
+                    .unsupportedURL, "the responder URL is not a plain http:// URL", underlying: drainOpenSSLErrors()))
         case CJWS_OCSP_TRANSFER_FAILED:
             return .failure(
                 OCSPFailure(
                     .transferFailed,
                     "no OCSP answer over HTTP (no connection or no reply within \(timeoutSeconds) s, an HTTP error"
                         + " status, or a body that is not application/ocsp-response)",
-                    underlying: drainOCSPErrors()))
+                    underlying: drainOpenSSLErrors()))
         default:
             break
         }
         return .failure(
-            OCSPFailure(.internalError, "OpenSSL could not send the OCSP request", underlying: drainOCSPErrors()))
+            OCSPFailure(.internalError, "OpenSSL could not send the OCSP request", underlying: drainOpenSSLErrors()))
     }
 
     /// Checks a DER `OCSPResponse` against this request: successful, a basic response, signed by
@@ -93,11 +95,12 @@ final class OCSPRequest: @unchecked Sendable {
     func evaluate(_ response: [UInt8], issuer: Certificate, at time: Int64) -> Result<OCSPAnswer, OCSPFailure> {
         cjws_clear_errors()
         var answer = cjws_ocsp_answer()
-        let status = response.withUnsafeBytes {
-            cjws_ocsp_evaluate(request, issuer.pointer, $0.baseAddress, $0.count, time, &answer)
+        var status = CJWS_OCSP_INTERNAL_ERROR
+        _ = response.withUnsafeBytes {
+            cjws_ocsp_evaluate(request, issuer.pointer, $0.baseAddress, $0.count, time, &answer, &status)
         }
         func failure(_ kind: OCSPFailure.Kind, _ message: String) -> Result<OCSPAnswer, OCSPFailure> {
-            .failure(OCSPFailure(kind, message, underlying: drainOCSPErrors()))
+            .failure(OCSPFailure(kind, message, underlying: drainOpenSSLErrors()))
         }
         switch status {
         case CJWS_OCSP_OK:
@@ -144,13 +147,4 @@ final class OCSPRequest: @unchecked Sendable {
                 nextUpdate: answer.has_next_update == 1 ? answer.next_update : nil,
                 nonceEchoed: answer.nonce_check == 1))
     }
-}
-
-/// OpenSSL's error queue of the calling thread, drained into one line with each error's data
-/// (the HTTP status, the address of a failed connection); empty when the queue was empty.
-private func drainOCSPErrors() -> String {
-    var buffer = [CChar](repeating: 0, count: 2048)
-    let length = buffer.withUnsafeMutableBufferPointer { cjws_ocsp_error_text($0.baseAddress, $0.count) }
-    guard length > 0 else { return "" }
-    return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

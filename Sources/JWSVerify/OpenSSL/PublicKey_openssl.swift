@@ -10,7 +10,7 @@ final class PublicKey: @unchecked Sendable {
     private let key: OpaquePointer
     /// Verification with this key (`cjws_ec_key`): OpenSSL's path until it has verified
     /// ``fixedBaseThreshold`` (P-384: ``issuerTableThreshold``) valid signatures, then the key's own
-    /// fixed-base table (see `ec_key.c`). Nil only when the allocation failed; then OpenSSL's path is
+    /// fixed-base table (see `fastpath/ec_key.c`). Nil only when the allocation failed; then OpenSSL's path is
     /// used throughout.
     let verifier: OpaquePointer?
 
@@ -166,7 +166,7 @@ final class PublicKey: @unchecked Sendable {
     }
 
     /// Table verifications (all keys, whole process) whose s^-1 mod n came from `BN_mod_inverse`
-    /// because `ec_key.c`'s own inversion failed its check; tests expect 0.
+    /// because the table path's own inversion (`fastpath/inverse.c`) failed its check; tests expect 0.
     static var inverseFallbacks: UInt64 { cjws_ec_inverse_fallbacks() }
 
     /// Whether verifications with this key use its fixed-base table.

@@ -88,11 +88,40 @@ final class CMSReceipt {
     /// Whether the SignerInfo has signed attributes.
     var hasSignedAttributes: Bool { cjws_receipt_has_signed_attributes(pointer) == 1 }
 
-    /// OpenSSL's `CMS_verify` of the signature and the content's digest (the chain checked apart).
-    func signatureVerifies() -> Bool {
+    /// Why the SignedData's `digestAlgorithms` set cannot give `CMS_verify` the SignerInfo's digest.
+    enum DigestSetProblem: Equatable {
+        /// An entry is a digest OpenSSL does not know.
+        case unknownDigest
+        /// The set is empty.
+        case empty
+        /// No entry is the SignerInfo's digest.
+        case signerDigestMissing
+        /// OpenSSL could not set the digests up (an allocation failed).
+        case internalError
+    }
+
+    /// The first steps of `CMS_verify` over the content (`cjws_receipt_digest_set`): nil when the
+    /// `digestAlgorithms` set gives it the SignerInfo's digest, else the problem and OpenSSL's reason (empty when
+    /// it queues none: an empty set).
+    func digestSetProblem() -> (problem: DigestSetProblem, reason: String)? {
+        var problem: Int32 = CJWS_DIGEST_SET_USABLE
+        let status = cjws_receipt_digest_set(pointer, &problem)
+        let reason = drainOpenSSLErrors()
+        if status == 1 { return nil }
+        guard status == 0 else { return (.internalError, reason) }
+        switch problem {
+        case CJWS_DIGEST_SET_UNKNOWN: return (.unknownDigest, reason)
+        case CJWS_DIGEST_SET_EMPTY: return (.empty, reason)
+        default: return (.signerDigestMissing, reason)
+        }
+    }
+
+    /// OpenSSL's `CMS_verify` of the signature and the content's digest (the chain checked apart): nil when it
+    /// verifies, else OpenSSL's reason (drained from its error queue).
+    func signatureRefusal() -> String? {
         let verdict = cjws_receipt_verify_signature(pointer)
-        cjws_clear_errors()
-        return verdict == 1
+        let reason = drainOpenSSLErrors()
+        return verdict == 1 ? nil : reason
     }
 
     /// Builds and verifies the chain from the embedded certificate at `signerIndex` to a root of

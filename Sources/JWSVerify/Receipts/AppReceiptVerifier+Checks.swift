@@ -1,6 +1,7 @@
 import Foundation
 
-/// The receipt contract, in order (Docs/ErrorCodes.md, "App receipts"): check 1 (format) parses the
+/// The receipt contract, in order (Docs/ErrorCodes.md, "App receipts"), each step recorded under its
+/// own name where it happens (``VerificationReport/StepName/receiptSteps``): check 1 (format) parses the
 /// receipt and its content; checks 2 to 8 (algorithms, signer, trust, validity, Apple's markers, signer
 /// key, signature) come from the chain cache and one RSA verification when it knows the signer, else
 /// from OpenSSL in full; then the claims (9) and the device hash (10). Each check is in its own file
@@ -8,29 +9,27 @@ import Foundation
 extension AppReceiptVerifier {
     /// Verifies `input` (base64 text or the receipt file's bytes).
     func verification(of input: [UInt8], deviceIdentifier: [UInt8]?) -> VerificationResult<AppReceipt> {
-        var recorder = ReportRecorder()
+        var recorder = ReportRecorder(for: .cms)
         let parsed: ReceiptFormatCheck.Parsed
         do {
-            parsed = try ReceiptFormatCheck.parse(input, maximumBytes: maximumReceiptBytes, chainCache: chainCache)
+            parsed = try ReceiptFormatCheck.parse(
+                input, maximumBytes: maximumReceiptBytes, chainCache: chainCache, recorder: &recorder)
         } catch {
             recorder.failed(error)
             return .failed(VerificationFailure(error: error, recorded: recorder))
         }
-        recorder.passed(.format, ReceiptFormatCheck.passed)
-        let (time, withoutDate) = validationSeconds(parsed.receipt)
+        let (time, withoutDate) = validationTime.seconds(
+            signedDate: parsed.receipt.receiptCreationDate, online: false, clock: clock)
         recorder.validationTime = time
         recorder.validatedWithoutSignedDate = withoutDate
 
-        let chain: [CertificateInfo]
+        let evidence: SignatureEvidence
         do throws(VerificationError) {
-            chain = try checkSigned(parsed, at: time, recorder: &recorder)
+            evidence = try checkSigned(parsed, at: time, recorder: &recorder)
         } catch {
             return failure(error, parsed.receipt, recorder: recorder)
         }
-        recorder.validatedChain = chain
-        recorder.skipped(.revocation, "app receipts are verified offline")
-        recorder.passed(
-            .payload, "the content decoded as an app receipt (at check 1: its creation date is the validation time)")
+        recorder.validatedChain = evidence.chain
         let environment: AppStoreEnvironment?
         do throws(VerificationError) {
             environment = try claims.check(parsed.receipt.claims, recorder: &recorder)
@@ -38,44 +37,27 @@ extension AppReceiptVerifier {
         } catch {
             return failure(error, parsed.receipt, recorder: recorder)
         }
-        recorder.skipped(.nestedTokens, "app receipts hold no tokens")
         return .verified(
             Verified(
-                payload: parsed.receipt, header: JWSHeader(), chain: chain,
+                payload: parsed.receipt, evidence: evidence,
                 validationTime: Date(timeIntervalSince1970: TimeInterval(time)), environment: environment,
                 recorded: recorder))
     }
 
-    /// The validation time in seconds since 1970, and whether it is the clock's for want of a creation
-    /// date (``ValidationTime/signedDate``).
-    private func validationSeconds(_ receipt: AppReceipt) -> (Int64, Bool) {
-        func seconds(_ date: Date) -> Int64 {
-            let value = date.timeIntervalSince1970
-            return value.isFinite && abs(value) < 1e14 ? Int64(value.rounded(.down)) : 0
-        }
-        switch validationTime {
-        case .fixed(let date): return (seconds(date), false)
-        case .current: return (seconds(clock()), false)
-        case .signedDate:
-            if let created = receipt.receiptCreationDate { return (seconds(created), false) }
-            return (seconds(clock()), true)
-        }
-    }
-
     /// Checks 2 to 8: from the chain cache when it knows the signer and its signature verifies with the
-    /// cached key, else in full. Returns the chain (signer, intermediate, root).
+    /// cached key, else in full. Returns the signer and the chain (signer, intermediate, root).
     private func checkSigned(
         _ parsed: ReceiptFormatCheck.Parsed, at time: Int64, recorder: inout ReportRecorder
-    ) throws(VerificationError) -> [CertificateInfo] {
+    ) throws(VerificationError) -> SignatureEvidence {
         if let cached = parsed.cached, let envelope = parsed.envelope,
             chainCache.answers(cached, for: envelope, at: time)
         {
             recorder.replay(cached.steps)
             recorder.passed(.signature, ReceiptSignatureCheck.passed)
-            return cached.certificates
+            return .cms(cached.signer, chain: cached.certificates)
         }
         let cms = try parsed.openSSL()
-        let digest = try ReceiptAlgorithmsCheck.check(cms, recorder: &recorder)
+        let algorithms = try ReceiptAlgorithmsCheck.check(cms, recorder: &recorder)
         let signer = try ReceiptSignerCheck.check(cms, recorder: &recorder)
         let trusted = try ReceiptTrustAndValidityCheck.check(
             signer, receipt: cms, anchor: anchor, at: time, recorder: &recorder)
@@ -83,14 +65,17 @@ extension AppReceiptVerifier {
         let key = try ReceiptSignerKeyCheck.check(signer.certificate, recorder: &recorder)
         try ReceiptSignatureCheck.check(cms, recorder: &recorder)
         let certificates = trusted.chain.map(CertificateInfo.init)
+        let cmsSigner = CMSSigner(
+            digestAlgorithm: algorithms.digest.rawValue, signatureAlgorithm: algorithms.signatureName,
+            certificate: certificates[0])
         if trusted.isRememberable, let envelope = parsed.envelope, !cms.hasSignedAttributes {
             chainCache.insert(
                 ReceiptChainCache.Entry(
-                    key: key, digest: digest, validity: trusted.validity, certificates: certificates,
-                    steps: recorder.recorded(from: .algorithm, through: .leafKey)),
+                    key: key, digest: algorithms.digest, validity: trusted.validity, signer: cmsSigner,
+                    certificates: certificates, steps: recorder.recorded(from: .algorithm, through: .signerKey)),
                 for: envelope)
         }
-        return certificates
+        return .cms(cmsSigner, chain: certificates)
     }
 
     private func failure(

@@ -15,9 +15,10 @@ import Foundation
 /// The checks run in the order of the receipt contract (Docs/ErrorCodes.md): format, algorithms,
 /// signer, chain (trust, validity, Apple's marker extensions on the signer and on its issuer, RSA key
 /// of at least 2048 bits), signature, then the bundle id, the app Apple id (Production), the
-/// environment and, when a device identifier is given, the receipt's device hash. The result is a
-/// ``VerificationResult`` as for App Store tokens; for a receipt, ``Verified/header`` is empty and
-/// ``VerificationFailure/kind`` nil.
+/// environment and, when a device identifier is given, the receipt's device hash, each recorded in the
+/// report under the receipt's own step names (``VerificationReport/StepName/receiptSteps``). The result is a
+/// ``VerificationResult`` as for App Store tokens; a verified receipt's ``Verified/evidence`` is its CMS
+/// signer and chain (``SignatureEvidence/cms(_:chain:)``), and ``VerificationFailure/kind`` is nil.
 ///
 /// Every developer holds a certificate issued by Apple's WWDR CA under the same root: a receipt is
 /// trusted only when the certificate its SignerInfo names carries the receipt-signing marker

@@ -39,8 +39,9 @@ extension AppReceiptVerifier {
     public static func decodeUnverified(
         _ receipt: [UInt8], maximumReceiptBytes: Int = defaultMaximumReceiptBytes
     ) throws(VerificationError) -> UnverifiedAppReceipt {
+        var recorder = ReportRecorder(for: .cms)
         let parsed = try ReceiptFormatCheck.parse(
-            receipt, maximumBytes: maximumReceiptBytes, chainCache: ReceiptChainCache(capacity: 0))
+            receipt, maximumBytes: maximumReceiptBytes, chainCache: ReceiptChainCache(capacity: 0), recorder: &recorder)
         let cms = try parsed.openSSL()
         var certificates: [CertificateInfo] = []
         var problems: [String] = []

@@ -100,7 +100,7 @@ final class RevocationChecker: Sendable {
                     .revocationUnavailable, check: .revocation,
                     "OCSP needs the leaf, the intermediate and the root; the chain has \(chain.count) certificates"))
         }
-        let now = Self.seconds(clock())
+        let now = ValidationTime.seconds(clock()) ?? 0
         let subjects = [
             Subject(index: 0, role: "leaf", certificate: chain[0], issuer: chain[1]),
             Subject(index: 1, role: "intermediate", certificate: chain[1], issuer: chain[2]),
@@ -346,10 +346,5 @@ final class RevocationChecker: Sendable {
 
     private static func wholeSeconds(_ duration: Duration) -> Int64 {
         max(0, duration.components.seconds)
-    }
-
-    private static func seconds(_ date: Date) -> Int64 {
-        let value = date.timeIntervalSince1970
-        return value.isFinite && abs(value) < 1e14 ? Int64(value.rounded(.down)) : 0
     }
 }

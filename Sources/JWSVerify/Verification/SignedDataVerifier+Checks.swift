@@ -140,7 +140,7 @@ extension SignedDataVerifier {
         func verified(_ nested: [NestedToken], _ recorder: ReportRecorder) -> VerificationResult<P> {
             .verified(
                 Verified(
-                    payload: payload, header: parsed.header, chain: signed.chain.certificates,
+                    payload: payload, evidence: .jws(parsed.header, chain: signed.chain.certificates),
                     validationTime: Date(timeIntervalSince1970: TimeInterval(signed.time)), environment: environment,
                     recorded: recorder, nestedTokens: nested, payloadObject: parsed.payloadObject,
                     payloadJSON: parsed.payloadJSON))

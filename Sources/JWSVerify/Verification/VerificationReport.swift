@@ -7,48 +7,77 @@ import Foundation
 /// run and say so. Steps that the configuration turns off (no bundle id given, revocation offline)
 /// are skipped with a detail saying why, never reported as passed.
 public struct VerificationReport: Sendable, Hashable, Codable {
-    /// The name of a step, in contract order (the numbers of Docs/ErrorCodes.md).
+    /// The name of a step. A token's report has the steps of ``tokenSteps``, an app receipt's those of
+    /// ``receiptSteps``, each in its contract's order (the numbers of Docs/ErrorCodes.md); the cases are
+    /// declared in the order they were added, and raw values never change.
     public enum StepName: String, Sendable, Hashable, Codable, CaseIterable {
-        /// 1. Size, segments, base64url, JSON.
+        /// Token 1, receipt 1. Size, segments, base64url, JSON; a receipt's CMS envelope.
         case format
-        /// 2. `alg` is `ES256`, no `crit`.
+        /// Token 2, receipt 2. `alg` is `ES256`, no `crit`; a receipt's digest and RSA signature algorithm.
         case algorithm
-        /// 3. `x5c` is an array of strings.
+        /// Token 3, receipt 3. `x5c` is an array of strings; the certificate a receipt's SignerInfo names
+        /// is embedded.
         case certificateChain
-        /// 4. Three certificates (one for a pinned Xcode certificate).
+        /// Token 4. Three certificates (one for a pinned Xcode certificate).
         case chainLength
-        /// 5. Each entry is one DER certificate.
+        /// Token 5, receipt 3. Each entry is one DER certificate; the key of a receipt's signer reads.
         case certificates
-        /// 6. The chain leads to a configured root.
+        /// Token 6, receipt 4. The chain leads to a configured root (or is the pinned Xcode certificate).
         case trust
-        /// 7. Every certificate is valid at the validation time.
+        /// Token 7, receipt 5. Every certificate is valid at the validation time.
         case validity
-        /// 8. Apple's marker extensions.
+        /// Token 8, receipt 6. Apple's marker extensions.
         case appleExtensions
-        /// 9. The leaf key is a valid EC P-256 key.
+        /// Token 9. The leaf key is a valid EC P-256 key.
         case leafKey
-        /// 10. The ES256 signature.
+        /// Token 10, receipt 8. The ES256 signature; a receipt's signature over its content.
         case signature
-        /// 11. OCSP, with online checks.
+        /// Token 11. OCSP, with online checks.
         case revocation
-        /// 12. The payload decodes as its kind.
+        /// Token 12. The payload decodes as its kind.
         case payload
-        /// 13. Bundle id, app Apple id, environment.
+        /// Token 13, receipt 9. Bundle id, app Apple id, environment.
         case bundleId, appAppleId, environment
-        /// An app receipt's SHA-1 hash against the device identifier, when one was given.
+        /// Receipt 10. An app receipt's SHA-1 hash against the device identifier, when one was given.
         case deviceHash
         /// A notification's nested `signedTransactionInfo`, `signedRenewalInfo` and `signedAppTransactionInfo`.
         case nestedTokens
+        /// Receipt 1. The receipt's content decodes as its attributes (read at check 1: its creation date
+        /// is the validation time).
+        case content
+        /// Receipt 7. The signer's key is RSA of at least 2048 bits.
+        case signerKey
 
-        /// Every step in contract order (made once: `allCases` builds a new array on each use).
-        static let order = allCases
+        /// The steps of a token's report (``SignedDataVerifier``), in the token contract's order.
+        public static let tokenSteps: [StepName] = [
+            .format, .algorithm, .certificateChain, .chainLength, .certificates, .trust, .validity,
+            .appleExtensions, .leafKey, .signature, .revocation, .payload, .bundleId, .appAppleId, .environment,
+            .deviceHash, .nestedTokens,
+        ]
+
+        /// The steps of an app receipt's report (``AppReceiptVerifier``), in the receipt contract's order.
+        public static let receiptSteps: [StepName] = [
+            .format, .content, .algorithm, .certificateChain, .certificates, .trust, .validity, .appleExtensions,
+            .signerKey, .signature, .bundleId, .appAppleId, .environment, .deviceHash,
+        ]
+
+        /// A token's steps (``tokenSteps``): where a check's first step is looked up.
+        static var order: [StepName] { tokenSteps }
+
+        /// The steps of a report on `envelope`, in its contract's order.
+        static func order(of envelope: SignedEnvelope) -> [StepName] {
+            switch envelope {
+            case .jws: return tokenSteps
+            case .cms: return receiptSteps
+            }
+        }
 
         /// The check this step belongs to.
         public var check: VerificationError.Check {
             switch self {
-            case .format: return .format
+            case .format, .content: return .format
             case .algorithm, .certificateChain, .chainLength: return .header
-            case .certificates, .trust, .validity, .appleExtensions, .leafKey: return .chain
+            case .certificates, .trust, .validity, .appleExtensions, .leafKey, .signerKey: return .chain
             case .signature: return .signature
             case .revocation: return .revocation
             case .payload: return .payload
@@ -160,7 +189,8 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     }
 
     /// The report of input that failed before any other check could run (for example a line of a
-    /// batch file too long to be a token): the error's step failed, every other step skipped.
+    /// batch file too long to be a token): the error's step failed, every other step of a token's report
+    /// skipped.
     public init(failure error: VerificationError) {
         var recorder = ReportRecorder()
         recorder.failed(error)
@@ -168,9 +198,14 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     }
 }
 
-/// Writes a ``VerificationReport`` while the checks run, in contract order.
+/// Writes a ``VerificationReport`` while the checks run, in the order of the contract of its envelope
+/// (``VerificationReport/StepName/tokenSteps`` or ``VerificationReport/StepName/receiptSteps``).
 struct ReportRecorder: Sendable {
     private var steps: [VerificationReport.Step] = []
+    /// The signed data reported on, which decides the steps and their order.
+    let envelope: SignedEnvelope
+    /// The steps of the report, in order.
+    var order: [VerificationReport.StepName] { VerificationReport.StepName.order(of: envelope) }
     /// The validation time of the token (seconds since 1970), once known: what a validity step
     /// recorded as ``VerificationReport/Detail/validAtValidationTime`` says.
     var validationTime: Int64?
@@ -181,8 +216,10 @@ struct ReportRecorder: Sendable {
     /// (``ValidationTime/signedDate`` offline).
     var validatedWithoutSignedDate = false
 
-    init() {
-        steps.reserveCapacity(VerificationReport.StepName.order.count)
+    /// A recorder for signed data of `envelope` (default: a token).
+    init(for envelope: SignedEnvelope = .jws) {
+        self.envelope = envelope
+        steps.reserveCapacity(VerificationReport.StepName.order(of: envelope).count)
     }
 
     /// Records that `name` passed.
@@ -205,7 +242,7 @@ struct ReportRecorder: Sendable {
     /// threw it had reached) is dropped, so that the report always shows the failure.
     mutating func failed(_ error: VerificationError) {
         let name = error.step ?? .format
-        let order = VerificationReport.StepName.order
+        let order = self.order
         if let position = order.firstIndex(of: name) {
             steps.removeAll { order.firstIndex(of: $0.name).map { $0 >= position } ?? false }
         }
@@ -218,7 +255,7 @@ struct ReportRecorder: Sendable {
     )
         -> [VerificationReport.Step]
     {
-        let order = VerificationReport.StepName.order
+        let order = self.order
         guard let low = order.firstIndex(of: first), let high = order.firstIndex(of: last) else { return [] }
         return steps.filter { step in order.firstIndex(of: step.name).map { low <= $0 && $0 <= high } ?? false }
     }
@@ -233,7 +270,7 @@ struct ReportRecorder: Sendable {
     var report: VerificationReport {
         var recorded = steps[...]
         return VerificationReport(
-            steps: VerificationReport.StepName.order.map { name in
+            steps: order.map { name in
                 if let next = recorded.first, next.name == name {
                     recorded.removeFirst()
                     if case .validAtValidationTime = next.content, let validationTime {

@@ -79,7 +79,7 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
         case .verified(let verified):
             return .verified(
                 Verified(
-                    payload: transform(verified.payload), header: verified.header, chain: verified.chain,
+                    payload: transform(verified.payload), evidence: verified.evidence,
                     validationTime: verified.validationTime, environment: verified.environment,
                     recorded: verified.recorded, nestedTokens: verified.nestedTokens,
                     payloadObject: verified.payloadObject, payloadJSON: verified.payloadJSON))
@@ -89,15 +89,21 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
     }
 }
 
-/// A payload whose token passed every check. Only ``SignedDataVerifier`` creates one.
+/// A payload whose token or receipt passed every check. Only ``SignedDataVerifier`` and
+/// ``AppReceiptVerifier`` create one.
 public struct Verified<Payload: Sendable>: Sendable {
     /// The decoded payload.
     public let payload: Payload
-    /// The token's header (empty for an app receipt, which has none).
-    public let header: JWSHeader
+    /// What the signed data was verified with: the token's JWS header or the receipt's CMS signer, and
+    /// the chain that signed it.
+    public let evidence: SignatureEvidence
+    /// The token's header.
+    ///
+    /// For an app receipt, which has no header, it is empty: read ``evidence`` (its CMS signer) instead.
+    public var header: JWSHeader { evidence.header ?? JWSHeader() }
     /// The certificates that signed the token, leaf first, ending with the trusted root that matched
-    /// (for an app receipt: its signer, the intermediate and the root).
-    public let chain: [CertificateInfo]
+    /// (for an app receipt: its signer, the intermediate and the root), as in ``evidence``.
+    public var chain: [CertificateInfo] { evidence.chain }
     /// The time at which the chain was validated.
     public let validationTime: Date
     /// The environment the payload comes from, as the claims check accepted it: for a verifier
@@ -121,20 +127,25 @@ public struct Verified<Payload: Sendable>: Sendable {
     package let payloadJSON: [UInt8]
 
     init(
-        payload: Payload, header: JWSHeader, chain: [CertificateInfo], validationTime: Date,
+        payload: Payload, evidence: SignatureEvidence, validationTime: Date,
         environment: AppStoreEnvironment?, recorded: ReportRecorder, nestedTokens: [NestedToken] = [],
         payloadObject: [String: JSONValue] = [:], payloadJSON: [UInt8] = []
     ) {
         self.payloadObject = payloadObject
         self.payloadJSON = payloadJSON
         self.payload = payload
-        self.header = header
-        self.chain = chain
+        self.evidence = evidence
         self.validationTime = validationTime
         self.environment = environment
         self.recorded = recorded
         self.nestedTokens = nestedTokens
     }
+}
+
+extension Verified where Payload == AppReceipt {
+    /// An empty header: an app receipt has none.
+    @available(*, deprecated, message: "an app receipt has no JWS header: read evidence.signer, its CMS signer")
+    public var header: JWSHeader { JWSHeader() }
 }
 
 /// Why a token was not verified, with what could be decoded of it.
@@ -153,7 +164,7 @@ public struct VerificationFailure<Payload: Sendable>: Error, Sendable {
     /// token would carry: its signed date, the current time or a fixed one), when the checks reached
     /// the certificates; nil for a token refused by checks 1 to 4, which never got there.
     package var validationTime: Date? {
-        let order = VerificationReport.StepName.order
+        let order = recorded.order
         guard let seconds = recorded.validationTime, let step = error.step,
             let failed = order.firstIndex(of: step), let first = order.firstIndex(of: .certificates), failed >= first
         else { return nil }

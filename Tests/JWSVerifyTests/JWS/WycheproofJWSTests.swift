@@ -72,7 +72,7 @@ struct WycheproofJWSTests {
     /// Wycheproof marks 367 (`invalidBase64Padding`) and 370 (`invalidBase64PaddingInPayload`) invalid,
     /// but their tokens are byte-identical to the valid 357 in this version of the file: the padding they
     /// meant to add is not there. They are strict base64url and parse; the padding rule itself is tested
-    /// in `Base64Tests` and `MalformedTokenTests`.
+    /// in `Base64Tests` and `Check01FormatTests`.
     static let identicalToValid357: Set<Int> = [367, 370]
 
     /// Input: a base64url edge case. Expected: segments that are strict base64url parse, all others

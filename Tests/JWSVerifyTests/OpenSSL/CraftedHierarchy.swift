@@ -1,10 +1,10 @@
 import Foundation
 import JWSVerifyTesting
 
-/// An Apple-shaped crafted hierarchy for the OpenSSL-level tests: a P-384 root and intermediate of
-/// TestPKI's profiles (``CraftedCertificate/rootProfile(name:key:notBefore:notAfter:serialNumber:extra:)``
-/// and ``CraftedCertificate/intermediateProfile(name:issuer:key:issuerKey:notBefore:notAfter:serialNumber:extra:)``),
-/// a P-256 leaf of the leaf profile, names and keys derived from `label`, valid 2025 ... 2035.
+/// The crafted-chain tests' variant of ``TestHierarchy`` (`.appStoreEC`, named by a label: its option
+/// ``TestHierarchy/Options/label``), in the shape the OpenSSL-level tests use: DER bytes, EC keys and the names
+/// as ``CraftedName``s exactly as encoded, so that ``CraftedCertificate/leafProfile(name:issuer:publicKey:issuerKey:notBefore:notAfter:serialNumber:signatureDigest:extra:)``
+/// can issue more leaves under the intermediate. Keys and names derive from `label` and `seed`; valid 2025 ... 2035.
 struct CraftedHierarchy: Sendable {
     /// 2025-01-01T00:00:00Z.
     static let from: Int64 = 1_735_689_600
@@ -23,26 +23,16 @@ struct CraftedHierarchy: Sendable {
     let leaf: Data
 
     init(label: String, seed: UInt64) throws {
-        rootKey = try TestPrivateKey.generate(curve: .p384, seed: seed, label: "\(label)-root")
-        intermediateKey = try TestPrivateKey.generate(curve: .p384, seed: seed, label: "\(label)-intermediate")
-        leafKey = try TestPrivateKey.generate(curve: .p256, seed: seed, label: "\(label)-leaf")
-        func name(_ role: String) throws -> CraftedName {
-            try CraftedName([.commonName("\(label) \(role) NOT APPLE"), .organization("JWSVerify Tests")])
-        }
-        rootName = try name("Root")
-        intermediateName = try name("Intermediate")
-        leafName = try name("Leaf")
-        root = try CraftedCertificate.rootProfile(
-            name: rootName, key: rootKey, notBefore: Self.from, notAfter: Self.until
-        ).sign(with: rootKey)
-        intermediate = try CraftedCertificate.intermediateProfile(
-            name: intermediateName, issuer: rootName, key: intermediateKey, issuerKey: rootKey, notBefore: Self.from,
-            notAfter: Self.until
-        ).sign(with: rootKey)
-        leaf = try CraftedCertificate.leafProfile(
-            name: leafName, issuer: intermediateName, publicKey: .key(leafKey), issuerKey: intermediateKey,
-            notBefore: Self.from, notAfter: Self.until
-        ).sign(with: intermediateKey)
+        let hierarchy = try TestPKI(TestHierarchy.generate(.appStoreEC, seed: seed, options: .init(label: label)))
+        rootKey = hierarchy.rootKey
+        intermediateKey = hierarchy.intermediateKey
+        leafKey = hierarchy.leafKey
+        rootName = try hierarchy.root.subjectName
+        intermediateName = try hierarchy.intermediate.subjectName
+        leafName = try hierarchy.leaf.subjectName
+        root = hierarchy.root.der
+        intermediate = hierarchy.intermediate.der
+        leaf = hierarchy.leaf.der
     }
 
     /// The test's fixture, or the failure that keeps it from being made.

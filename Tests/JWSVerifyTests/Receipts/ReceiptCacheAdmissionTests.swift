@@ -24,11 +24,11 @@ struct ReceiptCacheAdmissionTests {
 
     @Test("a receipt that verifies but embeds a certificate that is not strict DER is not remembered")
     func nonDERCertificateIsNotRemembered() throws {
-        let fixture = try ReceiptAttackFixture.get()
+        let fixture = try ReceiptFixture.get()
         let odd = try TestCertificate(der: Self.withUnusedSignatureBit(fixture.developer.certificate.der))
         let pki = fixture.pki
         let receipt = try ReceiptSigner(pki: pki).sign(
-            content: ReceiptAttackFixture.content(),
+            content: ReceiptFixture.content(),
             options: .init(certificates: [pki.leaf, pki.intermediate, pki.root, odd]))
         #expect(ReceiptEnvelope.scan(receipt, validatingCertificates: false) != nil)
         #expect(ReceiptEnvelope.scan(receipt) == nil)
@@ -38,7 +38,7 @@ struct ReceiptCacheAdmissionTests {
         #expect(verifier.cacheStatistics.count == 0)
         #expect(verifier.cacheStatistics.hits == 0)
         // The same receipt without that certificate is remembered and answered from the cache.
-        let plain = try ReceiptSigner(pki: pki).sign(content: ReceiptAttackFixture.content())
+        let plain = try ReceiptSigner(pki: pki).sign(content: ReceiptFixture.content())
         #expect(verifier.outcome(plain).code == nil)
         #expect(verifier.outcome(plain).code == nil)
         #expect(verifier.cacheStatistics.count == 1)

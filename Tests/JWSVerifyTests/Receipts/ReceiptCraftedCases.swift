@@ -45,8 +45,8 @@ struct CraftedReceipt: Sendable {
     var primer: [UInt8]
     var expected: Expected
     /// The validation time: the receipt's creation date (the verifiers use ``ValidationTime/signedDate``).
-    var time: Date = ReceiptAttackFixture.created
-    var bundleId: String? = ReceiptAttackFixture.bundleId
+    var time: Date = ReceiptFixture.created
+    var bundleId: String? = ReceiptFixture.bundleId
     var appAppleId: Int64?
     var environments: [AppStoreEnvironment] = [.production]
     var deviceIdentifier: [UInt8]?
@@ -67,17 +67,29 @@ struct CraftedReceipt: Sendable {
 /// Every crafted receipt of the contract and one-verdict suites, by id. ``ReceiptDifferentialTests`` runs
 /// OpenSSL on each of them.
 enum CraftedReceipts {
-    static let all = Result { try make(ReceiptAttackFixture.get()) }
+    static let all = Result { try make(ReceiptFixture.get()) }
 
     static let ids: [String] = (try? all.get().map(\.id)) ?? []
+
+    /// The receipt check a crafted case tests, by the prefix of its id (`good-`: verified receipts).
+    enum Check: String, CaseIterable, Sendable {
+        case good
+        case format, algorithm, signer, trust, validity, markers, key, signature, claims
+        case deviceHash = "device-hash"
+    }
+
+    /// The ids of the cases of one check: those starting with its prefix and a dash.
+    static func ids(check: Check) -> [String] {
+        ids.filter { $0.hasPrefix(check.rawValue + "-") }
+    }
 
     static func named(_ id: String) throws -> CraftedReceipt {
         try #require(try all.get().first { $0.id == id }, "no crafted receipt \(id)")
     }
 
-    private static func make(_ fixture: ReceiptAttackFixture) throws -> [CraftedReceipt] {
+    private static func make(_ fixture: ReceiptFixture) throws -> [CraftedReceipt] {
         let pki = fixture.pki
-        let content = ReceiptAttackFixture.content()
+        let content = ReceiptFixture.content()
         let signer = ReceiptSigner(pki: pki)
         let good = try fixture.good()
         let developer = fixture.developer
@@ -101,12 +113,13 @@ enum CraftedReceipts {
             cases.append(crafted)
         }
         let malformed = failed(.malformedReceipt, .format, .format)
+        let badContent = failed(.malformedReceipt, .format, .content)
         let algorithm = failed(.unsupportedAlgorithm, .header, .algorithm)
         let noChain = failed(.missingCertificateChain, .header, .certificateChain)
         let untrusted = failed(.untrustedChain, .chain, .trust)
         let expired = failed(.certificateExpired, .chain, .validity)
         let markers = failed(.missingAppleExtension, .chain, .appleExtensions)
-        let key = failed(.unsupportedKey, .chain, .leafKey)
+        let key = failed(.unsupportedKey, .chain, .signerKey)
         let signature = failed(.invalidSignature, .signature, .signature)
 
         // Apple's shapes, and shapes that share Apple's certificates field.
@@ -123,14 +136,14 @@ enum CraftedReceipts {
             "good-signature-oid-sha256WithRSA",
             try ReceiptSurgery.signatureAlgorithm(good, ReceiptSurgery.sha256WithRSA), .verified)
         let withDuplicate = [pki.leaf, fixture.intermediateDuplicate, pki.intermediate, pki.root]
-        let duplicateInside = Date(timeIntervalSince1970: TimeInterval(ReceiptAttackFixture.windowStart + 100))
+        let duplicateInside = Date(timeIntervalSince1970: TimeInterval(ReceiptFixture.windowStart + 100))
         add(
             "good-duplicate-intermediate-outside-its-window", try sign(.init(certificates: withDuplicate)),
             .verified)
         add(
             "good-duplicate-intermediate-inside-its-window",
             try sign(
-                .init(certificates: withDuplicate), content: ReceiptAttackFixture.content(created: duplicateInside)),
+                .init(certificates: withDuplicate), content: ReceiptFixture.content(created: duplicateInside)),
             .verified
         ) { $0.time = duplicateInside }
 
@@ -154,22 +167,35 @@ enum CraftedReceipts {
             malformed, stricter: .oneSigner)
         add("format-no-signer", try sign(.init(includesSigner: false)), malformed)
         add(
-            "format-content-not-der", try sign(content: [0x31, 0x06, 0x30, 0x04, 0x02, 0x01, 0x02]), malformed,
+            "format-content-not-der", try sign(content: [0x31, 0x06, 0x30, 0x04, 0x02, 0x01, 0x02]), badContent,
             stricter: .contentDER)
-        add("format-content-not-a-set", try sign(content: [0x01, 0x02, 0x03]), malformed, stricter: .contentDER)
-        var attributes = ReceiptContentEncoder.attributes(ReceiptAttackFixture.receipt())
+        add("format-content-not-a-set", try sign(content: [0x01, 0x02, 0x03]), badContent, stricter: .contentDER)
+        var attributes = ReceiptContentEncoder.attributes(ReceiptFixture.receipt())
         attributes.append(ReceiptAttribute(type: 2, value: ReceiptContentEncoder.utf8String("com.example.evil")))
         add(
             "format-duplicate-bundle-id", try sign(content: ReceiptContentEncoder.content(attributes: attributes)),
-            malformed, stricter: .contentDER)
+            badContent, stricter: .contentDER)
         add(
             "format-content-ber-lengths",
             try sign(
                 content: ReceiptContentEncoder.content(
-                    attributes: ReceiptContentEncoder.attributes(ReceiptAttackFixture.receipt()), lengths: .longForm)),
-            malformed, stricter: .contentDER)
+                    attributes: ReceiptContentEncoder.attributes(ReceiptFixture.receipt()), lengths: .longForm)),
+            badContent, stricter: .contentDER)
 
         // 2, algorithms: unsupportedAlgorithm.
+        let sha256 = ReceiptDigest.sha256.oid
+        let unknownDigest = ReceiptCheck02AlgorithmsTests.unknownDigestOID
+        add(
+            "good-digest-set-sha256-sha512", try sign(.init(digestAlgorithmOIDs: [sha256, ReceiptDigest.sha512.oid])),
+            .verified)
+        add(
+            "algorithm-digest-set-unknown-beside-sha256",
+            try sign(.init(digestAlgorithmOIDs: [sha256, unknownDigest])), algorithm)
+        add("algorithm-digest-set-empty", try sign(.init(digestAlgorithmOIDs: [])), algorithm)
+        add("algorithm-digest-set-unknown-only", try sign(.init(digestAlgorithmOIDs: [unknownDigest])), algorithm)
+        add(
+            "algorithm-digest-set-without-signer-digest",
+            try sign(.init(digestAlgorithmOIDs: [ReceiptDigest.sha1.oid])), algorithm)
         add("algorithm-sha512", try sign(.init(digest: .sha512)), algorithm, stricter: .digest)
         add("algorithm-sha384", try sign(.init(digest: .sha384)), algorithm, stricter: .digest)
         add("algorithm-md5", try sign(.init(digest: .md5)), algorithm, stricter: .digest)
@@ -225,8 +251,8 @@ enum CraftedReceipts {
             stricter: .chainLength)
 
         // 5, validity: certificateExpired, to the second (notBefore is valid, notAfter is not).
-        let start = ReceiptAttackFixture.windowStart
-        let end = ReceiptAttackFixture.windowEnd
+        let start = ReceiptFixture.windowStart
+        let end = ReceiptFixture.windowEnd
         for (name, windowPKI) in [("signer", fixture.signerWindow), ("intermediate", fixture.intermediateWindow)] {
             let primer = try fixture.good(windowPKI, created: Date(timeIntervalSince1970: TimeInterval(start + 1000)))
             for (label, second, verdict) in [
@@ -297,7 +323,7 @@ enum CraftedReceipts {
             "signature-altered-content-ber",
             try {
                 var ber = try sign(.init(encoding: .berIndefiniteLength))
-                let needle = Array(ReceiptAttackFixture.bundleId.utf8)
+                let needle = Array(ReceiptFixture.bundleId.utf8)
                 let at = try #require(
                     ber.indices.dropLast(needle.count).first { ber[$0..<($0 + needle.count)].elementsEqual(needle) })
                 ber[at] ^= 0x20
@@ -306,26 +332,26 @@ enum CraftedReceipts {
 
         // 9, claims.
         add(
-            "claims-wrong-bundle-id", try sign(content: ReceiptAttackFixture.content(bundleId: "com.example.other")),
+            "claims-wrong-bundle-id", try sign(content: ReceiptFixture.content(bundleId: "com.example.other")),
             failed(.invalidAppIdentifier, .claims, .bundleId))
         add("claims-wrong-app-apple-id", good, failed(.invalidAppIdentifier, .claims, .appAppleId)) {
             $0.appAppleId = 7
         }
         add(
             "claims-wrong-environment",
-            try sign(content: ReceiptAttackFixture.content(receiptType: "ProductionSandbox")),
+            try sign(content: ReceiptFixture.content(receiptType: "ProductionSandbox")),
             failed(.invalidEnvironment, .claims, .environment))
 
         // 10, device hash.
-        add("device-hash-matches", good, .verified) { $0.deviceIdentifier = ReceiptAttackFixture.deviceIdentifier }
+        add("device-hash-matches", good, .verified) { $0.deviceIdentifier = ReceiptFixture.deviceIdentifier }
         add("device-hash-other-device", good, failed(.deviceHashMismatch, .claims, .deviceHash)) {
-            $0.deviceIdentifier = Array(ReceiptAttackFixture.deviceIdentifier.reversed())
+            $0.deviceIdentifier = Array(ReceiptFixture.deviceIdentifier.reversed())
         }
         add(
             "device-hash-of-another-bundle-id",
-            try sign(content: ReceiptAttackFixture.content(hashedBundleId: "com.example.other")),
+            try sign(content: ReceiptFixture.content(hashedBundleId: "com.example.other")),
             failed(.deviceHashMismatch, .claims, .deviceHash)
-        ) { $0.deviceIdentifier = ReceiptAttackFixture.deviceIdentifier }
+        ) { $0.deviceIdentifier = ReceiptFixture.deviceIdentifier }
         return cases
     }
 }

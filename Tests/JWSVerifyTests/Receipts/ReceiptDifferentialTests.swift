@@ -55,7 +55,7 @@ struct ReceiptDifferentialTests {
         arguments: CraftedReceipts.ids)
     func crafted(_ id: String) throws {
         let crafted = try CraftedReceipts.named(id)
-        let roots = [try ReceiptAttackFixture.get().pki.rootDER]
+        let roots = [try ReceiptFixture.get().pki.rootDER]
         let cold = crafted.outcome(try crafted.verifier(capacity: 0))
         let oracle = try Self.compare(
             id, ours: cold, receipt: crafted.receipt, roots: roots, at: crafted.time, stricter: crafted.stricter)
@@ -158,9 +158,9 @@ struct ReceiptDifferentialTests {
     /// Expected: both verify, with the same content.
     @Test("real receipt contents re-signed by the test PKI verify in both", arguments: ReceiptVectors.derFiles)
     func resigned(_ file: String) throws {
-        let fixture = try ReceiptAttackFixture.get()
+        let fixture = try ReceiptFixture.get()
         var receipt = try ReceiptVectors.decoded(file)
-        receipt.receiptCreationDate = ReceiptAttackFixture.created
+        receipt.receiptCreationDate = ReceiptFixture.created
         let content = ReceiptContentEncoder.content(receipt)
         let verifier = try ReceiptVerifiers.make(capacity: 0, bundleId: receipt.bundleId, environments: [.sandbox])
         for digest in [ReceiptDigest.sha1, .sha256] {
@@ -171,7 +171,7 @@ struct ReceiptDifferentialTests {
                 #expect(ours.code == nil, "\(file) \(digest) \(encoding): \(ours)")
                 let oracle = try Self.compare(
                     "\(file) \(digest) \(encoding)", ours: ours, receipt: signed, roots: [fixture.pki.rootDER],
-                    at: ReceiptAttackFixture.created, stricter: nil)
+                    at: ReceiptFixture.created, stricter: nil)
                 #expect(oracle.content == content)
             }
         }
@@ -184,7 +184,7 @@ struct ReceiptDifferentialTests {
     /// algorithms (rsaEncryption's OID is one bit away from sha1WithRSAEncryption's).
     @Test("seeded bit flips: JWSVerify and OpenSSL agree, warm as cold")
     func bitFlips() throws {
-        let fixture = try ReceiptAttackFixture.get()
+        let fixture = try ReceiptFixture.get()
         let roots = [fixture.pki.rootDER]
         let cold = try ReceiptVerifiers.make(capacity: 0)
         let warm = try ReceiptVerifiers.make(capacity: 64)
@@ -201,7 +201,7 @@ struct ReceiptDifferentialTests {
                 let ours = cold.outcome(flipped)
                 #expect(warm.outcome(flipped) == ours, "\(digest) flip at \(offset): warm != cold")
                 let oracle = try ReceiptReference.verify(
-                    flipped, roots: roots, at: ReceiptAttackFixture.created, purpose: .any)
+                    flipped, roots: roots, at: ReceiptFixture.created, purpose: .any)
                 if ours.passedSignatureChecks {
                     #expect(oracle.verified, "\(digest) flip at \(offset): ours \(ours), OpenSSL \(oracle.reason)")
                     verifiedByBoth += oracle.verified ? 1 : 0

@@ -10,7 +10,7 @@ import Testing
 /// answered (a hit) and when it held an entry but let the full path decide (a miss).
 @Suite("Receipt one verdict: the chain cache against crafted receipts")
 struct ReceiptOneVerdictTests {
-    typealias Fixture = ReceiptAttackFixture
+    typealias Fixture = ReceiptFixture
 
     /// A warm verifier and a cold one judging the same receipts at the same times.
     struct Pair {
@@ -237,7 +237,7 @@ struct ReceiptOneVerdictTests {
     /// Input: Apple's shape as BER (indefinite lengths, Xcode's encoding) with the same certificates and signer,
     /// twice; Apple's DER envelope whose content uses long-form lengths (BER) but is correctly signed. Expected:
     /// verified as cold and never an entry or a hit (the strict-DER scan refuses BER); the BER content is
-    /// malformedReceipt from both, at the format check, with the cache untouched.
+    /// malformedReceipt from both, at the format check (its `content` step), with the cache untouched.
     @Test("BER envelopes and BER content never reach the cache")
     func ber() throws {
         let fixture = try Fixture.get()
@@ -255,7 +255,7 @@ struct ReceiptOneVerdictTests {
                 attributes: ReceiptContentEncoder.attributes(Fixture.receipt()), lengths: .longForm))
         #expect(ReceiptEnvelope.scan(berContent)?.cacheKey == ReceiptEnvelope.scan(try fixture.good())?.cacheKey)
         let verdict = pair.judge(berContent, expect: .malformedReceipt, "BER content")
-        #expect(verdict.outcome.failedStep == .format)
+        #expect(verdict.outcome.failedStep == .content)
         #expect(verdict.hits == 0 && verdict.misses == 0 && verdict.entries == 0)
     }
 

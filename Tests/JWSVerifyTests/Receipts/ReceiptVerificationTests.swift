@@ -128,43 +128,6 @@ struct ReceiptVerificationTests {
                 == true)
         #expect(code(try Self.verifier(bundleId: real.bundleId, environments: [.production, .sandbox])) == nil)
     }
-
-    @Test("a changed byte of the signed content fails the signature, warm or cold")
-    func alteredContent() throws {
-        let real = Self.appStoreReceipts[0]
-        let text = try Self.text(real.file).trimmingCharacters(in: .whitespacesAndNewlines)
-        var der = [UInt8](try #require(Data(base64Encoded: text)))
-        // The bundle id's bytes inside the content: flip one letter's case (the DER stays valid).
-        let needle = Array(real.bundleId.utf8)
-        let at = try #require(
-            (0...(der.count - needle.count)).first { Array(der[$0..<($0 + needle.count)]) == needle })
-        der[at] ^= 0x20
-        let warm = try Self.verifier(bundleId: nil)
-        #expect(warm.verifyAndDecodeAppReceipt(Data(try #require(Data(base64Encoded: text)))).isVerified)
-        let altered = warm.verifyAndDecodeAppReceipt(Data(der))
-        let cold = try Self.verifier(bundleId: nil, cacheCapacity: 0).verifyAndDecodeAppReceipt(Data(der))
-        #expect(altered.error?.code == .invalidSignature)
-        #expect(cold.error?.code == .invalidSignature)
-        #expect(altered.report == cold.report)
-    }
-
-    @Test("an iOS 6 transaction receipt is malformedReceipt and says what it is")
-    func ios6TransactionReceipt() throws {
-        let text = try Self.text("12_ios6-transaction-receipt_sandbox_appreceiptvalidator.b64")
-        let error = try Self.verifier(bundleId: nil).verifyAndDecodeAppReceipt(text).error
-        #expect(error?.code == .malformedReceipt)
-        #expect(error?.check == .format)
-        #expect(error?.message.contains("iOS 6") == true)
-    }
-
-    @Test("garbage, empty, over-long and non-base64 input: malformedReceipt")
-    func garbage() throws {
-        let verifier = try AppReceiptVerifier(bundleId: nil, environments: [], maximumReceiptBytes: 1000)
-        for input in ["", "not base64 at all!", "AAAA", String(repeating: "A", count: 1001), "MIIB"] {
-            #expect(verifier.verifyAndDecodeAppReceipt(input).error?.code == .malformedReceipt, "\(input.prefix(8))")
-        }
-        #expect(verifier.verifyAndDecodeAppReceipt(Data([0x30, 0x80, 0x00, 0x00])).error?.code == .malformedReceipt)
-    }
 }
 
 /// StoreKit Testing (Xcode) receipts: BER with indefinite lengths, one self-signed certificate, pinned.
@@ -208,5 +171,24 @@ struct XcodeReceiptVerificationTests {
         #expect(pinnedOther.verifyAndDecodeAppReceipt(text).error?.code == .untrustedChain)
         let apple = try AppReceiptVerifier(bundleId: nil, environments: [.sandbox])
         #expect(apple.verifyAndDecodeAppReceipt(text).error?.code == .untrustedChain)
+    }
+}
+
+/// The real receipts and verifier of ``ReceiptVerificationTests``, for the receipt check suites whose tests were
+/// written against them (``ReceiptCheck01FormatTests``, ``ReceiptCheck08SignatureTests``).
+protocol RealReceiptFixture {}
+
+extension RealReceiptFixture {
+    static var appStoreReceipts: [ReceiptVerificationTests.RealReceipt] { ReceiptVerificationTests.appStoreReceipts }
+
+    static func text(_ file: String) throws -> String { try ReceiptVerificationTests.text(file) }
+
+    static func verifier(
+        bundleId: String?, environments: [AppStoreEnvironment] = [.sandbox], cacheCapacity: Int = 64,
+        validationTime: ValidationTime = .signedDate, roots: [Data] = AppleRootCertificate.defaultReceiptRoots
+    ) throws -> AppReceiptVerifier {
+        try ReceiptVerificationTests.verifier(
+            bundleId: bundleId, environments: environments, cacheCapacity: cacheCapacity,
+            validationTime: validationTime, roots: roots)
     }
 }

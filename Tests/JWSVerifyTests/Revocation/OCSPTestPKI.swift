@@ -1,11 +1,12 @@
 import Foundation
+import JWSVerifyTesting
 
 @testable import JWSVerify
 
-/// A PKI shaped like Apple's (root P-384, intermediate P-384 with 1.2.840.113635.100.6.2.1, leaf
-/// P-256 with 1.2.840.113635.100.6.11.1), made with the `openssl` command-line tool in a temporary
-/// folder, with one real OCSP responder per issuer (`openssl ocsp`): the root's answers for the
-/// intermediate, the intermediate's for the leaf. Each certificate's Authority Information Access
+/// The OCSP tests' variant of ``TestHierarchy`` (`.appStoreEC`: root P-384, intermediate P-384 with
+/// 1.2.840.113635.100.6.2.1, leaf P-256 with 1.2.840.113635.100.6.11.1), written into a temporary folder,
+/// with one real OCSP responder per issuer (`openssl ocsp`): the root's answers for the intermediate, the
+/// intermediate's for the leaf. Each certificate's Authority Information Access
 /// names its issuer's responder, so each responder starts (on a port the kernel picks) before the
 /// certificates it answers for are made.
 ///
@@ -65,13 +66,10 @@ final class OCSPTestPKI: @unchecked Sendable {
             try Self.writeConfiguration(in: directory)
             func openssl(_ arguments: [String]) throws { try OCSPOpenSSLTool.run(arguments, in: directory) }
 
-            // Root.
-            try openssl(["ecparam", "-name", "secp384r1", "-genkey", "-noout", "-out", "root.key"])
-            try openssl([
-                "req", "-new", "-x509", "-key", "root.key", "-subj", "/CN=OCSP Test Root/O=JWSVerify Tests", "-days",
-                "30",
-                "-set_serial", "1", "-config", "pki.cnf", "-extensions", "root", "-out", "root.pem",
-            ])
+            // The hierarchy: TestHierarchy's .appStoreEC profile, each certificate issued once its issuer's
+            // responder runs, with that responder's URL (or none) and the serial its index names.
+            let hierarchy = try TestHierarchy.generate(.appStoreEC)
+            try Self.write("root", hierarchy.rootCredential, in: directory)
 
             // The root's responder, then the intermediate that names it.
             try Self.writeIndex(
@@ -81,15 +79,10 @@ final class OCSPTestPKI: @unchecked Sendable {
             let (intermediateProcess, intermediateURL) = try Self.startResponder(
                 options.intermediateResponder, name: "root-responder", issuer: "root", index: "root-index.txt",
                 arguments: options.intermediateResponderArguments, in: directory)
-            try openssl(["ecparam", "-name", "secp384r1", "-genkey", "-noout", "-out", "intermediate.key"])
-            try Self.writeExtensions(
-                "intermediate.cnf",
-                base: "basicConstraints = critical,CA:true,pathlen:0\nkeyUsage = critical,keyCertSign,cRLSign\n"
-                    + "1.2.840.113635.100.6.2.1 = ASN1:NULL", url: intermediateURL, in: directory)
-            try Self.issue(
-                "intermediate", subject: "/CN=OCSP Test Intermediate/O=JWSVerify Tests",
-                serial: Self.intermediateSerial,
-                issuer: "root", extensions: "intermediate.cnf", in: directory)
+            let intermediate = try hierarchy.makeIntermediate(
+                commonName: "OCSP Test Intermediate", serialNumber: Self.serialBytes(Self.intermediateSerial),
+                ocspURL: intermediateURL)
+            try Self.write("intermediate", intermediate, in: directory)
 
             // The intermediate's responder, then the leaf that names it.
             var leafEntries = [("2003", "OCSP Test Other Leaf", false)]
@@ -98,15 +91,9 @@ final class OCSPTestPKI: @unchecked Sendable {
             let (leafProcess, leafURL) = try Self.startResponder(
                 options.leafResponder, name: "intermediate-responder", issuer: "intermediate",
                 index: "intermediate-index.txt", arguments: options.leafResponderArguments, in: directory)
-            try openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "leaf.key"])
-            try Self.writeExtensions(
-                "leaf.cnf",
-                base: "basicConstraints = critical,CA:false\nkeyUsage = critical,digitalSignature\n"
-                    + "1.2.840.113635.100.6.11.1 = ASN1:NULL", url: leafURL, in: directory)
-            try Self.issue(
-                "leaf", subject: "/CN=OCSP Test Leaf/O=JWSVerify Tests", serial: Self.leafSerial,
-                issuer: "intermediate",
-                extensions: "leaf.cnf", in: directory)
+            let leaf = try hierarchy.replacing(intermediate: intermediate).makeLeaf(
+                commonName: "OCSP Test Leaf", serialNumber: Self.serialBytes(Self.leafSerial), ocspURL: leafURL)
+            try Self.write("leaf", leaf, in: directory)
 
             rootDER = try Self.der(ofPEM: "root.pem", in: directory)
             intermediateDER = try Self.der(ofPEM: "intermediate.pem", in: directory)
@@ -201,10 +188,6 @@ final class OCSPTestPKI: @unchecked Sendable {
             [req]
             distinguished_name = dn
             [dn]
-            [root]
-            basicConstraints = critical,CA:true
-            keyUsage = critical,keyCertSign,cRLSign
-            subjectKeyIdentifier = hash
             [responder]
             basicConstraints = critical,CA:false
             keyUsage = critical,digitalSignature
@@ -217,24 +200,21 @@ final class OCSPTestPKI: @unchecked Sendable {
         try Data(text.utf8).write(to: directory.appendingPathComponent("pki.cnf"))
     }
 
-    /// An extensions file with section `ext`: `base`, the key identifiers, and the AIA OCSP URL if any.
-    private static func writeExtensions(_ name: String, base: String, url: String?, in directory: URL) throws {
-        var text = "[req]\ndistinguished_name = dn\n[dn]\n[ext]\n\(base)\n"
-        text += "subjectKeyIdentifier = hash\nauthorityKeyIdentifier = keyid\n"
-        if let url { text += "authorityInfoAccess = OCSP;URI:\(url)\n" }
-        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+    /// `name.pem` (the certificate) and `name.key` (its PKCS#8 key), as `openssl ocsp` and `openssl req -CA` read them.
+    private static func write(_ name: String, _ credential: TestSigningCredential, in directory: URL) throws {
+        try Data(credential.certificate.pem.utf8).write(to: directory.appendingPathComponent("\(name).pem"))
+        try Data(credential.privateKey.pkcs8PEM().utf8).write(to: directory.appendingPathComponent("\(name).key"))
     }
 
-    /// `name.key` (made before) certified by `issuer.pem`/`issuer.key` as `name.pem`.
-    private static func issue(
-        _ name: String, subject: String, serial: String, issuer: String, extensions: String, in directory: URL
-    ) throws {
-        try OCSPOpenSSLTool.run(
-            [
-                "req", "-new", "-key", "\(name).key", "-subj", subject, "-config", extensions, "-extensions", "ext",
-                "-days", "30", "-set_serial", "0x\(serial)", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key", "-out",
-                "\(name).pem",
-            ], in: directory)
+    /// The contents of a serial number written in hex, as the index files write it ("1002": 0x10 0x02).
+    private static func serialBytes(_ hex: String) -> Data {
+        var bytes: [UInt8] = []
+        var digits = Substring(hex.count % 2 == 1 ? "0" + hex : hex)
+        while !digits.isEmpty {
+            bytes.append(UInt8(digits.prefix(2), radix: 16) ?? 0)
+            digits = digits.dropFirst(2)
+        }
+        return Data(bytes)
     }
 
     /// A responder signing certificate `name.pem`/`name.key`: issued by `issuer` with the section

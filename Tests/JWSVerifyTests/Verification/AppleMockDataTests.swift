@@ -19,70 +19,11 @@ struct AppleMockDataTests {
         #expect(decoded.notification.signedDateTimestamp?.millisecondsSince1970 == 1_681_314_324_000)
     }
 
-    /// Expected: Production with app Apple id 1234 → `invalidEnvironment`; with 1235 → `invalidAppIdentifier`
-    /// (app identifier is checked before environment).
-    @Test("the test notification fails in Production")
-    func notificationProduction() throws {
-        let token = try AppleTestData.token("testNotification")
-        let production = try AppleTestData.verifier(environment: .production, appAppleId: 1234)
-        #expect(production.verifyAndDecodeNotification(token).error?.code == .invalidEnvironment)
-        let otherApp = try AppleTestData.verifier(environment: .production, appAppleId: 1235)
-        let error = otherApp.verifyAndDecodeNotification(token).error
-        #expect(error?.code == .invalidAppIdentifier)
-        #expect(error?.check == .claims)
-    }
-
-    @Test("the transaction verifies, and fails for another bundle id")
-    func transaction() throws {
-        let token = try AppleTestData.token("transactionInfo")
-        let payload = try AppleTestData.verifier().verifyAndDecodeTransaction(token).get()
-        #expect(payload.bundleId == "com.example")
-        #expect(payload.environment == .sandbox)
-        let other = try AppleTestData.verifier(bundleId: "com.example.x").verifyAndDecodeTransaction(token)
-        #expect(other.error?.code == .invalidAppIdentifier)
-        #expect(other.unverifiedPayload?.bundleId == "com.example")
-        #expect(other.payload == nil)
-    }
-
     @Test("the renewal info verifies in Sandbox")
     func renewalInfo() throws {
         let result = try AppleTestData.verifier().verifyAndDecodeRenewalInfo(try AppleTestData.token("renewalInfo"))
         #expect(result.isVerified, "\(String(describing: result.error))")
         #expect(result.payload?.environment == .sandbox)
-    }
-
-    @Test("the wrong bundle id notification fails with invalidAppIdentifier")
-    func wrongBundleId() throws {
-        let result = try AppleTestData.verifier().verifyAndDecodeNotification(try AppleTestData.token("wrongBundleId"))
-        #expect(result.error?.code == .invalidAppIdentifier)
-        #expect(result.error?.check == .claims)
-    }
-
-    @Test("the token without x5c fails with missingCertificateChain")
-    func missingX5C() throws {
-        let result = try AppleTestData.verifier().verifyAndDecodeNotification(
-            try AppleTestData.token("missingX5CHeaderClaim"))
-        #expect(result.error?.code == .missingCertificateChain)
-        #expect(result.error?.check == .header)
-    }
-
-    @Test("the legacy StoreKit 1 receipt is not a JWS")
-    func legacyTransaction() throws {
-        let result = try AppleTestData.verifier().verifyAndDecodeTransaction(
-            try AppleTestData.token("legacyTransaction"))
-        #expect(result.error?.code == .malformedToken)
-        #expect(result.error?.check == .format)
-    }
-
-    /// Input: Apple's test tokens under the default trust anchor, Apple Root CA - G3.
-    /// Expected: `untrustedChain`: only configured roots are trusted.
-    @Test("test tokens are untrusted under Apple Root CA - G3")
-    func untrustedUnderAppleRoot() throws {
-        let verifier = try SignedDataVerifier(bundleId: "com.example", environment: .sandbox)
-        let result = verifier.verifyAndDecodeTransaction(try AppleTestData.token("transactionInfo"))
-        #expect(result.error?.code == .untrustedChain)
-        #expect(result.error?.check == .chain)
-        #expect(result.error?.underlying?.isEmpty == false)
     }
 
     @Test("the bundled Apple Root CA - G3 has Apple's published fingerprint")

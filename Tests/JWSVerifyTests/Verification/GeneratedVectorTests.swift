@@ -83,7 +83,23 @@ struct GeneratedVectorTests {
 
 /// Tokens signed with Apple's test keys under Apple's test CA, minted here with JWSVerifyTesting.
 @Suite("Apple's test certificates")
-struct AppleTestCertificateTests {
+struct AppleTestCertificateTests: AppleTestCertificateChains {
+    @Test("a token signed with testLeaf.key under testIntermediate and testCA verifies")
+    func validChain() throws {
+        let chain = [
+            try Self.certificate("testLeaf.pem"), try Self.certificate("testIntermediate.pem"),
+            try Self.certificate("testCA.der"),
+        ]
+        let result = try AppleTestData.verifier().verifyAndDecodeTransaction(try Self.token(chain: chain))
+        #expect(result.isVerified, "\(String(describing: result.error))")
+    }
+}
+
+/// Tokens over Apple's test certificates (TestVectors/apple-library/certs), signed with testLeaf.key: shared by
+/// ``AppleTestCertificateTests`` and ``Check08AppleExtensionsTests``.
+protocol AppleTestCertificateChains {}
+
+extension AppleTestCertificateChains {
     static func certificate(_ name: String) throws -> String {
         let info = try #require(CertificateInfo(derOrPEM: try TestVectorFiles.data("apple-library/certs/\(name)")))
         return info.der.base64EncodedString()
@@ -99,38 +115,5 @@ struct AppleTestCertificateTests {
         ]
         return try minter.sign(
             payload, header: .init(certificateChain: .custom(chain)), signature: .init(key: key))
-    }
-
-    @Test("a token signed with testLeaf.key under testIntermediate and testCA verifies")
-    func validChain() throws {
-        let chain = [
-            try Self.certificate("testLeaf.pem"), try Self.certificate("testIntermediate.pem"),
-            try Self.certificate("testCA.der"),
-        ]
-        let result = try AppleTestData.verifier().verifyAndDecodeTransaction(try Self.token(chain: chain))
-        #expect(result.isVerified, "\(String(describing: result.error))")
-    }
-
-    @Test("the intermediate with the wrong marker OID is rejected with missingAppleExtension")
-    func invalidIntermediateOID() throws {
-        let chain = [
-            try Self.certificate("testInvalidIntermediateLeaf.pem"),
-            try Self.certificate("testInvalidOIDIntermediate.pem"),
-            try Self.certificate("testCA.der"),
-        ]
-        let error = try AppleTestData.verifier().verifyAndDecodeTransaction(try Self.token(chain: chain)).error
-        #expect(error?.code == .missingAppleExtension)
-        #expect(error?.message.contains("intermediate") == true)
-    }
-
-    @Test("the leaf with the wrong marker OID is rejected with missingAppleExtension")
-    func invalidLeafOID() throws {
-        let chain = [
-            try Self.certificate("testInvalidOIDLeaf.pem"), try Self.certificate("testIntermediate.pem"),
-            try Self.certificate("testCA.der"),
-        ]
-        let error = try AppleTestData.verifier().verifyAndDecodeTransaction(try Self.token(chain: chain)).error
-        #expect(error?.code == .missingAppleExtension)
-        #expect(error?.message.contains("leaf") == true)
     }
 }

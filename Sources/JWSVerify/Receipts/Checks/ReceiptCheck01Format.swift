@@ -1,14 +1,15 @@
 /// Receipt check 1, **format** (`malformedReceipt`): at most ``AppReceiptVerifier/maximumReceiptBytes``;
 /// the bytes of a receipt file (DER, or BER from Xcode), or standard base64 of them (ASCII spaces and
 /// line breaks ignored); a CMS SignedData (OpenSSL's parse, all bytes) whose content is present, of type
-/// id-data, with exactly one SignerInfo; and that content the strict DER of a receipt's attributes
-/// (``AppReceipt``), read now because its creation date is the validation time.
+/// id-data, with exactly one SignerInfo (step `format`); and that content the strict DER of a receipt's
+/// attributes (``AppReceipt``), read now because its creation date is the validation time (step `content`).
 ///
 /// A receipt whose envelope is strict DER (``ReceiptEnvelope``) and whose signer the chain cache knows
 /// is not parsed by OpenSSL again: everything but its content and signature is byte-identical to a
 /// receipt OpenSSL parsed and verified, so OpenSSL's parse would find the same content.
 enum ReceiptFormatCheck {
-    static let passed = "a CMS SignedData with one signer over id-data content: the receipt's attributes"
+    static let passed = "a CMS SignedData with one signer over id-data content"
+    static let contentPassed = "the content decoded as an app receipt (its creation date is the validation time)"
 
     /// A receipt that passed check 1.
     struct Parsed {
@@ -33,9 +34,9 @@ enum ReceiptFormatCheck {
         }
     }
 
-    /// Checks `input`, parsing it.
+    /// Checks `input`, parsing it, recording the steps `format` and `content`.
     static func parse(
-        _ input: [UInt8], maximumBytes: Int, chainCache: ReceiptChainCache
+        _ input: [UInt8], maximumBytes: Int, chainCache: ReceiptChainCache, recorder: inout ReportRecorder
     ) throws(VerificationError) -> Parsed {
         guard !input.isEmpty else { throw malformed("the receipt is empty") }
         guard input.count <= maximumBytes else {
@@ -61,12 +62,15 @@ enum ReceiptFormatCheck {
                 throw error(refusal, bytes: bytes)
             }
         }
+        recorder.passed(.format, passed)
         let receipt: AppReceipt
         do {
             receipt = try AppReceipt(content: content)
         } catch {
-            throw malformed("the signed content is not a receipt's attributes: \(error.message)")
+            throw VerificationError(
+                .malformedReceipt, step: .content, "the signed content is not a receipt's attributes: \(error.message)")
         }
+        recorder.passed(.content, contentPassed)
         return Parsed(bytes: bytes, envelope: envelope, cached: cached, cms: cms, receipt: receipt)
     }
 

@@ -2,7 +2,7 @@
 /// signer's certificate with every embedded certificate offered as untrusted:
 /// - 4, **trust** (`untrustedChain`): signer ← an embedded intermediate ← a configured root, every
 ///   signature good, exactly three certificates; for Xcode, the signer is byte-identical to the pinned
-///   StoreKit Testing certificate;
+///   StoreKit Testing certificate (``PinnedCertificateCheck``, shared with tokens);
 /// - 5, **validity** (`certificateExpired`): every certificate of that chain valid at the validation
 ///   time (``ValidityInterval``); not enforced for Xcode's certificate, as Xcode does not.
 enum ReceiptTrustAndValidityCheck {
@@ -21,15 +21,7 @@ enum ReceiptTrustAndValidityCheck {
     ) throws(VerificationError) -> Trusted {
         switch anchor {
         case .pinnedXcodeCertificate(let pinned):
-            guard signer.certificate.der == pinned.der else {
-                throw VerificationError(
-                    .untrustedChain, step: .trust,
-                    "the receipt's signer is not the pinned StoreKit Testing certificate (SHA-256"
-                        + " \(signer.certificate.sha256Fingerprint.hexString), pinned"
-                        + " \(pinned.sha256Fingerprint.hexString))")
-            }
-            recorder.passed(.trust, "the signer is byte-identical to the pinned StoreKit Testing certificate")
-            recorder.skipped(.validity, "not enforced for StoreKit Testing certificates, as in Xcode")
+            try PinnedCertificateCheck.check(signer.certificate.der, in: .cms, pinned: pinned, recorder: &recorder)
             return Trusted(chain: [pinned], validity: .always, isRememberable: false)
         case .appleRoots(let trustStore, _):
             return try checkAppleChain(signer, receipt: cms, trustStore: trustStore, at: time, recorder: &recorder)

@@ -2,8 +2,9 @@ import Foundation
 
 /// Checks 5 to 9 for an Xcode StoreKit Testing token (``TrustAnchor/pinnedXcodeCertificate(_:)``):
 /// its single `x5c` certificate is one DER certificate (5) byte-identical to the pinned one (6,
-/// `untrustedChain`) with an EC P-256 key (9). Validity dates (7) are not enforced, as Xcode does not
-/// enforce them either, and StoreKit Testing certificates carry no Apple marker (8).
+/// `untrustedChain`, ``PinnedCertificateCheck``, shared with receipts) with an EC P-256 key (9).
+/// Validity dates (7) are not enforced, as Xcode does not enforce them either, and StoreKit Testing
+/// certificates carry no Apple marker (8).
 enum XcodeCertificateCheck {
     /// Checks `entry`, recording steps 5 to 9.
     static func check(
@@ -15,15 +16,8 @@ enum XcodeCertificateCheck {
                 underlying: drainOpenSSLErrors())
         }
         recorder.passed(.certificates, CertificatesCheck.passed)
-        guard der == pinned.der else {
-            throw VerificationError(
-                .untrustedChain, step: .trust,
-                "x5c[0] is not the pinned StoreKit Testing certificate (SHA-256 \(SHA256.hash(der).hexString),"
-                    + " pinned \(pinned.sha256Fingerprint.hexString))")
-        }
-        recorder.passed(.trust, trustPassed)
-        recorder.skipped(.validity, validitySkipped)
-        recorder.skipped(.appleExtensions, markerSkipped)
+        try PinnedCertificateCheck.check(der, in: .jws, pinned: pinned, recorder: &recorder)
+        AppleMarkersCheck.skipPinned(recorder: &recorder)
         guard let key = pinned.publicKey, key.curve == .p256, key.isValidP256Point else {
             throw VerificationError(
                 .unsupportedKey, step: .leafKey, "the StoreKit Testing certificate's key is not EC P-256")
@@ -33,8 +27,4 @@ enum XcodeCertificateCheck {
             leafKey: key, validity: .always, certificates: [CertificateInfo(pinned)], chain: [],
             isRememberable: true, intermediateEntry: nil)
     }
-
-    private static let trustPassed = "x5c[0] is byte-identical to the pinned StoreKit Testing certificate"
-    private static let validitySkipped = "not enforced for StoreKit Testing certificates, as in Xcode"
-    private static let markerSkipped = "StoreKit Testing certificates carry no Apple marker"
 }

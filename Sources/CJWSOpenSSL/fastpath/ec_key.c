@@ -22,8 +22,10 @@
  *          precomputed table: about 200 µs instead of 1,000 here. The extra term adds nothing to the
  *          sum. Both G's table (per key: 2 ms) and Q's are built with EC_GROUP_precompute_mult.
  */
-#include "CJWSOpenSSL.h"
-#include "internal.h"
+/* The fixed-base tables need EC_GROUP_precompute_mult, deprecated in OpenSSL 3.0 with no replacement:
+ * the one file of the module compiled with the deprecated API visible (see internal.h). */
+#define CJWS_INTERNAL_USES_DEPRECATED_EC 1
+#include "../internal.h"
 
 #include <limits.h>
 #include <stdatomic.h>
@@ -198,7 +200,7 @@ static int verify_with_table(const cjws_ec_key *key, const BIGNUM *r_in, const B
     if (8 * used > (size_t)order_bits && BN_rshift(e, e, 8 - (order_bits & 7)) != 1) {
         goto end;
     }
-    if (cjws_inverse_mod_order(w, s_in, order, context) != 1 || BN_mod_mul(u1, e, w, order, context) != 1 ||
+    if (cjws_internal_inverse_mod_order(w, s_in, order, context) != 1 || BN_mod_mul(u1, e, w, order, context) != 1 ||
         BN_mod_mul(u2, r_in, w, order, context) != 1) {
         goto end;
     }
@@ -302,7 +304,7 @@ int cjws_ec_key_verify_es256(cjws_ec_key *key, const void *message, size_t messa
 /* OpenSSL's own verification of a DER signature over a digest, with this thread's cached context. */
 static int verify_digest_with_openssl(cjws_ec_key *key, const unsigned char *digest, size_t digest_length,
                                       const unsigned char *signature, size_t signature_length) {
-    EVP_PKEY_CTX *context = cjws_verify_context(CJWS_VERIFY_SLOT_ISSUER, key->pkey);
+    EVP_PKEY_CTX *context = cjws_internal_verify_context(CJWS_INTERNAL_VERIFY_SLOT_ISSUER, key->pkey);
     if (context == NULL) {
         return -1;
     }

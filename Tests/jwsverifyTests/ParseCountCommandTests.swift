@@ -5,8 +5,8 @@ import Testing
 /// The real binary parses each token once, nested tokens included: the library verifies a
 /// notification's nested tokens and the CLI prints the library's results (it never verifies or
 /// decodes a token again). Counted by the library (`JWSVERIFY_OPERATION_COUNTS=1`).
-@Suite("One parse per token, through the CLI")
-struct OneParseCommandTests {
+@Suite("Parse count through the CLI: each token parsed once")
+struct ParseCountCommandTests {
     /// The counts the binary wrote as it exited.
     static func counts(_ run: CLI.Run) throws -> [String: Int] {
         let prefix = "jwsverify-operations "

@@ -6,9 +6,9 @@ import Testing
 /// Check 11 end to end: tokens of a test PKI through `SignedDataVerifier(enableOnlineChecks: true)`,
 /// with real `openssl ocsp` responders (or a stub where a responder must misbehave).
 @Suite(
-    "OCSP revocation end to end", .enabled(if: OCSPOpenSSLTool.isAvailable, "needs the openssl command-line tool"),
-    .timeLimit(.minutes(1)))
-struct RevocationEndToEndTests {
+    "Check 11, revocation: OCSP end to end",
+    .enabled(if: OCSPOpenSSLTool.isAvailable, "needs the openssl command-line tool"), .timeLimit(.minutes(1)))
+struct Check11RevocationTests {
     /// Verifies a fresh token of `pki` and returns the error (nil when verified).
     private func verify(
         _ pki: OCSPTestPKI, timeout: Duration = .seconds(3), clock: @escaping @Sendable () -> Date = { Date() }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import JWSVerify
 
-/// Attacks on the one-verdict rule (issue 15, Docs/Security.md "One verdict"): inputs for which a
+/// Crafted inputs against the one-verdict rule (issue 15, Docs/Security.md "One verdict"): inputs for which a
 /// warm verifier (chain cache, intermediate cache, leaf check, fixed-base tables) and a cold one
 /// (`chainCacheCapacity: 0`) could disagree, or for which the leaf check could accept what
 /// `X509_verify_cert` on the full chain refuses.
@@ -13,8 +13,8 @@ import Testing
 /// (the KELVIN SIGN x5c[1] VERIFIED warm, invalidCertificate cold; the BER root gave untrustedChain
 /// "internal error" where OpenSSL accepts) and pass once fixed. The others are attack ideas that
 /// turned out to be handled, kept as regression tests.
-@Suite("One verdict attacks")
-struct OneVerdictAttackTests {
+@Suite("Chain cache: the cold verdict for crafted chains")
+struct ChainCacheVerdictTests {
     typealias Hierarchy = OneVerdictTests.Hierarchy
     static let inside = OneVerdictTests.inside
     static let bundleId = OneVerdictTests.bundleId
@@ -255,7 +255,7 @@ struct OneVerdictAttackTests {
     }
 }
 
-extension OneVerdictAttackTests {
+extension ChainCacheVerdictTests {
     /// Time encodings the leaf check and the caches must judge as `X509_cmp_time` does. Input: new
     /// leaves (signed again by the intermediate) whose notAfter is GeneralizedTime with fractional
     /// seconds, GeneralizedTime with a `+0000` offset, UTCTime without seconds (each accepted by
@@ -346,7 +346,7 @@ extension OneVerdictAttackTests {
     }
 }
 
-extension OneVerdictAttackTests {
+extension ChainCacheVerdictTests {
     /// Validity windows outside the self-test's 1970–9999 points: every certificate valid
     /// 1940-01-01 (GeneralizedTime) to 1960-01-01 (UTCTime), validated at negative times; and
     /// valid 9990-01-01 to 9999-12-31T23:59:59, validated up to and past year 9999 (where
@@ -421,7 +421,7 @@ extension OneVerdictAttackTests {
     }
 }
 
-extension OneVerdictAttackTests {
+extension ChainCacheVerdictTests {
     /// A leaf of the hierarchy's profile with serial `serial`, signed by the intermediate.
     static func leaf(_ hierarchy: Hierarchy, serial: UInt8) throws -> Data {
         try CraftedCertificate.leafProfile(

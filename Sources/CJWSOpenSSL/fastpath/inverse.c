@@ -1,8 +1,7 @@
 /* w = s^-1 mod n for the fixed-base table path of ec_key.c (see CJWSOpenSSL.h, "EC verification
  * keys"): a binary inversion on 64-bit limbs, checked with OpenSSL's BN_mod_mul, OpenSSL's
  * BN_mod_inverse when the check or anything else fails. */
-#include "CJWSOpenSSL.h"
-#include "internal.h"
+#include "../internal.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -187,7 +186,7 @@ static atomic_uint_fast64_t inverse_fallbacks = 0;
 uint64_t cjws_ec_inverse_fallbacks(void) { return atomic_load_explicit(&inverse_fallbacks, memory_order_relaxed); }
 
 /* w = s^-1 mod order, for s in [1, order-1]; 1 on success. */
-int cjws_inverse_mod_order(BIGNUM *w, const BIGNUM *s, const BIGNUM *order, BN_CTX *context) {
+int cjws_internal_inverse_mod_order(BIGNUM *w, const BIGNUM *s, const BIGNUM *order, BN_CTX *context) {
     int bits = BN_num_bits(order);
     /* 256 bits in 4 limbs, 384 in 6; a 4-limb order also fits the 6-limb copy (its top limbs zero). */
     int count = bits <= 256 ? 4 : 6;

@@ -6,11 +6,11 @@ import Testing
 
 @testable import JWSVerify
 
-/// Review of the check-per-file refactor (1a827b8..review): warm and cold verifiers answer and report
+/// The check-per-file pipeline (since 1a827b8): warm and cold verifiers answer and report
 /// the same, every report lists its steps in order with the failed one shown, and what the contract
 /// documents about failures holds.
-@Suite("Pipeline review: one verdict, one report")
-struct PipelineReviewTests {
+@Suite("Pipeline: one verdict, one report, warm and cold")
+struct PipelineConsistencyTests {
     static let bundleId = "com.example.jwsverify"
     /// Inside TestPKI's default validity (2025 ... 2035).
     static let inside = Date(timeIntervalSince1970: 1_780_000_000)
@@ -26,7 +26,7 @@ struct PipelineReviewTests {
     static func verifier(capacity: Int, validationTime: ValidationTime = .signedDate) throws -> SignedDataVerifier {
         try SignedDataVerifier(
             rootCertificates: [pki.root.der], bundleId: bundleId, environment: .sandbox,
-            validationTime: validationTime, chainCacheCapacity: capacity, clock: { PipelineReviewTests.inside })
+            validationTime: validationTime, chainCacheCapacity: capacity, clock: { PipelineConsistencyTests.inside })
     }
 
     /// What a result says, nested results included: everything one verdict must keep the same.
@@ -220,7 +220,7 @@ struct PipelineReviewTests {
                 for input in inputs {
                     let result = verifier.verifyAndDecode(input.token, as: input.kind)
                     let steps = result.report.steps
-                    #expect(steps.map(\.name) == VerificationReport.StepName.allCases, "\(input.name)")
+                    #expect(steps.map(\.name) == VerificationReport.StepName.tokenSteps, "\(input.name)")
                     let failed = steps.indices.filter { steps[$0].outcome == .failed }
                     guard let error = result.error else {
                         #expect(failed.isEmpty, "\(input.name)")
@@ -236,48 +236,6 @@ struct PipelineReviewTests {
                     #expect(steps[(index + 1)...].allSatisfy { $0.detail == notRun }, "\(input.name)")
                 }
             }
-        }
-    }
-
-    /// Input: an app transaction whose receiptCreationDate is at the chain's notAfter and whose
-    /// signedDate is inside it. Expected (ErrorCodes.md, validation time): validated at
-    /// receiptCreationDate, so certificateExpired, warm and cold; the same token as a transaction
-    /// (signedDate) verifies far enough to fail at check 12 as another kind.
-    @Test("an app transaction is validated at receiptCreationDate, warm and cold")
-    func appTransactionDate() throws {
-        let minter = TokenMinter(pki: Self.pki)
-        var payload = DefaultPayloads.appTransaction(
-            PayloadParameters(bundleId: Self.bundleId, signedDate: Self.inside))
-        payload["receiptCreationDate"] = Self.millis(Self.notAfter)
-        payload["signedDate"] = Self.millis(1_780_000_000)
-        let token = try minter.sign(payload)
-        for capacity in [0, 64] {
-            let verifier = try Self.verifier(capacity: capacity)
-            _ = verifier.verifyAndDecode(
-                try minter.sign(DefaultPayloads.transaction(.init(signedDate: Self.inside))), as: nil)
-            #expect(verifier.verifyAndDecodeAppTransaction(token).error?.code == .certificateExpired)
-            #expect(verifier.verifyAndDecodeTransaction(token).error?.code == .payloadDecodingFailed)
-        }
-    }
-
-    /// Input: a transaction with a good payload under a forged header (`alg` "none", and a `crit`
-    /// member). Expected (Docs/ErrorCodes.md, "Where JWSVerify differs": "A forged header (checks 2–4)
-    /// is refused before the payload model is built: `VerificationFailure.unverifiedPayload` is then
-    /// nil"), as before the refactor. Actual: the failure carries a lazily decoded payload
-    /// (`UnverifiedPayload.later` in `SignedDataVerifier.check`), so `unverifiedPayload` is the model.
-    @Test("a forged header's failure carries no unverified payload (ErrorCodes.md)")
-    func forgedHeaderHasNoPayload() throws {
-        let minter = TokenMinter(pki: Self.pki)
-        let payload = DefaultPayloads.transaction(PayloadParameters(bundleId: Self.bundleId, signedDate: Self.inside))
-        let verifier = try Self.verifier(capacity: 0)
-        for header in [
-            TokenMinter.Header(algorithm: "none"),
-            TokenMinter.Header(extraMembers: ["crit": .array([.string("x")])]),
-            TokenMinter.Header(certificateChain: .omitted),
-        ] {
-            let result = verifier.verifyAndDecodeTransaction(try minter.sign(payload, header: header))
-            #expect(result.error?.check == .header)
-            #expect(result.unverifiedPayload == nil, "checks 2–4 failed, yet the payload model was built")
         }
     }
 
@@ -308,13 +266,30 @@ struct PipelineReviewTests {
     func openSSLFailureInTrustIsReported() async {
         await #expect(processExitsWith: .success) {
             guard cjwst_install_failing_allocator() == 1 else { exit(3) }
-            exit(PipelineReviewOutOfMemory.run())
+            exit(PipelineConsistencyOutOfMemory.run())
         }
     }
 }
 
+/// The fixture of ``PipelineConsistencyTests`` (its PKI, times and verifiers), for the check suites whose tests
+/// were written against it (``Check02AlgorithmTests``, ``Check07ValidityTests``).
+protocol PipelineFixture {}
+
+extension PipelineFixture {
+    static var bundleId: String { PipelineConsistencyTests.bundleId }
+    static var inside: Date { PipelineConsistencyTests.inside }
+    static var notAfter: Int64 { PipelineConsistencyTests.notAfter }
+    static var pki: TestPKI { PipelineConsistencyTests.pki }
+
+    static func verifier(capacity: Int, validationTime: ValidationTime = .signedDate) throws -> SignedDataVerifier {
+        try PipelineConsistencyTests.verifier(capacity: capacity, validationTime: validationTime)
+    }
+
+    static func millis(_ seconds: Int64) -> JSONValue { PipelineConsistencyTests.millis(seconds) }
+}
+
 /// The body of the exit test above (an exit test's closure may capture nothing).
-enum PipelineReviewOutOfMemory {
+enum PipelineConsistencyOutOfMemory {
     static func run() -> Int32 {
         do {
             let pki = try TestPKI.generate(seed: 77)

@@ -58,8 +58,7 @@
  * and the `chains` fuzz target compare warm verifiers, cold verifiers and OpenSSL on crafted
  * certificates; x509-limbo's chain cases run through both paths. */
 
-#include "CJWSOpenSSL.h"
-#include "internal.h"
+#include "../internal.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -126,7 +125,7 @@ static EVP_PKEY *p256_key_from_fields(X509 *certificate) {
     return cjws_pkey_p256_from_point(point, (size_t)point_length);
 }
 
-X509 *cjws_keyless_p256_leaf(const void *der, size_t length, EVP_PKEY **key) {
+X509 *cjws_internal_keyless_p256_leaf(const void *der, size_t length, EVP_PKEY **key) {
     ERR_clear_error();
     *key = NULL;
     pthread_once(&keyless_once, make_keyless_context);
@@ -163,7 +162,7 @@ X509 *cjws_x509_from_der_p256_leaf(const void *der, size_t length, EVP_PKEY **ke
         ERR_clear_error();
         return NULL;
     }
-    return cjws_keyless_p256_leaf(der, length, key);
+    return cjws_internal_keyless_p256_leaf(der, length, key);
 }
 
 /* ---- the allow-lists ---------------------------------------------------------------------------- */
@@ -317,7 +316,7 @@ static int signature_verifies(X509 *leaf, const unsigned char *der, size_t der_l
                                      (size_t)signature->length) == 1;
 }
 
-int cjws_leaf_check(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
+int cjws_internal_leaf_check(X509 *leaf, const void *leaf_der, size_t leaf_der_length, X509 *issuer,
                     cjws_ec_key *issuer_key, int64_t at_time, int *reason) {
     ERR_clear_error();
     int set_aside = CJWS_LEAF_UNAVAILABLE;
@@ -382,5 +381,5 @@ int cjws_leaf_accepted_under(X509 *leaf, const void *leaf_der, size_t leaf_der_l
         }
         return 0;
     }
-    return cjws_leaf_check(leaf, leaf_der, leaf_der_length, issuer, issuer_key, at_time, reason);
+    return cjws_internal_leaf_check(leaf, leaf_der, leaf_der_length, issuer, issuer_key, at_time, reason);
 }

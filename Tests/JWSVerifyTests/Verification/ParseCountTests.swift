@@ -8,8 +8,8 @@ import Testing
 /// and whichever method is called, and a notification's nested tokens once each: counted by
 /// ``OperationCounters/tokenParses``. The counter is process-wide, so the run is an exit test (a
 /// process of its own, where no other test verifies anything meanwhile).
-@Suite("One parse per token")
-struct OneParseTests {
+@Suite("Parse count: each token parsed once")
+struct ParseCountTests {
     /// Input: a good transaction, one with an altered signature, one whose bundle id is not the
     /// configured one, a malformed token, a payload of no kind, a notification with two nested tokens
     /// and one whose nested renewal info has a bad signature; each through `verifyAndDecode` with and
@@ -18,19 +18,19 @@ struct OneParseTests {
     @Test("each token is parsed once, nested tokens included, whatever the verdict")
     func oneParsePerToken() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            exit(OneParseRun.run())
+            exit(ParseCountRun.run())
         }
         // The child exits 0 once it ran every case, and names each broken count on standard error.
         let lines = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self).split(separator: "\n")
-        #expect(lines.contains { $0 == OneParseRun.prefix + "done" }, "the run did not finish")
-        for line in lines where line.hasPrefix(OneParseRun.prefix) && line != OneParseRun.prefix + "done" {
+        #expect(lines.contains { $0 == ParseCountRun.prefix + "done" }, "the run did not finish")
+        for line in lines where line.hasPrefix(ParseCountRun.prefix) && line != ParseCountRun.prefix + "done" {
             Issue.record("\(line)")
         }
     }
 }
 
 /// The body of the exit test: writes each broken count to standard error, then `done`.
-enum OneParseRun {
+enum ParseCountRun {
     static let bundleId = "com.example.jwsverify"
     /// Starts each line the child writes about a broken count.
     static let prefix = "one-parse: "

@@ -1,7 +1,7 @@
 import Foundation
 
-extension ReceiptTestPKI {
-    /// The files of an Xcode StoreKit Testing credential (``makeXcodeStoreKitCertificate(validity:keyBits:)``)
+extension TestHierarchy {
+    /// The files of an Xcode StoreKit Testing credential (``TestHierarchy/makeXcodeStoreKitCertificate(validity:keyBits:)``)
     /// that ``writeXcodeStoreKitCredential(_:to:)`` writes beside a hierarchy and
     /// ``loadXcodeStoreKitCredential(from:)`` reads.
     public enum XcodeFileName {

@@ -5,12 +5,12 @@ import Testing
 @testable import JWSVerify
 @testable import JWSVerifyTesting
 
-/// The test PKIs every receipt attack suite uses (``ReceiptContractTests``, ``ReceiptOneVerdictTests``,
+/// The test PKIs every receipt verification suite uses (``ReceiptContractTests``, ``ReceiptOneVerdictTests``,
 /// ``ReceiptDifferentialTests``, ``ReceiptConcurrencyTests``), generated once per test process: RSA key
 /// generation is slow. Everything is minted with JWSVerifyTesting (OpenSSL's CMS writer), nothing is mocked.
-struct ReceiptAttackFixture: Sendable {
-    static let shared = Result { try ReceiptAttackFixture() }
-    static func get() throws -> ReceiptAttackFixture { try shared.get() }
+struct ReceiptFixture: Sendable {
+    static let shared = Result { try ReceiptFixture() }
+    static func get() throws -> ReceiptFixture { try shared.get() }
 
     static let bundleId = "com.example.receipts"
     /// Inside every default validity (2025–2035): the creation date of the good receipts.
@@ -216,12 +216,12 @@ struct ReceiptOutcome: Equatable, Sendable, CustomStringConvertible {
 enum ReceiptVerifiers {
     /// A verifier trusting `roots` (default: the fixture's root), with a cache of `capacity` chains.
     static func make(
-        roots: [Data]? = nil, capacity: Int = 64, bundleId: String? = ReceiptAttackFixture.bundleId,
+        roots: [Data]? = nil, capacity: Int = 64, bundleId: String? = ReceiptFixture.bundleId,
         appAppleId: Int64? = nil, environments: [AppStoreEnvironment] = [.production],
         validationTime: ValidationTime = .signedDate, clock: @escaping @Sendable () -> Date = { Date() }
     ) throws -> AppReceiptVerifier {
         try AppReceiptVerifier(
-            rootCertificates: roots ?? [ReceiptAttackFixture.get().pki.rootDER], bundleId: bundleId,
+            rootCertificates: roots ?? [ReceiptFixture.get().pki.rootDER], bundleId: bundleId,
             appAppleId: appAppleId, environments: environments, validationTime: validationTime,
             chainCacheCapacity: capacity, clock: clock)
     }
@@ -298,7 +298,7 @@ enum ReceiptSurgery {
 
     /// `receipt` with the first occurrence of `text` in its content changed (one letter's case flipped): the
     /// DER stays valid, the signature no longer matches.
-    static func alterContent(_ receipt: [UInt8], at text: String = ReceiptAttackFixture.bundleId) throws -> [UInt8] {
+    static func alterContent(_ receipt: [UInt8], at text: String = ReceiptFixture.bundleId) throws -> [UInt8] {
         let envelope = try #require(ReceiptEnvelope.scan(receipt))
         let needle = Array(text.utf8)
         let content = envelope.contentRange

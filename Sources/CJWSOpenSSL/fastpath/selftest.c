@@ -16,8 +16,7 @@
  * The known certificates are this project's test PKI (TestVectors/generated/leaf.der and
  * intermediate.der: JWSVerifyTesting, seed 20260315; P-256 leaf, P-384 intermediate, "NOT APPLE"). */
 
-#include "CJWSOpenSSL.h"
-#include "internal.h"
+#include "../internal.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -183,11 +182,11 @@ static X509 *parse(const unsigned char *der, size_t length) {
 /* The leaf check on `der` (parsed key-less) under `issuer` at `at`. */
 static int check_at(const unsigned char *der, size_t length, X509 *issuer, cjws_ec_key *issuer_key, int64_t at) {
     EVP_PKEY *key = NULL;
-    X509 *leaf = cjws_keyless_p256_leaf(der, length, &key);
+    X509 *leaf = cjws_internal_keyless_p256_leaf(der, length, &key);
     if (leaf == NULL) {
         return -2;
     }
-    int verdict = cjws_leaf_check(leaf, der, length, issuer, issuer_key, at, NULL);
+    int verdict = cjws_internal_leaf_check(leaf, der, length, issuer, issuer_key, at, NULL);
     X509_free(leaf);
     EVP_PKEY_free(key);
     return verdict;
@@ -202,7 +201,7 @@ int cjws_self_test_new_leaf(const void *leaf_der, size_t leaf_length, const void
     unsigned char *altered = NULL;
     X509 *issuer = issuer_der != NULL ? parse(issuer_der, issuer_length) : NULL;
     X509 *decoded = leaf_der != NULL ? parse(known_leaf_bytes, leaf_length) : NULL;
-    X509 *keyless = leaf_der != NULL ? cjws_keyless_p256_leaf(known_leaf_bytes, leaf_length, &built) : NULL;
+    X509 *keyless = leaf_der != NULL ? cjws_internal_keyless_p256_leaf(known_leaf_bytes, leaf_length, &built) : NULL;
     if (issuer == NULL || decoded == NULL || keyless == NULL || built == NULL ||
         (altered = OPENSSL_malloc(leaf_length)) == NULL) {
         goto done;
