@@ -46,9 +46,7 @@ enum ReceiptBatchLine {
         case .success(let value): files = value
         }
         return ReceiptRunner.make(
-            roots: files.roots, xcodeCertificate: files.xcodeCertificate, bundleId: options.bundleId,
-            appAppleId: options.appAppleId, environments: options.environments, at: options.at,
-            showsUndecodedDetails: false
+            options.trust, roots: files.roots, xcodeCertificate: files.xcodeCertificate, showsUndecodedDetails: false
         ).mapError { error in
             refusal(
                 FlagAdvice.configurationMessage(

@@ -83,23 +83,20 @@ struct ReceiptRunner: Sendable {
     /// Configures the library's receipt verifier.
     ///
     /// - Parameters:
+    ///   - trust: The trust options.
     ///   - roots: The `--root` files (empty: the bundled Apple Inc. Root).
     ///   - xcodeCertificate: The contents of the `--xcode-certificate` file.
-    ///   - bundleId: `--bundle-id`.
-    ///   - appAppleId: `--app-apple-id`.
-    ///   - environments: `--environment`, each once.
-    ///   - at: `--at`.
     ///   - showsUndecodedDetails: Whether refused receipts show their embedded certificates.
     /// - Returns: the runner, or the library's ``VerificationError/Code/invalidConfiguration`` error.
     static func make(
-        roots: [VerificationRunner.RootFile], xcodeCertificate: Data?, bundleId: String?, appAppleId: Int64?,
-        environments: [AppStoreEnvironment], at: ValidationTimeOption, showsUndecodedDetails: Bool
+        _ trust: TrustOptions, roots: [VerificationRunner.RootFile], xcodeCertificate: Data?,
+        showsUndecodedDetails: Bool
     ) -> Result<ReceiptRunner, VerificationError> {
         do {
             let verifier = try AppReceiptVerifier(
                 rootCertificates: roots.isEmpty ? AppleRootCertificate.defaultReceiptRoots : roots.map(\.contents),
-                bundleId: bundleId, appAppleId: appAppleId, environments: environments,
-                xcodeCertificate: xcodeCertificate, validationTime: at.validationTime)
+                bundleId: trust.bundleId, appAppleId: trust.appAppleId, environments: trust.environments,
+                xcodeCertificate: xcodeCertificate, validationTime: trust.at.validationTime)
             let names = VerificationRunner.trustAnchorNames(
                 roots: roots, bundled: (AppleRootCertificate.appleIncRootSHA256, bundledRootName),
                 xcodeCertificate: xcodeCertificate)

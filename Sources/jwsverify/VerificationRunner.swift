@@ -96,11 +96,11 @@ struct VerificationRunner: Sendable {
         if roots.isEmpty { names[bundled.fingerprint] = bundled.name }
         for root in roots {
             if let info = CertificateInfo(derOrPEM: root.contents), names[info.sha256Fingerprint] == nil {
-                names[info.sha256Fingerprint] = "\(VerifyCommand.root.name) \(root.path)"
+                names[info.sha256Fingerprint] = "\(VerifyCommand.trust.root.name) \(root.path)"
             }
         }
         if let xcodeCertificate, let info = CertificateInfo(derOrPEM: xcodeCertificate) {
-            names[info.sha256Fingerprint] = VerifyCommand.xcodeCertificate.name
+            names[info.sha256Fingerprint] = VerifyCommand.trust.xcodeCertificate.name
         }
         return names
     }
