@@ -131,14 +131,32 @@ enum ReceiptBatchLine {
         }
         members["line"] = .integer(Int64(line))
         if let id { members["id"] = id }
+        var writesPayload = report == .compact
         if let fields {
             members = members.filter { fields.contains($0.key) || BatchResultLine.alwaysKept.contains($0.key) }
+            writesPayload = writesPayload && fields.contains("payload")
         }
-        JSONWriter.write(.object(members), pretty: false, depth: 0, into: &out)
-        out.append(UInt8(ascii: "\n"))
+        // The members in JSONWriter's order, the compact payload (nil here) among them by its name.
+        var entries: [(key: String, value: JSONValue?)] = members.map { ($0.key, $0.value) }
+        if writesPayload { entries.append(("payload", nil)) }
+        entries.sort { JSONWriter.precedes($0.key, $1.key) }
+        out.append(UInt8(ascii: "{"))
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(entry.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            if let value = entry.value {
+                JSONWriter.write(value, pretty: false, depth: 1, into: &out)
+            } else if receipt.receipt?.appendJSON(to: &out) != true {
+                JSONWriter.writeNull(into: &out)
+            }
+        }
+        out.append(contentsOf: "}\n".utf8)
     }
 
-    /// The compact members of one receipt, without `line` and `id`.
+    /// The compact members of one receipt, without `line` and `id`, and without `payload`, which
+    /// ``write(_:line:id:report:fields:into:)`` writes from the library's bytes (``AppReceipt/appendJSON(to:)``, the
+    /// JSON of ``ReceiptOutcome/json(_:)``).
     static func compact(_ receipt: ReceiptOutcome) -> [String: JSONValue] {
         var members: [String: JSONValue] = [
             "schemaVersion": .integer(Int64(BatchResultLine.compactSchemaVersion)),
@@ -149,7 +167,6 @@ enum ReceiptBatchLine {
             "retryable": .bool(false),
             "kind": .string(ReceiptRenderer.kind),
             "environment": receipt.environment.map(JSONValue.string) ?? .null,
-            "payload": receipt.receipt.map(ReceiptOutcome.json) ?? .null,
         ]
         if let underlying = receipt.error?.underlying { members["underlying"] = .string(underlying) }
         if let bundleId = receipt.receipt?.bundleId { members["bundleId"] = .string(bundleId) }
