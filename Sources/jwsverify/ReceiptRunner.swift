@@ -117,7 +117,7 @@ struct ReceiptRunner: Sendable {
     ///   - deviceIdentifier: `--device-guid`, if given.
     ///   - reporting: Whether the outcome carries every check and the chain (`receipt`, `batch --report full`).
     func run(_ receipt: [UInt8], deviceIdentifier: [UInt8]? = nil, reporting: Bool = true) -> ReceiptOutcome {
-        let result = verifier.verifyAndDecodeAppReceipt(Data(receipt), deviceIdentifier: deviceIdentifier)
+        let result = verifier.verifyAndDecodeAppReceipt(bytes: receipt, deviceIdentifier: deviceIdentifier)
         var outcome = ReceiptOutcome(
             verified: result.isVerified, error: result.error, checks: reporting ? CheckLine.lines(result.report) : [])
         switch result {

@@ -33,6 +33,29 @@ private func directBytes(_ receipt: AppReceipt) -> String {
     return String(decoding: out.dropFirst(before.count), as: UTF8.self)
 }
 
+/// The members of a receipt's compact line as the CLI built them before it wrote the line straight: a dictionary
+/// that ``JSONWriter`` wrote, the payload the `Codable` path's tree.
+private func referenceCompactMembers(_ receipt: ReceiptOutcome) -> [String: JSONValue] {
+    var members: [String: JSONValue] = [
+        "schemaVersion": .integer(Int64(BatchResultLine.compactSchemaVersion)),
+        "verified": .bool(receipt.verified),
+        "code": receipt.error.map { .string($0.code.rawValue) } ?? .null,
+        "check": receipt.error.map { .string($0.check.rawValue) } ?? .null,
+        "message": .string(receipt.error?.message ?? "every check passed"),
+        "retryable": .bool(false),
+        "kind": .string(ReceiptRenderer.kind),
+        "environment": receipt.environment.map(JSONValue.string) ?? .null,
+        "payload": receipt.receipt.map(referenceTree) ?? .null,
+    ]
+    if let underlying = receipt.error?.underlying { members["underlying"] = .string(underlying) }
+    if let bundleId = receipt.receipt?.bundleId { members["bundleId"] = .string(bundleId) }
+    if let first = receipt.receipt?.inApp.first {
+        if let id = first.transactionId { members["transactionId"] = .string(id) }
+        if let id = first.originalTransactionId { members["originalTransactionId"] = .string(id) }
+    }
+    return members
+}
+
 /// SplitMix64, seeded: the same receipts on every run.
 private struct SplitMix: RandomNumberGenerator {
     var state: UInt64
@@ -241,26 +264,37 @@ struct ReceiptJSONBytesTests {
         #expect(decoded >= 290)
     }
 
-    /// Input: compact and full lines of verified and refused receipt outcomes (with a payload, without one, with a
-    /// date outside the range), with and without `id` and `--fields`. Expected: the bytes of the line as the CLI
-    /// wrote it before (the members and the `Codable` payload as one tree, written by ``JSONWriter``).
+    /// Input: compact lines of verified and refused receipt outcomes (with a payload, without one, with a date
+    /// outside the range, with an underlying reason, with a first purchase without identifiers, with odd strings),
+    /// with and without `id` and `--fields`. Expected: the bytes of the line as the CLI wrote it before (the members
+    /// and the `Codable` payload as one dictionary, written by ``JSONWriter``).
     @Test("compact lines keep their bytes, the payload where it sorts")
     func compactLines() throws {
         let vector = try #require(try Self.vectorReceipts().first { $0.name.contains("04_") }?.receipt)
         let outside = AppReceipt(bundleId: "x", expirationDate: Date(timeIntervalSince1970: .infinity))
+        let odd = AppReceipt(
+            bundleId: oddStrings[3],
+            inApp: [InAppPurchaseReceipt(transactionId: oddStrings[5]), InAppPurchaseReceipt()])
         let refused = VerificationError(.invalidSignature, check: .signature, "bad \"signature\"\n")
+        let underlying = VerificationError(
+            .untrustedChain, check: .chain, "the chain does not verify", underlying: "openssl: \u{2028}reason")
         let outcomes = [
             ReceiptOutcome(verified: true, error: nil, checks: [], receipt: vector, environment: "Sandbox"),
             ReceiptOutcome(verified: false, error: refused, checks: [], receipt: vector),
             ReceiptOutcome(verified: false, error: refused, checks: [], receipt: outside, environment: "Xcode"),
+            ReceiptOutcome(verified: false, error: underlying, checks: [], receipt: odd, environment: oddStrings[6]),
+            ReceiptOutcome(
+                verified: false, error: refused, checks: [],
+                receipt: AppReceipt(inApp: [InAppPurchaseReceipt(originalTransactionId: "7")])),
             ReceiptOutcome(verified: false, error: refused, checks: []),
         ]
-        let selections: [Set<String>?] = [nil, ["payload"], ["code", "bundleId"], ["payload", "id", "zzz"]]
+        let selections: [Set<String>?] = [
+            nil, ["payload"], ["code", "bundleId"], ["payload", "id", "zzz"], [], Set(ReceiptBatchLine.compactFields),
+        ]
         for (index, outcome) in outcomes.enumerated() {
             for fields in selections {
-                for id in [nil, JSONValue.string("line \(index)"), .integer(-7)] {
-                    var members = ReceiptBatchLine.compact(outcome)
-                    members["payload"] = outcome.receipt.map(referenceTree) ?? .null
+                for id: JSONValue? in [nil, .string("line \(index)"), .integer(-7), .object(["a": .array([.null])])] {
+                    var members = referenceCompactMembers(outcome)
                     members["line"] = .integer(Int64(index + 1))
                     if let id { members["id"] = id }
                     if let fields {
@@ -269,10 +303,12 @@ struct ReceiptJSONBytesTests {
                         }
                     }
                     let expected = JSONWriter.write(.object(members), pretty: false) + "\n"
-                    var line: [UInt8] = []
+                    var line: [UInt8] = Array("previous line\n".utf8)
                     ReceiptBatchLine.write(
                         outcome, line: index + 1, id: id, report: .compact, fields: fields, into: &line)
-                    #expect(String(decoding: line, as: UTF8.self) == expected, "\(index) \(String(describing: fields))")
+                    #expect(
+                        String(decoding: line, as: UTF8.self) == "previous line\n" + expected,
+                        "\(index) \(String(describing: fields))")
                 }
             }
         }

@@ -15,9 +15,13 @@ package enum ReceiptJSONWriter {
     /// U+2029 and the bidirectional formatting characters as `\uXXXX`, lowercase hex). Everything else is copied.
     package static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
-            out.append(contentsOf: text.utf8)
-        } else {
+        // Most strings need no escape: copied whole when their bytes say so.
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied != true {
             for scalar in text.unicodeScalars {
                 if scalar == "\"" || scalar == "\\" || EscapedText.needsEscape(scalar) {
                     appendEscaped(scalar, to: &out)
@@ -51,14 +55,60 @@ package enum ReceiptJSONWriter {
     /// Appends `number` in decimal, as a JSON number.
     package static func appendInteger(_ number: Int64, to out: inout [UInt8]) {
         if number < 0 { out.append(UInt8(ascii: "-")) }
-        let magnitude = number.magnitude
-        var divisor: UInt64 = 1
-        while magnitude / divisor >= 10 { divisor *= 10 }
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
-            divisor /= 10
-        } while divisor > 0
+        appendDigits(number.magnitude, minimumCount: 1, to: &out)
     }
+
+    /// Appends `value` in decimal digits, with leading zeros to at least `minimumCount` digits.
+    package static func appendDigits(_ value: UInt64, minimumCount: Int, to out: inout [UInt8]) {
+        var count = 1
+        var power: UInt64 = 10
+        while count < 20, value >= power {
+            count += 1
+            power = power &* 10
+        }
+        count = max(count, minimumCount)
+        // Written from the last digit back, dividing by the constant 10 (a multiplication).
+        var index = out.count + count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var rest = value
+        while rest > 0 {
+            index -= 1
+            out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+    }
+
+    /// Appends `bytes` as padded standard base64 (RFC 4648 §4), the text ``Base64/encodeStandard(_:)`` returns,
+    /// without an intermediate string.
+    package static func appendBase64(_ bytes: [UInt8], to out: inout [UInt8]) {
+        let alphabet = base64Alphabet
+        func character(_ sextet: UInt32) -> UInt8 { alphabet[Int(sextet & 0x3F)] }
+        var index = 0
+        while index + 3 <= bytes.count {
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            out.append(character(group >> 18))
+            out.append(character(group >> 12))
+            out.append(character(group >> 6))
+            out.append(character(group))
+            index += 3
+        }
+        switch bytes.count - index {
+        case 1:
+            let group = UInt32(bytes[index]) << 16
+            out.append(character(group >> 18))
+            out.append(character(group >> 12))
+            out.append(contentsOf: "==".utf8)
+        case 2:
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            out.append(character(group >> 18))
+            out.append(character(group >> 12))
+            out.append(character(group >> 6))
+            out.append(UInt8(ascii: "="))
+        default: break
+        }
+    }
+
+    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     // MARK: The receipt's members
 
@@ -107,7 +157,7 @@ package enum ReceiptJSONWriter {
             guard let value else { return }
             self.name(name, &out)
             out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: Base64.encodeStandard(value).utf8)
+            ReceiptJSONWriter.appendBase64(value, to: &out)
             out.append(UInt8(ascii: "\""))
         }
 
@@ -136,9 +186,9 @@ package enum ReceiptJSONWriter {
             guard !value.isEmpty else { return }
             name("asn1_unknown_attributes", &out)
             out.append(UInt8(ascii: "["))
-            for (index, attribute) in value.enumerated() {
+            for index in value.indices {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                attribute.appendJSON(to: &out)
+                value[index].appendJSON(to: &out)
             }
             out.append(UInt8(ascii: "]"))
         }
@@ -168,9 +218,9 @@ extension AppReceipt {
         var valid = json.date(expirationDate, "expiration_date", &out)
         json.name("in_app", &out)
         out.append(UInt8(ascii: "["))
-        for (index, purchase) in inApp.enumerated() where valid {
+        for index in inApp.indices where valid {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            valid = purchase.appendJSON(to: &out)
+            valid = inApp[index].appendJSON(to: &out)
         }
         out.append(UInt8(ascii: "]"))
         json.string(originalApplicationVersion, "original_application_version", &out)

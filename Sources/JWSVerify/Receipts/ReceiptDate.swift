@@ -173,30 +173,18 @@ package enum ReceiptDate {
         let (days, secondOfDay) = ISO8601Text.floorDivide(seconds, 86_400)
         let (year, month, day) = ISO8601Text.civil(fromDays: days)
         if year < 0 || year > 9999 { out.append(UInt8(ascii: year < 0 ? "-" : "+")) }
-        appendDigits(year.magnitude, width: year < 0 || year > 9999 ? 6 : 4, to: &out)
+        ReceiptJSONWriter.appendDigits(year.magnitude, minimumCount: year < 0 || year > 9999 ? 6 : 4, to: &out)
+        /// Two digits of a value below 100, after `separator`.
         func two(_ separator: Unicode.Scalar, _ value: Int64) {
             out.append(UInt8(ascii: separator))
-            appendDigits(UInt64(value), width: 2, to: &out)
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
         }
         two("-", month)
         two("-", day)
         two(" ", secondOfDay / 3600)
         two(":", secondOfDay % 3600 / 60)
         two(":", secondOfDay % 60)
-    }
-
-    /// `value` in decimal, with leading zeros to at least `width` digits.
-    private static func appendDigits(_ value: UInt64, width: Int, to out: inout [UInt8]) {
-        var divisor: UInt64 = 1
-        var digits = 1
-        while value / divisor >= 10 || digits < width {
-            divisor *= 10
-            digits += 1
-        }
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
-        } while divisor > 0
     }
 
     /// The date of a `verifyReceipt` milliseconds string (optional minus sign, decimal digits, at most 16 of them).
