@@ -118,13 +118,12 @@ enum ReceiptBatchLine {
         _ receipt: ReceiptOutcome, line: Int, id: JSONLiteral?, report: BatchReport, fields: Set<String>?,
         into out: inout [UInt8]
     ) {
-        var members: [String: JSONValue]
-        switch report {
-        case .compact: members = compact(receipt)
-        case .full:
-            guard case .object(let object) = ReceiptRenderer.document(receipt, includeDER: false) else { return }
-            members = object
+        guard report == .full else {
+            writeCompact(receipt, line: line, id: id, fields: fields, into: &out)
+            out.append(UInt8(ascii: "\n"))
+            return
         }
+        guard case .object(var members) = ReceiptRenderer.document(receipt, includeDER: false) else { return }
         members["line"] = .integer(Int64(line))
         if let fields {
             members = members.filter { fields.contains($0.key) || BatchResultLine.alwaysKept.contains($0.key) }
@@ -134,26 +133,100 @@ enum ReceiptBatchLine {
         out.append(UInt8(ascii: "\n"))
     }
 
-    /// The compact members of one receipt, without `line` and `id`.
-    static func compact(_ receipt: ReceiptOutcome) -> [String: JSONValue] {
-        var members: [String: JSONValue] = [
-            "schemaVersion": .integer(Int64(BatchResultLine.compactSchemaVersion)),
-            "verified": .bool(receipt.verified),
-            "code": receipt.error.map { .string($0.code.rawValue) } ?? .null,
-            "check": receipt.error.map { .string($0.check.rawValue) } ?? .null,
-            "message": .string(receipt.error?.message ?? "every check passed"),
-            "retryable": .bool(false),
-            "kind": .string(ReceiptRenderer.kind),
-            "environment": receipt.environment.map(JSONValue.string) ?? .null,
-            "payload": receipt.receipt.map(ReceiptOutcome.json) ?? .null,
-        ]
-        if let underlying = receipt.error?.underlying { members["underlying"] = .string(underlying) }
-        if let bundleId = receipt.receipt?.bundleId { members["bundleId"] = .string(bundleId) }
-        if let first = receipt.receipt?.inApp.first {
-            if let id = first.transactionId { members["transactionId"] = .string(id) }
-            if let id = first.originalTransactionId { members["originalTransactionId"] = .string(id) }
+    /// A member of the compact line, by its name in ``compactFields``.
+    private enum CompactMember: String {
+        case bundleId, check, code, environment, id, kind, line, message, originalTransactionId, payload, retryable
+        case schemaVersion, transactionId, underlying, verified
+    }
+
+    /// The members of ``compactFields`` in the order ``JSONWriter`` writes an object's
+    /// (``JSONWriter/precedes(_:_:)``), each with its `"name":` bytes.
+    private static let compactMembersInOrder: [(member: CompactMember, name: String, key: [UInt8])] =
+        compactFields.sorted(by: JSONWriter.precedes).compactMap { name in
+            guard let member = CompactMember(rawValue: name) else { return nil }
+            var key: [UInt8] = []
+            JSONWriter.writeString(name, into: &key)
+            key.append(UInt8(ascii: ":"))
+            return (member, name, key)
         }
-        return members
+
+    /// Writes the compact line of one receipt, without its newline, those of its members `fields` keeps: the bytes
+    /// ``JSONWriter`` writes for the object of the members, straight into `out`, the payload as the library writes
+    /// it (``AppReceipt/appendJSON(to:)``, the JSON of ``ReceiptOutcome/json(_:)``; `null` when there is none or it
+    /// cannot be written).
+    ///
+    /// Members: the verdict (`verified`, `code`, `check`, `message`, `underlying` when there is one, `retryable`
+    /// false), `kind: "receipt"`, `environment`, ``identifierKeys`` (each when the receipt has it), `payload`,
+    /// `line`, `id` when given, `schemaVersion`.
+    static func writeCompact(
+        _ receipt: ReceiptOutcome, line: Int, id: JSONValue?, fields: Set<String>?, into out: inout [UInt8]
+    ) {
+        let error = receipt.error
+        let first = receipt.receipt?.inApp.first
+        var opened = false
+        for entry in compactMembersInOrder {
+            if let fields, !fields.contains(entry.name), !BatchResultLine.alwaysKept.contains(entry.name) { continue }
+            /// `{` or `,`, then `"name":`.
+            func begin(_ out: inout [UInt8]) {
+                out.append(UInt8(ascii: opened ? "," : "{"))
+                opened = true
+                out.append(contentsOf: entry.key)
+            }
+            switch entry.member {
+            case .bundleId:
+                guard let bundleId = receipt.receipt?.bundleId else { continue }
+                begin(&out)
+                JSONWriter.writeString(bundleId, into: &out)
+            case .check:
+                begin(&out)
+                JSONWriter.writeString(orNull: error?.check.rawValue, into: &out)
+            case .code:
+                begin(&out)
+                JSONWriter.writeString(orNull: error?.code.rawValue, into: &out)
+            case .environment:
+                begin(&out)
+                JSONWriter.writeString(orNull: receipt.environment, into: &out)
+            case .id:
+                guard let id else { continue }
+                begin(&out)
+                JSONWriter.write(id, pretty: false, depth: 1, into: &out)
+            case .kind:
+                begin(&out)
+                JSONWriter.writeString(ReceiptRenderer.kind, into: &out)
+            case .line:
+                begin(&out)
+                JSONWriter.writeInteger(Int64(line), into: &out)
+            case .message:
+                begin(&out)
+                JSONWriter.writeString(error?.message ?? "every check passed", into: &out)
+            case .originalTransactionId:
+                guard let originalTransactionId = first?.originalTransactionId else { continue }
+                begin(&out)
+                JSONWriter.writeString(originalTransactionId, into: &out)
+            case .payload:
+                begin(&out)
+                if receipt.receipt?.appendJSON(to: &out) != true { JSONWriter.writeNull(into: &out) }
+            case .retryable:
+                begin(&out)
+                JSONWriter.writeBool(false, into: &out)
+            case .schemaVersion:
+                begin(&out)
+                JSONWriter.writeInteger(Int64(BatchResultLine.compactSchemaVersion), into: &out)
+            case .transactionId:
+                guard let transactionId = first?.transactionId else { continue }
+                begin(&out)
+                JSONWriter.writeString(transactionId, into: &out)
+            case .underlying:
+                guard let underlying = error?.underlying else { continue }
+                begin(&out)
+                JSONWriter.writeString(underlying, into: &out)
+            case .verified:
+                begin(&out)
+                JSONWriter.writeBool(receipt.verified, into: &out)
+            }
+        }
+        if !opened { out.append(UInt8(ascii: "{")) }
+        out.append(UInt8(ascii: "}"))
     }
 }
 

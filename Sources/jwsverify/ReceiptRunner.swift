@@ -46,13 +46,11 @@ struct ReceiptOutcome: Sendable {
 
     /// The receipt's JSON: the `Codable` form of ``AppReceipt``, the old `verifyReceipt` response's `receipt`
     /// object (values as strings), as a tree for ``JSONWriter``; null when it cannot be written (a date outside the
-    /// years 0 to 9999).
+    /// years 0 to 9999). Read from the library's bytes (``AppReceipt/appendJSON(to:)``), which `batch` writes as
+    /// they are.
     static func json(_ receipt: AppReceipt) -> JSONValue {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        guard let data = try? encoder.encode(receipt), let value = try? JSONParser.parseValue(Array(data)) else {
-            return .null
-        }
+        var bytes: [UInt8] = []
+        guard receipt.appendJSON(to: &bytes), let value = try? JSONParser.parseValue(bytes) else { return .null }
         return value
     }
 }
@@ -116,7 +114,7 @@ struct ReceiptRunner: Sendable {
     ///   - deviceIdentifier: `--device-guid`, if given.
     ///   - reporting: Whether the outcome carries every check and the chain (`receipt`, `batch --report full`).
     func run(_ receipt: [UInt8], deviceIdentifier: [UInt8]? = nil, reporting: Bool = true) -> ReceiptOutcome {
-        let result = verifier.verifyAndDecodeAppReceipt(Data(receipt), deviceIdentifier: deviceIdentifier)
+        let result = verifier.verifyAndDecodeAppReceipt(bytes: receipt, deviceIdentifier: deviceIdentifier)
         var outcome = ReceiptOutcome(
             verified: result.isVerified, error: result.error, checks: reporting ? CheckLine.lines(result.report) : [])
         switch result {
