@@ -159,7 +159,7 @@ enum ReceiptBatchLine {
     /// false), `kind: "receipt"`, `environment`, ``identifierKeys`` (each when the receipt has it), `payload`,
     /// `line`, `id` when given, `schemaVersion`.
     static func writeCompact(
-        _ receipt: ReceiptOutcome, line: Int, id: JSONValue?, fields: Set<String>?, into out: inout [UInt8]
+        _ receipt: ReceiptOutcome, line: Int, id: JSONLiteral?, fields: Set<String>?, into out: inout [UInt8]
     ) {
         let error = receipt.error
         let first = receipt.receipt?.inApp.first
@@ -189,7 +189,7 @@ enum ReceiptBatchLine {
             case .id:
                 guard let id else { continue }
                 begin(&out)
-                JSONWriter.write(id, pretty: false, depth: 1, into: &out)
+                out.append(contentsOf: id.bytes)
             case .kind:
                 begin(&out)
                 JSONWriter.writeString(ReceiptRenderer.kind, into: &out)
