@@ -293,10 +293,16 @@ struct ReceiptJSONBytesTests {
         ]
         for (index, outcome) in outcomes.enumerated() {
             for fields in selections {
-                for id: JSONValue? in [nil, .string("line \(index)"), .integer(-7), .object(["a": .array([.null])])] {
+                // An id is echoed as its JSON text (a string or a number, as InputShape keeps it).
+                for id: JSONValue? in [nil, .string("line \(index)"), .integer(-7)] {
                     var members = referenceCompactMembers(outcome)
                     members["line"] = .integer(Int64(index + 1))
                     if let id { members["id"] = id }
+                    let literal = try id.map { id in
+                        let text = JSONWriter.write(id, pretty: false)
+                        return try #require(
+                            try InputShape.read(Array("{\"token\":\"t\",\"id\":\(text)}".utf8), what: "the line").get().id)
+                    }
                     if let fields {
                         members = members.filter {
                             fields.contains($0.key) || BatchResultLine.alwaysKept.contains($0.key)
@@ -305,7 +311,7 @@ struct ReceiptJSONBytesTests {
                     let expected = JSONWriter.write(.object(members), pretty: false) + "\n"
                     var line: [UInt8] = Array("previous line\n".utf8)
                     ReceiptBatchLine.write(
-                        outcome, line: index + 1, id: id, report: .compact, fields: fields, into: &line)
+                        outcome, line: index + 1, id: literal, report: .compact, fields: fields, into: &line)
                     #expect(
                         String(decoding: line, as: UTF8.self) == "previous line\n" + expected,
                         "\(index) \(String(describing: fields))")
