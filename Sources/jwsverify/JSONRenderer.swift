@@ -29,23 +29,13 @@ enum JSONRenderer {
 
     /// The verification object of `verify --json` and of each `batch` line.
     static func document(_ outcome: TokenOutcome, line: Int?, includeDER: Bool) -> JSONValue {
-        var members = JSONSchema.verdictMembers(outcome.error)
+        var members = JSONSchema.verdictMembers(outcome.error).merging(outcome.reportMembers(includeDER: includeDER)) {
+            _, new in new
+        }
         members.merge([
             JSONSchema.versionKey: .integer(Int64(schemaVersion)),
             "verified": .bool(outcome.verified),
             "kind": string(outcome.kind?.rawValue),
-            "checks": .array(
-                outcome.checks.map {
-                    .object(["name": .string($0.name), "outcome": .string($0.outcome), "detail": .string($0.detail)])
-                }
-            ),
-            "chain": .array(outcome.chain.map { certificate($0, includeDER: includeDER) }),
-            "chainValidated": .bool(outcome.chainValidated),
-            "certificateProblems": .array(outcome.certificateProblems.map(JSONValue.string)),
-            "validationTime": string(outcome.validationTime.map(ISO8601Text.iso8601)),
-            "hints": .array(
-                (outcome.hints + (outcome.validationTimeNote.map { ["validated at \($0)"] } ?? [])).map(
-                    JSONValue.string)),
             "payload": outcome.payload?.json ?? .null,
             "nested": .null,
         ]) { _, new in new }

@@ -35,23 +35,13 @@ enum ReceiptBatchLine {
     /// The receipt verifier of a `batch` run, configured from its options; the library's refusal of that
     /// configuration (as `--environment LocalTesting`, which tokens accept) when there is none.
     static func runner(_ options: VerifyOptions) -> Result<ReceiptRunner, VerificationError> {
-        func refusal(_ message: String) -> VerificationError {
+        options.trust.configure(signedData: "receipts") { roots, xcodeCertificate in
+            ReceiptRunner.make(
+                options.trust, roots: roots, xcodeCertificate: xcodeCertificate, showsUndecodedDetails: false)
+        }.mapError { failure in
             VerificationError(
                 .invalidConfiguration, check: .configuration,
-                "app receipts cannot be verified with these options: \(message)")
-        }
-        let files: (roots: [VerificationRunner.RootFile], xcodeCertificate: Data?)
-        switch TokenInput.readCertificateFiles(roots: options.roots, xcodeCertificate: options.xcodeCertificate) {
-        case .failure(let failure): return .failure(refusal(failure.message))
-        case .success(let value): files = value
-        }
-        return ReceiptRunner.make(
-            options.trust, roots: files.roots, xcodeCertificate: files.xcodeCertificate, showsUndecodedDetails: false
-        ).mapError { error in
-            refusal(
-                FlagAdvice.configurationMessage(
-                    error, roots: files.roots, xcodeCertificatePath: options.xcodeCertificate,
-                    xcodeCertificate: files.xcodeCertificate, signedData: "receipts"))
+                "app receipts cannot be verified with these options: \(failure.message)")
         }
     }
 

@@ -123,28 +123,17 @@ enum ReceiptCommand {
         return CommandResult(stdout: text, status: outcome.exitCode)
     }
 
-    /// Reads the certificate files and configures the library's receipt verifier (`receipt`, `batch`).
+    /// Reads the certificate files and configures the library's receipt verifier
+    /// (``TrustOptions/configure(signedData:_:)``).
     ///
-    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64 when
-    ///   the library refuses the configuration, in the words of the flags and files given.
+    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64 when the
+    ///   library refuses the configuration, in the words of the flags and files given.
     static func makeRunner(
         _ trust: TrustOptions, subcommand: Subcommand, showsUndecodedDetails: Bool
     ) -> Result<ReceiptRunner, CommandResult> {
-        let roots: [VerificationRunner.RootFile]
-        let xcodeCertificate: Data?
-        switch TokenInput.readCertificateFiles(roots: trust.roots, xcodeCertificate: trust.xcodeCertificate) {
-        case .failure(let failure): return .failure(.inputFailure(failure))
-        case .success(let files): (roots, xcodeCertificate) = files
-        }
-        return ReceiptRunner.make(
-            trust, roots: roots, xcodeCertificate: xcodeCertificate, showsUndecodedDetails: showsUndecodedDetails
-        ).mapError { error in
-            .usage(
-                UsageError(
-                    message: FlagAdvice.configurationMessage(
-                        error, roots: roots, xcodeCertificatePath: trust.xcodeCertificate, xcodeCertificate: xcodeCertificate,
-                        signedData: "receipts"),
-                    subcommand: subcommand))
-        }
+        trust.configure(signedData: "receipts") { roots, xcodeCertificate in
+            ReceiptRunner.make(
+                trust, roots: roots, xcodeCertificate: xcodeCertificate, showsUndecodedDetails: showsUndecodedDetails)
+        }.mapError { $0.result(subcommand: subcommand) }
     }
 }

@@ -5,7 +5,7 @@ import JWSVerify
 ///
 /// The verdict, the code and every check outcome are the library's (``AppReceiptVerifier``); this type only
 /// carries them to the renderers, with the chain and the receipt in printable form.
-struct ReceiptOutcome: Sendable {
+struct ReceiptOutcome: SignedDataOutcome {
     /// Whether the library verified the receipt.
     var verified: Bool
     /// Why the receipt did not verify.

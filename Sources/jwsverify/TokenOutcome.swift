@@ -46,6 +46,69 @@ struct PayloadDocument: Sendable {
     }
 }
 
+/// What every outcome of signed data carries, a token's (``TokenOutcome``) or a receipt's (``ReceiptOutcome``),
+/// and what the renderers print of it the same way for both: the verdict, the checks, the chain and the hints.
+protocol SignedDataOutcome: Sendable {
+    /// Whether the library verified it.
+    var verified: Bool { get }
+    /// Why it did not verify.
+    var error: VerificationError? { get }
+    /// Every step of the library's report, in order.
+    var checks: [CheckLine] { get }
+    /// The validated chain when ``chainValidated``, else the certificates it carries as decoded.
+    var chain: [ChainEntry] { get }
+    /// Whether ``chain`` is the validated chain.
+    var chainValidated: Bool { get }
+    /// What was wrong with carried certificates that did not parse (unvalidated chains only).
+    var certificateProblems: [String] { get }
+    /// When the certificates were checked, once the checks reached them.
+    var validationTime: Date? { get }
+    /// The note on a validation time taken from the clock, naming `--at`.
+    var validationTimeNote: String? { get }
+    /// What to type, or not, after this failure.
+    var hints: [String] { get }
+}
+
+extension SignedDataOutcome {
+    /// `VERIFIED` or `NOT VERIFIED: <code> (<check>): <message>`.
+    var verdict: String {
+        guard let error, !verified else { return "VERIFIED" }
+        return "NOT VERIFIED: \(error.code.rawValue) (\(error.check.rawValue)): \(error.message)"
+    }
+
+    /// The text lines of the hints and the validation time, after the verdict.
+    var hintLines: [String] {
+        hints.map { "  hint: \($0)" }
+            + (validationTime.map {
+                ["  validated at: \(ISO8601Text.iso8601($0))" + (validationTimeNote.map { " (\($0))" } ?? "")]
+            } ?? [])
+    }
+
+    /// The text of the `CHECKS` table, after a blank line: outcome, name and detail of each step, aligned.
+    var checkLines: [String] {
+        let width = checks.map(\.name.count).max() ?? 0
+        func pad(_ text: String, _ width: Int) -> String {
+            text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+        }
+        return ["", "CHECKS"] + checks.map { "  " + pad($0.outcome, 7) + "  " + pad($0.name, width) + "  " + $0.detail }
+    }
+
+    /// The JSON members of the checks, the chain and the hints (`--json`, `batch --report full`).
+    func reportMembers(includeDER: Bool) -> [String: JSONValue] {
+        [
+            "checks": .array(
+                checks.map {
+                    .object(["name": .string($0.name), "outcome": .string($0.outcome), "detail": .string($0.detail)])
+                }),
+            "chain": .array(chain.map { JSONRenderer.certificate($0, includeDER: includeDER) }),
+            "chainValidated": .bool(chainValidated),
+            "certificateProblems": .array(certificateProblems.map(JSONValue.string)),
+            "validationTime": JSONSchema.string(validationTime.map(ISO8601Text.iso8601)),
+            "hints": .array((hints + (validationTimeNote.map { ["validated at \($0)"] } ?? [])).map(JSONValue.string)),
+        ]
+    }
+}
+
 /// A nested token of a notification (`data.signedTransactionInfo`, …) with its own outcome.
 struct NestedOutcome: Sendable {
     /// The field name, the key of `nested` in JSON output.
@@ -60,7 +123,7 @@ struct NestedOutcome: Sendable {
 ///
 /// The verdict, the code and every check outcome are the library's; this type only carries them to
 /// the renderers, with the chain and payload in printable form.
-struct TokenOutcome: Sendable {
+struct TokenOutcome: SignedDataOutcome {
     /// Whether the library verified the token.
     var verified: Bool
     /// The payload kind: decoded, asked for, or recognized from the payload.

@@ -31,6 +31,55 @@ struct TrustOptions: Equatable, Sendable {
     }
 }
 
+extension TrustOptions {
+    /// Why the trust options configure no verifier.
+    enum ConfigurationFailure: Error {
+        /// A certificate file cannot be read or is empty (exit 66).
+        case input(InputFailure)
+        /// The library refuses the configuration: its error in the words of the flags and files given (exit 64).
+        case refused(String)
+
+        /// What is wrong, in one sentence.
+        var message: String {
+            switch self {
+            case .input(let failure): return failure.message
+            case .refused(let message): return message
+            }
+        }
+
+        /// The result to exit with.
+        func result(subcommand: Subcommand) -> CommandResult {
+            switch self {
+            case .input(let failure): return .inputFailure(failure)
+            case .refused(let message): return .usage(UsageError(message: message, subcommand: subcommand))
+            }
+        }
+    }
+
+    /// Reads the `--root` and `--xcode-certificate` files and configures a verifier of `signedData` (`tokens`,
+    /// `receipts`) with them.
+    ///
+    /// - Parameters:
+    ///   - signedData: What the verifier verifies, as the refusal names it.
+    ///   - make: Configures the verifier from the files' contents; the library's error when it refuses.
+    /// - Returns: the verifier, or why there is none.
+    func configure<Runner>(
+        signedData: String,
+        _ make: (_ roots: [VerificationRunner.RootFile], _ xcodeCertificate: Data?) -> Result<Runner, VerificationError>
+    ) -> Result<Runner, ConfigurationFailure> {
+        switch TokenInput.readCertificateFiles(roots: roots, xcodeCertificate: xcodeCertificate) {
+        case .failure(let failure): return .failure(.input(failure))
+        case .success(let files):
+            return make(files.roots, files.xcodeCertificate).mapError { error in
+                .refused(
+                    FlagAdvice.configurationMessage(
+                        error, roots: files.roots, xcodeCertificatePath: xcodeCertificate,
+                        xcodeCertificate: files.xcodeCertificate, signedData: signedData))
+            }
+        }
+    }
+}
+
 /// How a subcommand words the help of the trust options: the texts differ between tokens and receipts, the
 /// names, value labels and parsing do not.
 struct TrustOptionHelp: Sendable {

@@ -193,31 +193,17 @@ enum VerifyCommand {
         return CommandResult(stdout: text, status: outcome.exitCode)
     }
 
-    /// Reads the certificate files and configures the library's verifier.
+    /// Reads the certificate files and configures the library's verifier (``TrustOptions/configure(signedData:_:)``).
     ///
-    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64
-    ///   when the library refuses the configuration (``VerificationError/Code/invalidConfiguration``),
-    ///   in the words of the flags and files given (``FlagAdvice/configurationMessage(_:options:roots:xcodeCertificate:)``).
+    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64 when the
+    ///   library refuses the configuration, in the words of the flags and files given.
     static func makeRunner(
         _ options: VerifyOptions, subcommand: Subcommand, annotate: Bool, showsUndecodedDetails: Bool
     ) -> Result<VerificationRunner, CommandResult> {
-        let roots: [VerificationRunner.RootFile]
-        let xcodeCertificateData: Data?
-        switch TokenInput.readCertificateFiles(roots: options.roots, xcodeCertificate: options.xcodeCertificate) {
-        case .failure(let failure): return .failure(.inputFailure(failure))
-        case .success(let files): (roots, xcodeCertificateData) = files
-        }
-        return VerificationRunner.make(
-            options: options, roots: roots, xcodeCertificate: xcodeCertificateData, annotate: annotate,
-            showsUndecodedDetails: showsUndecodedDetails
-        )
-        .mapError { error in
-            .usage(
-                UsageError(
-                    message: FlagAdvice.configurationMessage(
-                        error, roots: roots, xcodeCertificatePath: options.xcodeCertificate,
-                        xcodeCertificate: xcodeCertificateData),
-                    subcommand: subcommand))
-        }
+        options.trust.configure(signedData: "tokens") { roots, xcodeCertificate in
+            VerificationRunner.make(
+                options: options, roots: roots, xcodeCertificate: xcodeCertificate, annotate: annotate,
+                showsUndecodedDetails: showsUndecodedDetails)
+        }.mapError { $0.result(subcommand: subcommand) }
     }
 }
