@@ -12,11 +12,21 @@
 #   7. compact line sizes: a warm transaction's, and a minted notification's with two nested tokens
 #   8. with --rss: peak RSS of `batch` over 1,000,000 warm tokens on all cores
 # then prints the ratios and the targets of issue #18.
+# With --receipts, app receipts instead, in one run (issue #25's target: batch >= 0.75 x the library):
+#   1. openssl speed -seconds 3 rsa2048 (context: a warm receipt costs one RSA-2048 verify)
+#   2. 2,000 x --repeat lines of the real 2025 SHA-256 sandbox receipt (TestVectors/receipts/04_*, base64
+#      as a device sends it; every other line a verifyReceipt body {"receipt-data":…,"password":…,"id":N})
+#   3. the library's warm receipt rate (`jwsverify-benchmark --receipts --receipt-scenario receipt-warm`),
+#      pinned to core 0, per CPU-second
+#   4. `jwsverify batch` over the lines, pinned to core 0, receipts per CPU-second; bytes per result line
+#   5. steps 3 and 4 again (the ratio uses the mean of both rounds; their spread shows drift)
 #
-# Usage: bash Benchmarks/batch-rate.sh [--repeat N] [--out DIR] [--rss]
-#   --repeat N   how many times the 10,000-token set is fed to batch in steps 4 and 5 (default 10)
+# Usage: bash Benchmarks/batch-rate.sh [--repeat N] [--out DIR] [--rss] [--receipts]
+#   --repeat N   how many times the 10,000-token set (2,000 receipts with --receipts) is fed to batch in
+#                steps 4 and 5 (default 10)
 #   --out DIR    where results go (default .build/benchmark-results/batch-rate)
 #   --rss        also run step 8 (about a minute on 2 cores)
+#   --receipts   measure app receipts as above instead of tokens
 # Environment: JWSVERIFY_BENCHMARK / JWSVERIFY_CLI use prebuilt release binaries instead of building.
 # Needs: swift, openssl, taskset, /usr/bin/time.
 set -uo pipefail
@@ -25,6 +35,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 repeat=10
 rss=0
+receipts=0
 out="$root/.build/benchmark-results/batch-rate"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -32,7 +43,8 @@ while [ $# -gt 0 ]; do
       case "$repeat" in ''|*[!0-9]*|0) echo "batch-rate.sh: --repeat needs a positive number" >&2; exit 64 ;; esac ;;
     --out) shift; out="${1:?--out needs a directory}" ;;
     --rss) rss=1 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --receipts) receipts=1 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "batch-rate.sh: unknown argument '$1' (try --help)" >&2; exit 64 ;;
   esac
   shift
@@ -54,6 +66,62 @@ if [ -z "$bench" ] || [ -z "$cli" ]; then
 fi
 time_bin=/usr/bin/time
 [ -x "$time_bin" ] || { say "batch-rate.sh: /usr/bin/time is missing (apt-get install -y time)"; exit 1; }
+
+
+if [ "$receipts" = 1 ]; then
+  rsa_speed() { openssl speed -seconds 3 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ { print $NF }'; }
+  # The library's warm receipt rate per CPU-second, from the benchmark's table.
+  library_receipts() {
+    taskset -c 0 "$bench" --receipts --receipt-scenario receipt-warm --repeats 3 --seconds 2 2>>"$out/batch-rate.log" \
+      | tee -a "$out/batch-rate.log" | awk '$1 == "receipt-warm" && $2 ~ /^[0-9,]+$/ { gsub(",", "", $3); print $3 }'
+  }
+  say "== batch-rate.sh --receipts $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nproc) cores (load $(load))"
+  say "== 1. openssl speed -seconds 3 rsa2048"
+  say "   RSA-2048 verify/s: $(rsa_speed)"
+  receipt_file="$(ls "$root"/TestVectors/receipts/04_* | head -n 1)"
+  receipt_text="$(tr -d ' \r\n' < "$receipt_file")"
+  input="$out/receipts-x$repeat.ndjson"
+  python3 - "$receipt_text" "$repeat" > "$input" <<'PYTHON'
+import json, sys
+text, repeat = sys.argv[1], int(sys.argv[2])
+lines = []
+for i in range(2000):
+    lines.append(text if i % 2 == 0 else json.dumps({"receipt-data": text, "password": "shared-secret", "id": i}))
+sys.stdout.write(("\n".join(lines) + "\n") * repeat)
+PYTHON
+  receipts_count=$(wc -l < "$input")
+  config=(--bundle-id dev.bonzer.weeka.app --environment Sandbox)
+  library_rates=()
+  batch_rates=()
+  for round in 1 2; do
+    say "== $((round * 2 + 1)). benchmark receipt-warm, 1 thread, taskset -c 0 (round $round, load $(load))"
+    rate="$(library_receipts)"
+    say "   ${rate:-?} receipts per CPU-second"
+    library_rates+=("${rate:-0}")
+    say "== $((round * 2 + 2)). jwsverify batch, $receipts_count receipt lines, taskset -c 0 (round $round, load $(load))"
+    "$time_bin" -f "%U %S %e" -o "$out/time.txt" taskset -c 0 "$cli" batch "${config[@]}" "$input" \
+      > "$out/results.ndjson" 2> "$out/summary.txt"
+    read -r cpu_rate wall_rate <<< "$(tail -n 1 "$out/time.txt" | awk -v n="$receipts_count" '{ printf "%.0f %.0f\n", n / ($1 + $2), n / $3 }')"
+    say "   $cpu_rate receipts per CPU-second, $wall_rate per wall second"
+    batch_rates+=("$cpu_rate")
+    lines=$(wc -l < "$out/results.ndjson")
+    verified=$(grep -c '"verified":true' "$out/results.ndjson")
+    say "   $lines result lines, $verified verified, $(( $(wc -c < "$out/results.ndjson") / lines )) bytes per line"
+  done
+  say "== results"
+  python3 - "${library_rates[@]}" "${batch_rates[@]}" <<'PYTHON' | tee -a "$out/batch-rate.log"
+import sys
+values = [float(v or 0) for v in sys.argv[1:]]
+library, batch = values[:2], values[2:]
+ratios = [b / l if l else 0 for l, b in zip(library, batch)]
+mean = sum(batch) / len(batch) / (sum(library) / len(library)) if sum(library) else 0
+print(f"  library warm receipts/CPU-s: {', '.join(f'{v:,.0f}' for v in library)};"
+      f" batch 1 core receipts/CPU-s: {', '.join(f'{v:,.0f}' for v in batch)}")
+print(f"  batch 1 core / library warm receipts (per CPU-second): rounds {', '.join(f'{r:.3f}' for r in ratios)},"
+      f" mean {mean:.3f}  >= 0.75  {'MET' if mean >= 0.75 else 'NOT MET'}")
+PYTHON
+  exit 0
+fi
 
 speed() { openssl speed -seconds 3 ecdsap256 2>/dev/null | awk '/ecdsa \(nistp256\)/ { print $NF }'; }
 

@@ -142,6 +142,38 @@ def property_lines(model, swift_name, swift_type, key, text):
     return lines
 
 
+ENUM_NAMES = set(e[0] for e in ENUMS)
+MODEL_NAMES = set(m[0] for m in MODELS)
+
+
+def field_kind(swift_type):
+    """The `JSONFieldKind` of a field of `swift_type`, or None for a plain string, number or Boolean."""
+    if swift_type.startswith("[") and swift_type.endswith("]"):
+        element = field_kind(swift_type[1:-1])
+        return ".array(%s)" % element if element else None
+    if is_date(swift_type):
+        return ".timestamp"
+    if swift_type in ENUM_NAMES:
+        return ".enumeration(%s.constantName(ofJSON:))" % swift_type
+    if swift_type in MODEL_NAMES:
+        return ".object(%s.jsonFieldKinds)" % swift_type
+    return None
+
+
+def field_kind_lines(fields):
+    """The model's `jsonFieldKinds`: which JSON members are timestamps, enumerations and nested models, what the
+    CLI annotates a payload with (the generator knows it; nothing finds it by reflection)."""
+    kinds = [(key or swift_name, field_kind(swift_type)) for swift_name, swift_type, key, _ in fields]
+    kinds = [(key, kind) for key, kind in kinds if kind]
+    lines = ["    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key."]
+    if not kinds:
+        return lines + ["    package static let jsonFieldKinds: [String: JSONFieldKind] = [:]", ""]
+    lines += ["    package static let jsonFieldKinds: [String: JSONFieldKind] = ["]
+    for key, kind in kinds:
+        lines.append('        "%s": %s,' % (key, kind))
+    return lines + ["    ]", ""]
+
+
 def model_file(name, summary, link, fields):
     has_dates = any(is_date(f[1]) for f in fields)
     lines = (["import Foundation", ""] if has_dates else []) + doc(summary, 0)
@@ -170,20 +202,13 @@ def model_file(name, summary, link, fields):
     lines += ["        self.additionalFields = additionalFields", "    }", ""]
     # One coding key per stored property, named after it; its raw value is the JSON key when the two differ.
     stored_and_keys = [(stored_name(f[0], f[1]), f[2] or f[0]) for f in fields]
-    renamed = [(stored, key) for stored, key in stored_and_keys if stored != key]
     case_items = [stored if stored == key else '%s = "%s"' % (stored, key) for stored, key in stored_and_keys]
     lines += ["    enum CodingKeys: String, CodingKey, CaseIterable {"]
     lines += wrapped_list(case_items, 8, "case ")
     lines += ["    }", "",
               "    /// The JSON keys of the modelled fields.",
-              "    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\\.stringValue))", "",
-              "    /// The JSON key of each stored property whose name isn't its key."]
-    if renamed:
-        lines += ["    package static let jsonKeysOfRenamedProperties: [String: String] = ["]
-        lines += ['        "%s": "%s",' % pair for pair in renamed]
-        lines += ["    ]", ""]
-    else:
-        lines += ["    package static let jsonKeysOfRenamedProperties: [String: String] = [:]", ""]
+              "    static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\\.stringValue))", ""]
+    lines += field_kind_lines(fields)
     lines += ["    /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.",
               "    public init(from decoder: any Decoder) throws {",
               "        try self.init(json: JSONObjectReader(decoder: decoder))",

@@ -20,14 +20,14 @@ public enum CraftedToken {
     /// sorted by key (a member named `alg` or `x5c` there replaces the default one).
     public static func headerJSON(x5c: [Data], extraMembers: [String: JSONValue] = [:]) throws -> Data {
         var extras = extraMembers
-        var members: [(String, OrderedJSON)] = []
-        members.append(("alg", OrderedJSON.sorted(extras.removeValue(forKey: "alg") ?? .string("ES256"))))
+        var members: [(String, JSONValue)] = []
+        members.append(("alg", extras.removeValue(forKey: "alg") ?? .string("ES256")))
         let chain = JSONValue.array(x5c.map { .string($0.base64EncodedString()) })
-        members.append(("x5c", OrderedJSON.sorted(extras.removeValue(forKey: "x5c") ?? chain)))
+        members.append(("x5c", extras.removeValue(forKey: "x5c") ?? chain))
         for (key, value) in extras.sorted(by: { $0.key < $1.key }) {
-            members.append((key, OrderedJSON.sorted(value)))
+            members.append((key, value))
         }
-        return Data(try OrderedJSON.object(members).compact().utf8)
+        return JSONText.compactData(orderedMembers: members)
     }
 
     /// A compact JWS over `x5c` (normally `[leaf, intermediate, root]` DER) and `payload` (keys

@@ -87,44 +87,49 @@ public enum GeneratedVectors {
         try FileOutput.write(manifest(cases), to: directory.appendingPathComponent(manifestFileName))
     }
 
-    /// The manifest for `cases`.
+    /// The manifest for `cases`, members in a fixed order for people reading it, written by the library's writer.
     static func manifest(_ cases: [Case]) throws -> String {
-        let configuration: OrderedJSON = .object([
-            ("roots", .array([.value(.string(TestPKI.FileName.rootDER))])),
-            ("bundleId", .value(.string(bundleId))),
-            ("appAppleId", .value(.integer(appAppleId))),
-            ("environment", .value(.string(environment))),
-        ])
-        let entries: [OrderedJSON] = cases.map { vector in
-            var members: [(String, OrderedJSON)] = [
-                ("id", .value(.string(vector.id))),
-                ("comment", .value(.string(vector.comment))),
-                ("file", .value(.string(vector.file))),
-                ("kind", .value(.string(vector.kind.rawValue))),
-            ]
+        var writer = JSONWriter(style: .indented)
+        func member(_ key: String, _ value: JSONValue) {
+            writer.key(key)
+            writer.value(value)
+        }
+        writer.beginObject()
+        writer.key("configuration")
+        writer.beginObject()
+        member("roots", .array([.string(TestPKI.FileName.rootDER)]))
+        member("bundleId", .string(bundleId))
+        member("appAppleId", .integer(appAppleId))
+        member("environment", .string(environment))
+        writer.endObject()
+        writer.key("cases")
+        writer.beginArray()
+        for vector in cases {
+            writer.beginObject()
+            member("id", .string(vector.id))
+            member("comment", .string(vector.comment))
+            member("file", .string(vector.file))
+            member("kind", .string(vector.kind.rawValue))
             if !vector.configuration.isEmpty {
                 let order = ["roots", "bundleId", "appAppleId", "environment"]
                 let keys = vector.configuration.keys.sorted {
                     (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
                 }
-                members.append(
-                    (
-                        "configuration",
-                        .object(
-                            keys.compactMap { key in vector.configuration[key].map { (key, OrderedJSON.sorted($0)) } })
-                    ))
+                writer.key("configuration")
+                writer.beginObject()
+                for key in keys { if let value = vector.configuration[key] { member(key, value) } }
+                writer.endObject()
             }
-            members.append(
-                (
-                    "expected",
-                    .object([
-                        ("result", .value(.string(vector.expected.valid ? "valid" : "invalid"))),
-                        ("code", .value(vector.expected.code.map(JSONValue.string) ?? .null)),
-                        ("check", .value(vector.expected.check.map(JSONValue.string) ?? .null)),
-                    ])
-                ))
-            return .object(members)
+            writer.key("expected")
+            writer.beginObject()
+            member("result", .string(vector.expected.valid ? "valid" : "invalid"))
+            member("code", vector.expected.code.map(JSONValue.string) ?? .null)
+            member("check", vector.expected.check.map(JSONValue.string) ?? .null)
+            writer.endObject()
+            writer.endObject()
         }
-        return try OrderedJSON.object([("configuration", configuration), ("cases", .array(entries))]).pretty()
+        writer.endArray()
+        writer.endObject()
+        return writer.text
     }
 }

@@ -1,125 +1,29 @@
 import Foundation
 import JWSVerify
 
-/// JSON with ordered object members, for output whose bytes must be stable: JWS headers
-/// (`alg` before `x5c`, as Apple writes them), payloads (keys sorted), the vectors manifest.
-indirect enum OrderedJSON: Sendable {
-    case value(JSONValue)
-    case object([(String, OrderedJSON)])
-    case array([OrderedJSON])
-
-    /// A JSON value with object keys sorted, recursively.
-    static func sorted(_ value: JSONValue) -> OrderedJSON {
-        switch value {
-        case .object(let members):
-            return .object(members.sorted { $0.key < $1.key }.map { ($0.key, sorted($0.value)) })
-        case .array(let elements):
-            return .array(elements.map(sorted))
-        default:
-            return .value(value)
-        }
-    }
-
-    /// Compact JSON text.
-    func compact() throws -> String {
-        var output = ""
-        try write(into: &output, indent: nil, level: 0)
-        return output
-    }
-
-    /// JSON text indented by two spaces, ending with a newline.
-    func pretty() throws -> String {
-        var output = ""
-        try write(into: &output, indent: "  ", level: 0)
-        return output + "\n"
-    }
-
-    private func write(into output: inout String, indent: String?, level: Int) throws {
-        func newline(_ level: Int) {
-            guard let indent else { return }
-            output += "\n" + String(repeating: indent, count: level)
-        }
-        switch self {
-        case .value(.object(let members)):
-            try OrderedJSON.sorted(.object(members)).write(into: &output, indent: indent, level: level)
-        case .value(.array(let elements)):
-            try OrderedJSON.array(elements.map(OrderedJSON.sorted)).write(into: &output, indent: indent, level: level)
-        case .value(let scalar):
-            output += try OrderedJSON.scalarText(scalar)
-        case .array(let elements):
-            if elements.isEmpty { output += "[]"; return }
-            output += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
-                newline(level + 1)
-                try element.write(into: &output, indent: indent, level: level + 1)
-            }
-            newline(level)
-            output += "]"
-        case .object(let members):
-            if members.isEmpty { output += "{}"; return }
-            output += "{"
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { output += "," }
-                newline(level + 1)
-                output += OrderedJSON.quoted(key) + (indent == nil ? ":" : ": ")
-                try value.write(into: &output, indent: indent, level: level + 1)
-            }
-            newline(level)
-            output += "}"
-        }
-    }
-
-    private static func scalarText(_ value: JSONValue) throws -> String {
-        switch value {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .integer(let number): return String(number)
-        case .double(let number):
-            guard number.isFinite else {
-                throw JWSTestingError.invalidArgument("JSON cannot carry the number \(number)")
-            }
-            if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
-            return "\(number)"
-        case .string(let text): return quoted(text)
-        case .array, .object: preconditionFailure("containers are written by write(into:)")
-        }
-    }
-
-    /// A JSON string literal; escapes quotes, backslashes and control characters only.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\u%04x", scalar.value)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
-}
-
 /// Parsing and encoding helpers shared by the minter, the overrides and the vectors.
 enum JSONText {
-    /// Compact JSON with sorted keys.
+    /// Compact JSON with sorted keys, written by the library's ``JSONWriter``.
     static func compact(_ value: JSONValue) throws -> String {
-        try OrderedJSON.sorted(value).compact()
+        JSONWriter.write(value, pretty: false)
     }
 
     /// Compact JSON with sorted keys, as UTF-8.
     static func compactData(_ value: JSONValue) throws -> Data {
         Data(try compact(value).utf8)
+    }
+
+    /// A compact JSON object whose members keep the order given (a JWS header: `alg`, then `x5c`), each value
+    /// with its own objects' keys sorted.
+    static func compactData(orderedMembers members: [(String, JSONValue)]) -> Data {
+        var writer = JSONWriter(style: .compact)
+        writer.beginObject()
+        for (key, value) in members {
+            writer.key(key)
+            writer.value(value)
+        }
+        writer.endObject()
+        return Data(writer.bytes)
     }
 
     /// Parses any JSON text (objects, arrays and scalars) into a ``JSONValue``.

@@ -112,10 +112,10 @@ public struct TokenMinter: Sendable {
 
     /// The header JSON bytes for `header`: `alg`, then `x5c`, then the extra members by key.
     public func headerJSON(_ header: Header = Header()) throws -> Data {
-        var members: [(String, OrderedJSON)] = []
+        var members: [(String, JSONValue)] = []
         var extras = header.extraMembers
         if let algorithm = extras.removeValue(forKey: "alg") ?? header.algorithm.map(JSONValue.string) {
-            members.append(("alg", OrderedJSON.sorted(algorithm)))
+            members.append(("alg", algorithm))
         }
         let chain: [String]?
         switch header.certificateChain {
@@ -124,12 +124,12 @@ public struct TokenMinter: Sendable {
         case .omitted: chain = nil
         }
         if let x5c = extras.removeValue(forKey: "x5c") ?? chain.map({ .array($0.map(JSONValue.string)) }) {
-            members.append(("x5c", OrderedJSON.sorted(x5c)))
+            members.append(("x5c", x5c))
         }
         for (key, value) in extras.sorted(by: { $0.key < $1.key }) {
-            members.append((key, OrderedJSON.sorted(value)))
+            members.append((key, value))
         }
-        return Data(try OrderedJSON.object(members).compact().utf8)
+        return JSONText.compactData(orderedMembers: members)
     }
 
     // MARK: Default payloads

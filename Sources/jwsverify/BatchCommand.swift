@@ -316,11 +316,11 @@ enum BatchCommand {
         return slots.values()
     }
 
-    /// The outcome of one line (its bytes in `bytes`), in any shape ``InputShape`` accepts, with the
-    /// line's `id`.
+    /// The outcome of one line (its bytes in `bytes`), in any shape ``InputShape/readLine(_:range:)`` accepts,
+    /// with the line's `id` as written.
     static func outcome(
         of line: InputLine, in bytes: [UInt8], runner: VerificationRunner, lineLimit: Int, report: BatchReport
-    ) -> (TokenOutcome, JSONValue?) {
+    ) -> (TokenOutcome, JSONLiteral?) {
         if line.overflowed || (line.length > lineLimit && !ReceiptBatchLine.mayHoldReceipt(bytes[line.range])) {
             return (
                 .unreadableToken(
@@ -328,14 +328,18 @@ enum BatchCommand {
                         + " \(runner.maximumTokenBytes) bytes); skipped"), nil
             )
         }
-        switch InputShape.read(bytes, range: line.range, what: "the line") {
-        case .failure(let failure): return (.unreadableToken(failure.message), failure.id)
+        switch InputShape.readLine(bytes, range: line.range) {
+        case .failure(let failure):
+            guard failure.receipt else { return (.unreadableToken(failure.message), failure.id) }
+            return (ReceiptBatchLine.outcome(failing: failure.error, reporting: report == .full), failure.id)
         case .success(let shaped):
-            if let receipt = ReceiptBatchLine.outcome(shaped.text, runner: runner.receipts, reporting: report == .full)
-            {
-                return (receipt, shaped.id)
+            switch shaped.content {
+            case .receipt(let receipt):
+                let outcome = ReceiptBatchLine.outcome(receipt, runner: runner.receipts, reporting: report == .full)
+                return (outcome, shaped.id)
+            case .token(let token):
+                return (runner.run(token, reporting: report == .full), shaped.id)
             }
-            return (runner.run(shaped.text, reporting: report == .full), shaped.id)
         }
     }
 }

@@ -11,7 +11,7 @@ enum BatchReport: String, CaseIterable, Sendable {
 /// The `batch` result line, both reports: the fields each has, and the compact line's rendering.
 ///
 /// Documented in `Docs/CLI.md` ("Batch result line"). The compact line names the token by the key
-/// identifiers of its kind (``identifierKeys(_:)``) and carries its decoded payload; a notification's
+/// identifiers of its kind (``PayloadKind/identifierKeys``) and carries its decoded payload; a notification's
 /// nested tokens are replaced, at their place in the payload, by their own verdict and decoded payload,
 /// so no raw token is ever echoed. The full object is ``JSONRenderer/document(_:line:includeDER:)``.
 enum BatchResultLine {
@@ -21,23 +21,6 @@ enum BatchResultLine {
     /// The fields that every line keeps, whatever `--fields` selects: the line stays identifiable and versioned.
     static let alwaysKept: Set<String> = ["line", "schemaVersion"]
 
-    /// The identifier fields, per kind, copied from the payload's top level (a notification's
-    /// `transactionId`, `originalTransactionId` and `productId` come from its nested transaction, else
-    /// its renewal info).
-    static func identifierKeys(_ kind: PayloadKind) -> [String] {
-        switch kind {
-        case .transaction: return ["transactionId", "originalTransactionId", "productId"]
-        case .renewalInfo: return ["originalTransactionId", "productId", "autoRenewProductId"]
-        case .appTransaction: return ["appTransactionId", "bundleId", "applicationVersion"]
-        case .notification:
-            return [
-                "notificationUUID", "notificationType", "subtype", "transactionId", "originalTransactionId",
-                "productId",
-            ]
-        case .realtimeRequest: return ["requestIdentifier", "originalTransactionId", "productId"]
-        }
-    }
-
     /// The compact line's top-level fields (some only when they apply).
     static let compactFields: [String] = {
         var fields = [
@@ -45,7 +28,7 @@ enum BatchResultLine {
             "environment", "nestedField", "nestedCheck", "payload",
         ]
         for kind in PayloadKind.allCases {
-            for key in identifierKeys(kind) where !fields.contains(key) { fields.append(key) }
+            for key in kind.identifierKeys where !fields.contains(key) { fields.append(key) }
         }
         return fields
     }()
@@ -73,7 +56,7 @@ enum BatchResultLine {
     ///   - out: The bytes the line is appended to. They are UTF-8: the JSON writer writes strings from
     ///     `String`s, and the payload copier copies only payload text that is valid UTF-8.
     static func render(
-        _ outcome: TokenOutcome, line: Int, id: JSONValue?, report: BatchReport, fields: Set<String>?,
+        _ outcome: TokenOutcome, line: Int, id: JSONLiteral?, report: BatchReport, fields: Set<String>?,
         into out: inout [UInt8]
     ) {
         if let receipt = outcome.receipt {
@@ -94,13 +77,13 @@ enum BatchResultLine {
             members = object
         }
         members["line"] = .integer(Int64(line))
-        if let id { members["id"] = id }
         var writesPayload = report == .compact
         if let fields {
             members = members.filter { fields.contains($0.key) || alwaysKept.contains($0.key) }
             writesPayload = writesPayload && fields.contains("payload")
         }
-        writeObject(members, payloadOf: writesPayload ? outcome : nil, into: &out)
+        let echoesId = fields?.contains("id") ?? true
+        writeObject(members, id: echoesId ? id : nil, payloadOf: writesPayload ? outcome : nil, into: &out)
         out.append(UInt8(ascii: "\n"))
     }
 
@@ -108,7 +91,7 @@ enum BatchResultLine {
     private enum CompactField {
         case schemaVersion, line, id, verified, code, check, message, underlying, retryable, kind, environment
         case nestedField, nestedCheck, payload
-        /// One of ``identifierKeys(_:)``.
+        /// One of ``PayloadKind/identifierKeys``.
         case identifier
 
         init(_ name: String) {
@@ -153,10 +136,10 @@ enum BatchResultLine {
     /// Every `"key":` of ``compactKeysInOrder``, each after a comma, one after the other.
     private static let compactKeyBytes: [UInt8] = compactKeysInOrder.flatMap { [UInt8(ascii: ",")] + $0.key }
 
-    /// ``compactKeysInOrder`` without the identifiers of other kinds than `kind` (``identifierKeys(_:)``),
+    /// ``compactKeysInOrder`` without the identifiers of other kinds than `kind` (``PayloadKind/identifierKeys``),
     /// or without any for an unknown kind.
     private static func compactMembers(for kind: PayloadKind?) -> [CompactMember] {
-        let identifiers = kind.map(identifierKeys) ?? []
+        let identifiers = kind?.identifierKeys ?? []
         var members: [CompactMember] = []
         var offset = 0
         for (index, entry) in compactKeysInOrder.enumerated() {
@@ -194,7 +177,7 @@ enum BatchResultLine {
     /// ``JSONWriter`` writes an object), each value with the writer's own functions, without building a
     /// dictionary of ``JSONValue``s.
     static func writeCompact(
-        _ outcome: TokenOutcome, line: Int, id: JSONValue?, fields: Set<String>?, into out: inout [UInt8]
+        _ outcome: TokenOutcome, line: Int, id: JSONLiteral?, fields: Set<String>?, into out: inout [UInt8]
     ) {
         let keyBytes = compactKeyBytes
         var first = true
@@ -256,7 +239,7 @@ enum BatchResultLine {
             case .id:
                 guard let id else { continue }
                 begin(member, &out)
-                JSONWriter.write(id, pretty: false, depth: 1, into: &out)
+                out.append(contentsOf: id.bytes)
             case .identifier:
                 guard let value = identifier(compactKeysInOrder[member.index].name, of: outcome) else { continue }
                 begin(member, &out)
@@ -284,25 +267,36 @@ enum BatchResultLine {
         "message": .string("not checked: the notification itself did not pass its checks"),
     ]
 
-    /// Writes an object, members sorted by key, with a `payload` member written from `outcome`.
-    private static func writeObject(
-        _ members: [String: JSONValue], payloadOf outcome: TokenOutcome?, into out: inout [UInt8]
+    /// A member of an object that ``writeObject(_:id:payloadOf:into:)`` writes.
+    private enum Member {
+        /// A value, written by the writer.
+        case value(JSONValue)
+        /// The caller's `id`, written as the caller wrote it.
+        case literal(JSONLiteral)
+        /// The payload, written from the outcome.
+        case payload(TokenOutcome)
+    }
+
+    /// Writes an object, members sorted by key, with an `id` member echoed as written and a `payload` member
+    /// written from `outcome`, when given.
+    static func writeObject(
+        _ members: [String: JSONValue], id: JSONLiteral?, payloadOf outcome: TokenOutcome?, into out: inout [UInt8]
     ) {
-        // nil stands for the payload, written from the outcome.
-        var entries: [(key: String, value: JSONValue?)] = []
-        entries.reserveCapacity(members.count + 1)
-        for (key, value) in members { entries.append((key, value)) }
-        if outcome != nil { entries.append(("payload", nil)) }
+        var entries: [(key: String, value: Member)] = []
+        entries.reserveCapacity(members.count + 2)
+        for (key, value) in members { entries.append((key, .value(value))) }
+        if let id { entries.append(("id", .literal(id))) }
+        if let outcome { entries.append(("payload", .payload(outcome))) }
         entries.sort { JSONWriter.precedes($0.key, $1.key) }
         out.append(UInt8(ascii: "{"))
         for (index, entry) in entries.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.writeString(entry.key, into: &out)
             out.append(UInt8(ascii: ":"))
-            if let value = entry.value {
-                JSONWriter.write(value, pretty: false, depth: 1, into: &out)
-            } else if let outcome {
-                writePayload(outcome, into: &out)
+            switch entry.value {
+            case .value(let value): JSONWriter.write(value, pretty: false, depth: 1, into: &out)
+            case .literal(let id): out.append(contentsOf: id.bytes)
+            case .payload(let outcome): writePayload(outcome, into: &out)
             }
         }
         out.append(UInt8(ascii: "}"))
@@ -315,7 +309,7 @@ enum BatchResultLine {
         if outcome.kind == .notification {
             for nested in outcome.nested {
                 replacements[nested.path] = {
-                    writeObject(verdict(nested.outcome), payloadOf: nested.outcome, into: &$0)
+                    writeObject(verdict(nested.outcome), id: nil, payloadOf: nested.outcome, into: &$0)
                 }
             }
             // A notification refused by its own checks did not verify its nested tokens: they are not

@@ -85,7 +85,7 @@ enum TokenInput {
                     + " \(CompactJWS.defaultMaximumBytes) bytes")
         }
         switch InputShape.read(whole.bytes, what: "the input") {
-        case .success(let shaped): return .token(shaped.token)
+        case .success(let shaped): return .token(shaped.token?.string ?? "")
         case .failure(let failure): return .unreadable(failure.message)
         }
     }
@@ -101,13 +101,13 @@ enum TokenInput {
     ) -> Result<(roots: [VerificationRunner.RootFile], xcodeCertificate: Data?), InputFailure> {
         var files: [VerificationRunner.RootFile] = []
         for path in roots {
-            switch readCertificate(path, option: VerifyCommand.root.name) {
+            switch readCertificate(path, option: VerifyCommand.trust.root.name) {
             case .failure(let failure): return .failure(failure)
             case .success(let data): files.append(.init(path: path, contents: data))
             }
         }
         guard let path = xcodeCertificate else { return .success((files, nil)) }
-        return readCertificate(path, option: VerifyCommand.xcodeCertificate.name).map { (files, $0) }
+        return readCertificate(path, option: VerifyCommand.trust.xcodeCertificate.name).map { (files, $0) }
     }
 
     /// Reads a certificate file given with `--root` or `--xcode-certificate` (at most 1 MiB is kept).

@@ -25,17 +25,17 @@ enum FlagAdvice {
         _ error: VerificationError, roots: [VerificationRunner.RootFile], xcodeCertificatePath: String?,
         xcodeCertificate: Data?, signedData: String = "tokens"
     ) -> String {
-        let environment = VerifyCommand.environment.name
+        let environment = VerifyCommand.trust.environment.name
         let message: String
         switch error.remedy {
         case .appAppleIdRequired?:
             message =
-                "'\(environment) \(AppStoreEnvironment.production.rawValue)' requires '\(VerifyCommand.appAppleId.name)'"
+                "'\(environment) \(AppStoreEnvironment.production.rawValue)' requires '\(VerifyCommand.trust.appAppleId.name)'"
                 + " (the app's Apple id, from App Store Connect): Production tokens are checked against it"
         case .xcodeCertificateRequired?:
             message =
                 "'\(environment) \(AppStoreEnvironment.xcode.rawValue)' requires"
-                + " '\(VerifyCommand.xcodeCertificate.name)': in Xcode, open the .storekit configuration, choose"
+                + " '\(VerifyCommand.trust.xcodeCertificate.name)': in Xcode, open the .storekit configuration, choose"
                 + " Editor > Save Public Certificate, and pass that file"
         case .xcodeWithoutOnlineChecks?:
             message =
@@ -44,16 +44,16 @@ enum FlagAdvice {
         case .xcodeAlone?:
             message =
                 "'\(environment) \(AppStoreEnvironment.xcode.rawValue)' cannot be combined with another"
-                + " '\(environment)': Xcode \(signedData) are trusted through '\(VerifyCommand.xcodeCertificate.name)',"
+                + " '\(environment)': Xcode \(signedData) are trusted through '\(VerifyCommand.trust.xcodeCertificate.name)',"
                 + " not Apple's roots; verify them in a run of their own"
         case .xcodeCertificateUnreadable?:
             let path = xcodeCertificatePath ?? "?"
-            message = "\(VerifyCommand.xcodeCertificate.name) \(quotedPath(path)): \(notACertificate(xcodeCertificate))"
+            message = "\(VerifyCommand.trust.xcodeCertificate.name) \(quotedPath(path)): \(notACertificate(xcodeCertificate))"
         case .rootUnreadable(let index)? where roots.indices.contains(index):
             message =
-                "\(VerifyCommand.root.name) \(quotedPath(roots[index].path)): \(notACertificate(roots[index].contents))"
+                "\(VerifyCommand.trust.root.name) \(quotedPath(roots[index].path)): \(notACertificate(roots[index].contents))"
         case .rootsRefused? where !roots.isEmpty:
-            message = "the '\(VerifyCommand.root.name)' certificates: \(error.message)"
+            message = "the '\(VerifyCommand.trust.root.name)' certificates: \(error.message)"
         default:
             message = error.message
         }
@@ -99,12 +99,12 @@ enum FlagAdvice {
             let kinds = OptionValue.alternatives(PayloadKind.allCases.map(\.rawValue))
             return "pass '\(kind)' with the kind to verify it as: \(kinds) ('jwsverify inspect' shows the payload)"
         case .xcodeToken?:
-            return "pass '\(VerifyCommand.environment.name) \(AppStoreEnvironment.xcode.rawValue)"
-                + " \(VerifyCommand.xcodeCertificate.name) <file>' with the certificate exported from Xcode (open the"
+            return "pass '\(VerifyCommand.trust.environment.name) \(AppStoreEnvironment.xcode.rawValue)"
+                + " \(VerifyCommand.trust.xcodeCertificate.name) <file>' with the certificate exported from Xcode (open the"
                 + " .storekit configuration, Editor > Save Public Certificate)"
         case .notAnXcodeToken?:
             return "this token carries Apple's chain, not a StoreKit Testing certificate: verify it without"
-                + " '\(VerifyCommand.environment.name) \(AppStoreEnvironment.xcode.rawValue)'"
+                + " '\(VerifyCommand.trust.environment.name) \(AppStoreEnvironment.xcode.rawValue)'"
         case .localTestingCannotBeVerified?:
             return "LocalTesting tokens are signed by nobody, so nothing can verify them; this one was decoded only"
                 + " ('jwsverify inspect' decodes any token the same way)"
@@ -114,15 +114,15 @@ enum FlagAdvice {
         guard error.check == .claims else { return nil }
         switch failedStep {
         case "bundleId":
-            return "the token names another app's bundle id; '\(VerifyCommand.bundleId.name)' must be your app's:"
+            return "the token names another app's bundle id; '\(VerifyCommand.trust.bundleId.name)' must be your app's:"
                 + " change it only if that bundle id is yours too"
         case "appAppleId":
-            return "the token names another app Apple id; '\(VerifyCommand.appAppleId.name)' must be your app's, from"
+            return "the token names another app Apple id; '\(VerifyCommand.trust.appAppleId.name)' must be your app's, from"
                 + " App Store Connect: never copy the token's"
         case "environment":
-            let given = environment.map { " '\(VerifyCommand.environment.name) \($0.rawValue)'" } ?? ""
+            let given = environment.map { " '\(VerifyCommand.trust.environment.name) \($0.rawValue)'" } ?? ""
             return "the token comes from another environment than\(given); pass the environment it names to"
-                + " '\(VerifyCommand.environment.name)' only where such tokens may be accepted"
+                + " '\(VerifyCommand.trust.environment.name)' only where such tokens may be accepted"
         default:
             return nil
         }
@@ -131,7 +131,7 @@ enum FlagAdvice {
     /// The note on a validation time that is the current time for lack of a signed date.
     static func withoutSignedDate(kind: PayloadKind?) -> String {
         let key = kind?.validationDateKey ?? "signedDate"
-        return "the current time: the payload has no \(key); pass '\(VerifyCommand.at.name) <time>' to validate at"
+        return "the current time: the payload has no \(key); pass '\(VerifyCommand.trust.at.name) <time>' to validate at"
             + " another time"
     }
 
@@ -151,14 +151,14 @@ enum FlagAdvice {
         for error: VerificationError, failedStep: String?, environments: [AppStoreEnvironment],
         claimedReceiptType: String?, usesBundledRoot: Bool
     ) -> String? {
-        let environment = ReceiptCommand.environment.name
+        let environment = ReceiptCommand.trust.environment.name
         let xcode = AppStoreEnvironment.xcode.rawValue
         switch (error.check, failedStep) {
         case (.claims, "bundleId"):
-            return "the receipt names another app's bundle id; '\(ReceiptCommand.bundleId.name)' must be your app's:"
+            return "the receipt names another app's bundle id; '\(ReceiptCommand.trust.bundleId.name)' must be your app's:"
                 + " change it only if that bundle id is yours too"
         case (.claims, "appAppleId"):
-            return "the receipt names another app Apple id (field 1); '\(ReceiptCommand.appAppleId.name)' must be your"
+            return "the receipt names another app Apple id (field 1); '\(ReceiptCommand.trust.appAppleId.name)' must be your"
                 + " app's, from App Store Connect: never copy the receipt's"
         case (.claims, "environment"):
             let given = environments.map { "'\(environment) \($0.rawValue)'" }
@@ -176,7 +176,7 @@ enum FlagAdvice {
         }
         if claimedReceiptType == xcode, !environments.contains(.xcode) {
             return "the receipt says it was made by Xcode StoreKit Testing: pass '\(environment) \(xcode)"
-                + " \(ReceiptCommand.xcodeCertificate.name) <file>' with the certificate exported from Xcode (open the"
+                + " \(ReceiptCommand.trust.xcodeCertificate.name) <file>' with the certificate exported from Xcode (open the"
                 + " .storekit configuration, Editor > Save Public Certificate)"
         }
         guard error.code == .untrustedChain else { return nil }
@@ -186,7 +186,7 @@ enum FlagAdvice {
         }
         if usesBundledRoot {
             return "the chain does not lead to the bundled Apple Inc. Root; a receipt minted with 'jwsverify"
-                + " \(Subcommand.mintReceipt.path)' verifies only with '\(ReceiptCommand.root.name)"
+                + " \(Subcommand.mintReceipt.path)' verifies only with '\(ReceiptCommand.trust.root.name)"
                 + " <pki>/\(TestPKI.FileName.rootDER)'"
         }
         return nil
@@ -198,7 +198,7 @@ enum FlagAdvice {
 
     /// The note on a receipt's validation time that is the current time for lack of a creation date.
     static func withoutCreationDate() -> String {
-        "the current time: the receipt has no creation date (field 12); pass '\(ReceiptCommand.at.name) <time>' to"
+        "the current time: the receipt has no creation date (field 12); pass '\(ReceiptCommand.trust.at.name) <time>' to"
             + " validate at another time"
     }
 }

@@ -234,22 +234,3 @@ final class LineReader {
         return .success(lines)
     }
 }
-
-extension ArraySlice where Element == UInt8 {
-    /// The bytes without leading and trailing ASCII whitespace (space, tab, LF, VT, FF, CR).
-    func trimmingASCIIWhitespace() -> ArraySlice<UInt8> {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-        var start = startIndex
-        var end = endIndex
-        while start < end, isSpace(self[start]) { start += 1 }
-        while end > start, isSpace(self[end - 1]) { end -= 1 }
-        return self[start..<end]
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// The bytes without leading and trailing ASCII whitespace (space, tab, LF, VT, FF, CR).
-    func trimmingASCIIWhitespace() -> ArraySlice<UInt8> {
-        self[...].trimmingASCIIWhitespace()
-    }
-}

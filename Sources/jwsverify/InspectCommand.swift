@@ -134,15 +134,13 @@ enum InspectCommand {
             unverified.certificates, complete: unverified.certificateProblems.isEmpty)
         inspection.certificateProblems = unverified.certificateProblems
         if let json = try? JSONParser.parseObject(Array(unverified.payloadJSON)) {
-            inspection.payload = PayloadDocument(
-                json: .object(json), annotating: unverified.payload.map(annotationModel))
-        }
-        if nesting, inspection.kind == .notification, let json = inspection.payload?.json {
-            inspection.nested = VerificationRunner.nestedTokens(in: json).map { item in
-                (
-                    item.field, item.path,
-                    inspect(item.value, kind: VerificationRunner.nestedTokenKind(field: item.field), nesting: false)
-                )
+            inspection.payload = PayloadDocument(json: .object(json), annotatingAs: unverified.payload?.kind)
+            if nesting, let kind = inspection.kind {
+                // The members the kind's table entry names as nested tokens (a notification's), each inspected
+                // as the kind it holds.
+                inspection.nested = kind.nestedTokens(in: json).map { item in
+                    (item.field, item.path, inspect(item.token, kind: item.kind, nesting: false))
+                }
             }
         }
         return inspection
@@ -158,7 +156,4 @@ enum InspectCommand {
         if let crit = header.crit { members["crit"] = crit }
         return .object(members)
     }
-
-    /// The model whose reflection annotates the payload JSON.
-    private static func annotationModel(_ payload: DecodedPayload) -> Any { payload.model }
 }

@@ -192,8 +192,8 @@ enum MintPKICommand {
                 "  \(HelpText.program) \(Subcommand.mintReceipt.path) \(MintReceiptCommand.pki.name) \(quote(directory))"
                     + " \(MintReceiptCommand.purchase.name) \(defaults.productId) > receipt.b64")
             lines.append(
-                "  \(HelpText.program) \(Subcommand.receipt.path) \(ReceiptCommand.root.name) \(quote(root))"
-                    + " \(ReceiptCommand.bundleId.name) \(quote(defaults.bundleId)) \(ReceiptCommand.environment.name)"
+                "  \(HelpText.program) \(Subcommand.receipt.path) \(ReceiptCommand.trust.root.name) \(quote(root))"
+                    + " \(ReceiptCommand.trust.bundleId.name) \(quote(defaults.bundleId)) \(ReceiptCommand.trust.environment.name)"
                     + " \(defaults.environment) receipt.b64")
         } else {
             lines.append("Next, mint a token and verify it:")
@@ -201,8 +201,8 @@ enum MintPKICommand {
                 "  \(HelpText.program) \(Subcommand.mintToken.path) \(MintTokenCommand.pki.name) \(quote(directory))"
                     + " \(MintTokenCommand.kind.name) \(TestPayloadKind.transaction.rawValue) > token.txt")
             lines.append(
-                "  \(HelpText.program) \(VerifyCommand.root.name) \(quote(root)) \(VerifyCommand.bundleId.name)"
-                    + " \(quote(defaults.bundleId)) \(VerifyCommand.environment.name) \(defaults.environment) token.txt"
+                "  \(HelpText.program) \(VerifyCommand.trust.root.name) \(quote(root)) \(VerifyCommand.trust.bundleId.name)"
+                    + " \(quote(defaults.bundleId)) \(VerifyCommand.trust.environment.name) \(defaults.environment) token.txt"
             )
         }
         return lines.joined(separator: "\n") + "\n"

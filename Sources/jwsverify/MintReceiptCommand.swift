@@ -197,9 +197,9 @@ enum MintReceiptCommand {
                 + " attributes, leaf, intermediate and root embedded, DER) over the receipt's attributes: receipt type,"
                 + " app item id, bundle id, app version, opaque value and SHA-1 device hash, creation date, original"
                 + " purchase date and version, and one in-app purchase per '\(purchase.name)'. Verify with"
-                + " '\(HelpText.program) \(Subcommand.receipt.path) \(ReceiptCommand.root.name)"
-                + " <directory>/\(TestPKI.FileName.rootDER)'; an Xcode receipt with '\(ReceiptCommand.environment.name)"
-                + " Xcode \(ReceiptCommand.xcodeCertificate.name) <directory>/\(ReceiptTestPKI.XcodeFileName.certificateDER)'.",
+                + " '\(HelpText.program) \(Subcommand.receipt.path) \(ReceiptCommand.trust.root.name)"
+                + " <directory>/\(TestPKI.FileName.rootDER)'; an Xcode receipt with '\(ReceiptCommand.trust.environment.name)"
+                + " Xcode \(ReceiptCommand.trust.xcodeCertificate.name) <directory>/\(ReceiptTestPKI.XcodeFileName.certificateDER)'.",
             argument: nil,
             exitCodes: [
                 (ExitCode.verified, "Minted."),

@@ -180,7 +180,7 @@ enum MintTokenCommand {
                 + " Apple sends for a monthly subscription bought with an introductory offer, and an ES256 signature"
                 + " by the test leaf. A notification carries a signed transaction and renewal info (an app transaction"
                 + " for RESCIND_CONSENT; none for TEST, EXTERNAL_PURCHASE_TOKEN and SUMMARY) minted with the same"
-                + " PKI and options. Verify with '\(HelpText.program) \(VerifyCommand.root.name)"
+                + " PKI and options. Verify with '\(HelpText.program) \(VerifyCommand.trust.root.name)"
                 + " <directory>/\(TestPKI.FileName.rootDER)'.",
             argument: nil,
             exitCodes: [

@@ -3,9 +3,8 @@ import JWSVerify
 
 /// App receipts in `batch`: which lines are receipts, the verifier they go to, and their result lines.
 ///
-/// A line holds a receipt when the token ``InputShape`` reads from it (a bare line, a JSON string, or the `token`
-/// of an object with its `id`) starts like one in base64 (``ReceiptInputDescription/startsLikeReceipt(_:)``); it
-/// is verified with one ``AppReceiptVerifier`` built from the same options as the tokens' verifier (``runner(_:)``),
+/// A line holds a receipt when the library's ``InputShape/readLine(_:range:)`` says so (a `receipt-data` object,
+/// or a token that starts like a receipt in base64); it is verified with one ``AppReceiptVerifier`` built from the same options as the tokens' verifier (``runner(_:)``),
 /// shared by every thread. Its outcome travels through `batch` as a ``TokenOutcome`` carrying the
 /// ``ReceiptOutcome`` (``TokenOutcome/receipt``), and its line is written here.
 ///
@@ -36,25 +35,13 @@ enum ReceiptBatchLine {
     /// The receipt verifier of a `batch` run, configured from its options; the library's refusal of that
     /// configuration (as `--environment LocalTesting`, which tokens accept) when there is none.
     static func runner(_ options: VerifyOptions) -> Result<ReceiptRunner, VerificationError> {
-        func refusal(_ message: String) -> VerificationError {
+        options.trust.configure(signedData: "receipts") { roots, xcodeCertificate in
+            ReceiptRunner.make(
+                options.trust, roots: roots, xcodeCertificate: xcodeCertificate, showsUndecodedDetails: false)
+        }.mapError { failure in
             VerificationError(
                 .invalidConfiguration, check: .configuration,
-                "app receipts cannot be verified with these options: \(message)")
-        }
-        let files: (roots: [VerificationRunner.RootFile], xcodeCertificate: Data?)
-        switch TokenInput.readCertificateFiles(roots: options.roots, xcodeCertificate: options.xcodeCertificate) {
-        case .failure(let failure): return .failure(refusal(failure.message))
-        case .success(let value): files = value
-        }
-        return ReceiptRunner.make(
-            roots: files.roots, xcodeCertificate: files.xcodeCertificate, bundleId: options.bundleId,
-            appAppleId: options.appAppleId, environments: options.environments, at: options.at,
-            showsUndecodedDetails: false
-        ).mapError { error in
-            refusal(
-                FlagAdvice.configurationMessage(
-                    error, roots: files.roots, xcodeCertificatePath: options.xcodeCertificate,
-                    xcodeCertificate: files.xcodeCertificate, signedData: "receipts"))
+                "app receipts cannot be verified with these options: \(failure.message)")
         }
     }
 
@@ -78,35 +65,34 @@ enum ReceiptBatchLine {
         }
     }
 
-    /// The outcome of a line's token when it is a receipt; nil when it is not one (then it is a token).
+    /// The outcome of a line that holds a receipt (``InputShape/readLine(_:range:)`` decides which lines do).
     ///
     /// - Parameters:
-    ///   - token: The token ``InputShape`` read from the line.
+    ///   - receipt: The receipt's bytes or base64 text.
     ///   - runner: The run's receipt verifier, or why there is none.
     ///   - reporting: Whether the outcome carries every check and the chain (`--report full`).
     static func outcome(
-        _ text: ShapedToken.Text, runner: Result<ReceiptRunner, VerificationError>?, reporting: Bool
-    ) -> TokenOutcome? {
-        // A token starts with "eyJ"; base64 of a receipt with "MI": only those lines are looked at further.
-        let token: [UInt8]
-        switch text {
-        case .string(let string):
-            guard string.utf8.first == UInt8(ascii: "M") else { return nil }
-            token = Array(string.utf8)
-        case .utf8(let bytes):
-            guard bytes.first == UInt8(ascii: "M") else { return nil }
-            token = bytes
-        }
-        guard let runner, ReceiptInputDescription.startsLikeReceipt(Array(token.prefix(24))) else { return nil }
+        _ receipt: [UInt8], runner: Result<ReceiptRunner, VerificationError>?, reporting: Bool
+    ) -> TokenOutcome {
         switch runner {
-        case .success(let runner):
-            return TokenOutcome(receipt: runner.run(token, reporting: reporting))
-        case .failure(let error):
-            return TokenOutcome(
-                receipt: ReceiptOutcome(
-                    verified: false, error: error,
-                    checks: reporting ? CheckLine.lines(VerificationReport(failure: error)) : []))
+        case .success(let runner)?:
+            return TokenOutcome(receipt: runner.run(receipt, reporting: reporting))
+        case .failure(let error)?:
+            return outcome(failing: error, reporting: reporting)
+        case nil:
+            return outcome(
+                failing: VerificationError(
+                    .invalidConfiguration, check: .configuration, "app receipts are not verified here"),
+                reporting: reporting)
         }
+    }
+
+    /// The outcome of a receipt line refused before verification: its shape, or the options.
+    static func outcome(failing error: VerificationError, reporting: Bool) -> TokenOutcome {
+        TokenOutcome(
+            receipt: ReceiptOutcome(
+                verified: false, error: error,
+                checks: reporting ? CheckLine.lines(VerificationReport(failure: error)) : []))
     }
 
     /// Writes one receipt's result line, newline-terminated.
@@ -119,45 +105,118 @@ enum ReceiptBatchLine {
     ///   - fields: The top-level fields to keep (plus ``BatchResultLine/alwaysKept``); nil keeps all.
     ///   - out: Where the line is appended.
     static func write(
-        _ receipt: ReceiptOutcome, line: Int, id: JSONValue?, report: BatchReport, fields: Set<String>?,
+        _ receipt: ReceiptOutcome, line: Int, id: JSONLiteral?, report: BatchReport, fields: Set<String>?,
         into out: inout [UInt8]
     ) {
-        var members: [String: JSONValue]
-        switch report {
-        case .compact: members = compact(receipt)
-        case .full:
-            guard case .object(let object) = ReceiptRenderer.document(receipt, includeDER: false) else { return }
-            members = object
+        guard report == .full else {
+            writeCompact(receipt, line: line, id: id, fields: fields, into: &out)
+            out.append(UInt8(ascii: "\n"))
+            return
         }
+        guard case .object(var members) = ReceiptRenderer.document(receipt, includeDER: false) else { return }
         members["line"] = .integer(Int64(line))
-        if let id { members["id"] = id }
         if let fields {
             members = members.filter { fields.contains($0.key) || BatchResultLine.alwaysKept.contains($0.key) }
         }
-        JSONWriter.write(.object(members), pretty: false, depth: 0, into: &out)
+        let echoesId = fields?.contains("id") ?? true
+        BatchResultLine.writeObject(members, id: echoesId ? id : nil, payloadOf: nil, into: &out)
         out.append(UInt8(ascii: "\n"))
     }
 
-    /// The compact members of one receipt, without `line` and `id`.
-    static func compact(_ receipt: ReceiptOutcome) -> [String: JSONValue] {
-        var members: [String: JSONValue] = [
-            "schemaVersion": .integer(Int64(BatchResultLine.compactSchemaVersion)),
-            "verified": .bool(receipt.verified),
-            "code": receipt.error.map { .string($0.code.rawValue) } ?? .null,
-            "check": receipt.error.map { .string($0.check.rawValue) } ?? .null,
-            "message": .string(receipt.error?.message ?? "every check passed"),
-            "retryable": .bool(false),
-            "kind": .string(ReceiptRenderer.kind),
-            "environment": receipt.environment.map(JSONValue.string) ?? .null,
-            "payload": receipt.receipt.map(ReceiptOutcome.json) ?? .null,
-        ]
-        if let underlying = receipt.error?.underlying { members["underlying"] = .string(underlying) }
-        if let bundleId = receipt.receipt?.bundleId { members["bundleId"] = .string(bundleId) }
-        if let first = receipt.receipt?.inApp.first {
-            if let id = first.transactionId { members["transactionId"] = .string(id) }
-            if let id = first.originalTransactionId { members["originalTransactionId"] = .string(id) }
+    /// A member of the compact line, by its name in ``compactFields``.
+    private enum CompactMember: String {
+        case bundleId, check, code, environment, id, kind, line, message, originalTransactionId, payload, retryable
+        case schemaVersion, transactionId, underlying, verified
+    }
+
+    /// The members of ``compactFields`` in the order ``JSONWriter`` writes an object's
+    /// (``JSONWriter/precedes(_:_:)``), each with its `"name":` bytes.
+    private static let compactMembersInOrder: [(member: CompactMember, name: String, key: [UInt8])] =
+        compactFields.sorted(by: JSONWriter.precedes).compactMap { name in
+            guard let member = CompactMember(rawValue: name) else { return nil }
+            var key: [UInt8] = []
+            JSONWriter.writeString(name, into: &key)
+            key.append(UInt8(ascii: ":"))
+            return (member, name, key)
         }
-        return members
+
+    /// Writes the compact line of one receipt, without its newline, those of its members `fields` keeps: the bytes
+    /// ``JSONWriter`` writes for the object of the members, straight into `out`, the payload as the library writes
+    /// it (``AppReceipt/appendJSON(to:)``, the JSON of ``ReceiptOutcome/json(_:)``; `null` when there is none or it
+    /// cannot be written).
+    ///
+    /// Members: the verdict (`verified`, `code`, `check`, `message`, `underlying` when there is one, `retryable`
+    /// false), `kind: "receipt"`, `environment`, ``identifierKeys`` (each when the receipt has it), `payload`,
+    /// `line`, `id` when given, `schemaVersion`.
+    static func writeCompact(
+        _ receipt: ReceiptOutcome, line: Int, id: JSONLiteral?, fields: Set<String>?, into out: inout [UInt8]
+    ) {
+        let error = receipt.error
+        let first = receipt.receipt?.inApp.first
+        var opened = false
+        for entry in compactMembersInOrder {
+            if let fields, !fields.contains(entry.name), !BatchResultLine.alwaysKept.contains(entry.name) { continue }
+            /// `{` or `,`, then `"name":`.
+            func begin(_ out: inout [UInt8]) {
+                out.append(UInt8(ascii: opened ? "," : "{"))
+                opened = true
+                out.append(contentsOf: entry.key)
+            }
+            switch entry.member {
+            case .bundleId:
+                guard let bundleId = receipt.receipt?.bundleId else { continue }
+                begin(&out)
+                JSONWriter.writeString(bundleId, into: &out)
+            case .check:
+                begin(&out)
+                JSONWriter.writeString(orNull: error?.check.rawValue, into: &out)
+            case .code:
+                begin(&out)
+                JSONWriter.writeString(orNull: error?.code.rawValue, into: &out)
+            case .environment:
+                begin(&out)
+                JSONWriter.writeString(orNull: receipt.environment, into: &out)
+            case .id:
+                guard let id else { continue }
+                begin(&out)
+                out.append(contentsOf: id.bytes)
+            case .kind:
+                begin(&out)
+                JSONWriter.writeString(ReceiptRenderer.kind, into: &out)
+            case .line:
+                begin(&out)
+                JSONWriter.writeInteger(Int64(line), into: &out)
+            case .message:
+                begin(&out)
+                JSONWriter.writeString(error?.message ?? "every check passed", into: &out)
+            case .originalTransactionId:
+                guard let originalTransactionId = first?.originalTransactionId else { continue }
+                begin(&out)
+                JSONWriter.writeString(originalTransactionId, into: &out)
+            case .payload:
+                begin(&out)
+                if receipt.receipt?.appendJSON(to: &out) != true { JSONWriter.writeNull(into: &out) }
+            case .retryable:
+                begin(&out)
+                JSONWriter.writeBool(false, into: &out)
+            case .schemaVersion:
+                begin(&out)
+                JSONWriter.writeInteger(Int64(BatchResultLine.compactSchemaVersion), into: &out)
+            case .transactionId:
+                guard let transactionId = first?.transactionId else { continue }
+                begin(&out)
+                JSONWriter.writeString(transactionId, into: &out)
+            case .underlying:
+                guard let underlying = error?.underlying else { continue }
+                begin(&out)
+                JSONWriter.writeString(underlying, into: &out)
+            case .verified:
+                begin(&out)
+                JSONWriter.writeBool(receipt.verified, into: &out)
+            }
+        }
+        if !opened { out.append(UInt8(ascii: "{")) }
+        out.append(UInt8(ascii: "}"))
     }
 }
 

@@ -10,18 +10,8 @@ extension Subcommand {
 struct ReceiptOptions: Equatable, Sendable {
     /// The receipt file, or standard input.
     var input: InputSource = .standardInput
-    /// `--root` files, in order; empty means the bundled Apple Inc. Root.
-    var roots: [String] = []
-    /// `--bundle-id`.
-    var bundleId: String?
-    /// `--app-apple-id`.
-    var appAppleId: Int64?
-    /// `--environment`, each given once, in canonical spelling; empty when not configured.
-    var environments: [AppStoreEnvironment] = []
-    /// `--xcode-certificate`.
-    var xcodeCertificate: String?
-    /// `--at`.
-    var at: ValidationTimeOption = .signed
+    /// `--root`, `--bundle-id`, `--app-apple-id`, `--environment`, `--xcode-certificate`, `--at`.
+    var trust = TrustOptions()
     /// `--device-guid`: the device identifier's bytes.
     var deviceIdentifier: [UInt8]?
     /// `--json`.
@@ -32,46 +22,24 @@ struct ReceiptOptions: Equatable, Sendable {
 enum ReceiptCommand {
     // MARK: Options
 
-    /// The values `--environment` accepts, in canonical spelling.
-    static let environmentValues = [AppStoreEnvironment.production, .sandbox, .xcode].map(\.rawValue)
-
-    /// `--root <file>`.
-    static let root = OptionDeclaration<ReceiptOptions>.root(
-        help: "A trusted root certificate, DER or PEM; repeat for several.",
-        defaultValue: "the bundled Apple Inc. Root (Apple Root CA)", \.roots)
-
-    /// `--bundle-id <id>`.
-    static let bundleId = OptionDeclaration<ReceiptOptions>.bundleId(
-        help: "The bundle id the receipt must carry (field 2).", defaultValue: "not checked; the report says so",
-        allowsEmpty: true, \.bundleId)
-
-    /// `--app-apple-id <n>`.
-    static let appAppleId = OptionDeclaration<ReceiptOptions>.appAppleId(
-        help: "The app's Apple id, compared with a Production receipt's app item id (field 1).",
-        defaultValue: "not checked", \.appAppleId)
-
-    /// `--environment <environment>`.
-    static let environment = OptionDeclaration<ReceiptOptions>.environment(
-        values: environmentValues,
-        help: " Sandbox receipts have the receipt type ProductionSandbox. Repeat for several: '--environment"
-            + " Production --environment Sandbox' accepts both, each with the claims of the one it names (this"
-            + " replaces verifyReceipt's retry on status 21007).",
-        defaultValue: "not configured; the receipt type is reported", repeats: true
-    ) { options, canonical in
-        let environment = AppStoreEnvironment(rawValue: canonical)
-        if !options.environments.contains(environment) { options.environments.append(environment) }
-    }
-
-    /// `--xcode-certificate <file>`.
-    static let xcodeCertificate = OptionDeclaration<ReceiptOptions>.xcodeCertificate(
-        help: "The StoreKit Testing certificate exported from Xcode, DER or PEM, for"
-            + " '\(environment.name) \(AppStoreEnvironment.xcode.rawValue)': the receipt's signer must be"
-            + " byte-identical to it.", \.xcodeCertificate)
-
-    /// `--at <time>`.
-    static let at = OptionDeclaration<ReceiptOptions>.at(
-        help: "When the certificates must be valid: signed (the receipt's creation date), now, or an ISO 8601"
-            + " date-time.", \.at)
+    /// `--root`, `--bundle-id`, `--app-apple-id`, `--environment`, `--xcode-certificate`, `--at`.
+    static let trust = TrustOptionGroup<ReceiptOptions>(
+        TrustOptionHelp(
+            rootDefault: "the bundled Apple Inc. Root (Apple Root CA)",
+            bundleId: "The bundle id the receipt must carry (field 2).",
+            appAppleId: { _ in "The app's Apple id, compared with a Production receipt's app item id (field 1)." },
+            appAppleIdDefault: "not checked", environmentValues: [.production, .sandbox, .xcode],
+            environment: " Sandbox receipts have the receipt type ProductionSandbox. Repeat for several: '--environment"
+                + " Production --environment Sandbox' accepts both, each with the claims of the one it names (this"
+                + " replaces verifyReceipt's retry on status 21007).",
+            environmentDefault: "not configured; the receipt type is reported",
+            xcodeCertificate: { environment in
+                "The StoreKit Testing certificate exported from Xcode, DER or PEM, for"
+                    + " '\(environment) \(AppStoreEnvironment.xcode.rawValue)': the receipt's signer must be"
+                    + " byte-identical to it."
+            },
+            at: "When the certificates must be valid: signed (the receipt's creation date), now, or an ISO 8601"
+                + " date-time."), \.trust)
 
     /// `--device-guid <hex>`.
     static let deviceGuid = OptionDeclaration<ReceiptOptions>.deviceGuid(
@@ -84,7 +52,7 @@ enum ReceiptCommand {
         help: "Print one JSON object (schemaVersion 1), on success and on failure.", \.json)
 
     /// The options of `receipt`, in help order.
-    static let declarations = [root, bundleId, appAppleId, environment, xcodeCertificate, at, deviceGuid, json]
+    static let declarations = trust.declarations + [deviceGuid, json]
 
     // MARK: Definition
 
@@ -123,12 +91,7 @@ enum ReceiptCommand {
         CommandLineGrammar.parseOptions(
             arguments, declarations: declarations, into: ReceiptOptions(), subcommand: .receipt
         ).flatMap { parsed in
-            if parsed.options.xcodeCertificate != nil && !parsed.options.environments.contains(.xcode) {
-                return .failure(
-                    UsageError(
-                        message: "'\(xcodeCertificate.name)' requires '\(environment.name)"
-                            + " \(AppStoreEnvironment.xcode.rawValue)'", subcommand: .receipt))
-            }
+            if let conflict = trust.conflict(parsed.options.trust, subcommand: .receipt) { return .failure(conflict) }
             return parsed.input().map { input in
                 var options = parsed.options
                 options.input = input
@@ -143,10 +106,7 @@ enum ReceiptCommand {
     /// (exit 66 when there is none), verifies it and renders the outcome.
     static func run(_ options: ReceiptOptions) -> CommandResult {
         let runner: ReceiptRunner
-        switch makeRunner(
-            roots: options.roots, xcodeCertificate: options.xcodeCertificate, bundleId: options.bundleId,
-            appAppleId: options.appAppleId, environments: options.environments, at: options.at,
-            subcommand: .receipt, showsUndecodedDetails: true)
+        switch makeRunner(options.trust, subcommand: .receipt, showsUndecodedDetails: true)
         {
         case .failure(let result): return result
         case .success(let value): runner = value
@@ -163,31 +123,17 @@ enum ReceiptCommand {
         return CommandResult(stdout: text, status: outcome.exitCode)
     }
 
-    /// Reads the certificate files and configures the library's receipt verifier (`receipt`, `batch`).
+    /// Reads the certificate files and configures the library's receipt verifier
+    /// (``TrustOptions/configure(signedData:_:)``).
     ///
-    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64 when
-    ///   the library refuses the configuration, in the words of the flags and files given.
+    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64 when the
+    ///   library refuses the configuration, in the words of the flags and files given.
     static func makeRunner(
-        roots paths: [String], xcodeCertificate path: String?, bundleId: String?, appAppleId: Int64?,
-        environments: [AppStoreEnvironment], at: ValidationTimeOption, subcommand: Subcommand,
-        showsUndecodedDetails: Bool
+        _ trust: TrustOptions, subcommand: Subcommand, showsUndecodedDetails: Bool
     ) -> Result<ReceiptRunner, CommandResult> {
-        let roots: [VerificationRunner.RootFile]
-        let xcodeCertificate: Data?
-        switch TokenInput.readCertificateFiles(roots: paths, xcodeCertificate: path) {
-        case .failure(let failure): return .failure(.inputFailure(failure))
-        case .success(let files): (roots, xcodeCertificate) = files
-        }
-        return ReceiptRunner.make(
-            roots: roots, xcodeCertificate: xcodeCertificate, bundleId: bundleId, appAppleId: appAppleId,
-            environments: environments, at: at, showsUndecodedDetails: showsUndecodedDetails
-        ).mapError { error in
-            .usage(
-                UsageError(
-                    message: FlagAdvice.configurationMessage(
-                        error, roots: roots, xcodeCertificatePath: path, xcodeCertificate: xcodeCertificate,
-                        signedData: "receipts"),
-                    subcommand: subcommand))
-        }
+        trust.configure(signedData: "receipts") { roots, xcodeCertificate in
+            ReceiptRunner.make(
+                trust, roots: roots, xcodeCertificate: xcodeCertificate, showsUndecodedDetails: showsUndecodedDetails)
+        }.mapError { $0.result(subcommand: subcommand) }
     }
 }

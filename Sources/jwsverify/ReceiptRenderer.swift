@@ -34,20 +34,10 @@ enum ReceiptRenderer {
 
     /// The text of a verification outcome.
     static func text(_ outcome: ReceiptOutcome) -> String {
-        var out = [verdict(outcome)]
+        var out = [outcome.verdict]
         if let underlying = outcome.error?.underlying { out.append("  OpenSSL: \(underlying)") }
         out.append("  kind: \(kind)")
-        for hint in outcome.hints { out.append("  hint: \(hint)") }
-        if let time = outcome.validationTime {
-            out.append(
-                "  validated at: \(ISO8601Text.iso8601(time))" + (outcome.validationTimeNote.map { " (\($0))" } ?? ""))
-        }
-        out.append("")
-        out.append("CHECKS")
-        let width = outcome.checks.map(\.name.count).max() ?? 0
-        for check in outcome.checks {
-            out.append("  " + pad(check.outcome, 7) + "  " + pad(check.name, width) + "  " + check.detail)
-        }
+        out += outcome.hintLines + outcome.checkLines
         out.append("")
         out.append(
             outcome.chainValidated
@@ -59,12 +49,6 @@ enum ReceiptRenderer {
         out.append("RECEIPT (" + (outcome.verified ? "verified)" : "NOT VERIFIED: do not trust it)"))
         out += outcome.receipt.map(summaryLines) ?? ["  (not decoded)"]
         return out.joined(separator: "\n") + "\n"
-    }
-
-    /// `VERIFIED` or `NOT VERIFIED: <code> (<check>): <message>`.
-    static func verdict(_ outcome: ReceiptOutcome) -> String {
-        guard let error = outcome.error, !outcome.verified else { return "VERIFIED" }
-        return "NOT VERIFIED: \(error.code.rawValue) (\(error.check.rawValue)): \(error.message)"
     }
 
     /// The text of an inspection.
@@ -154,10 +138,6 @@ enum ReceiptRenderer {
         bytes.isEmpty ? "(empty)" : bytes.map { String(format: "%02X", $0) }.joined()
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
-
     // MARK: JSON
 
     /// A verification outcome as JSON text ending in a newline: indented (`receipt --json`) or compact.
@@ -172,7 +152,7 @@ enum ReceiptRenderer {
 
     /// The verification object of `receipt --json` (and of `batch --report full` for a receipt line).
     static func document(_ outcome: ReceiptOutcome, includeDER: Bool) -> JSONValue {
-        .object([
+        .object(outcome.reportMembers(includeDER: includeDER).merging([
             "schemaVersion": .integer(Int64(JSONRenderer.schemaVersion)),
             "verified": .bool(outcome.verified),
             "kind": .string(kind),
@@ -182,19 +162,8 @@ enum ReceiptRenderer {
             "underlying": string(outcome.error?.underlying),
             "retryable": .bool(false),
             "environment": string(outcome.environment),
-            "checks": .array(
-                outcome.checks.map {
-                    .object(["name": .string($0.name), "outcome": .string($0.outcome), "detail": .string($0.detail)])
-                }),
-            "chain": .array(outcome.chain.map { JSONRenderer.certificate($0, includeDER: includeDER) }),
-            "chainValidated": .bool(outcome.chainValidated),
-            "certificateProblems": .array(outcome.certificateProblems.map(JSONValue.string)),
-            "validationTime": string(outcome.validationTime.map(ISO8601Text.iso8601)),
-            "hints": .array(
-                (outcome.hints + (outcome.validationTimeNote.map { ["validated at \($0)"] } ?? [])).map(
-                    JSONValue.string)),
             "receipt": outcome.receipt.map(ReceiptOutcome.json) ?? .null,
-        ])
+        ]) { _, new in new })
     }
 
     /// The object of `inspect --json` for a receipt.

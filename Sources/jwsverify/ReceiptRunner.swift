@@ -5,7 +5,7 @@ import JWSVerify
 ///
 /// The verdict, the code and every check outcome are the library's (``AppReceiptVerifier``); this type only
 /// carries them to the renderers, with the chain and the receipt in printable form.
-struct ReceiptOutcome: Sendable {
+struct ReceiptOutcome: SignedDataOutcome {
     /// Whether the library verified the receipt.
     var verified: Bool
     /// Why the receipt did not verify.
@@ -46,13 +46,11 @@ struct ReceiptOutcome: Sendable {
 
     /// The receipt's JSON: the `Codable` form of ``AppReceipt``, the old `verifyReceipt` response's `receipt`
     /// object (values as strings), as a tree for ``JSONWriter``; null when it cannot be written (a date outside the
-    /// years 0 to 9999).
+    /// years 0 to 9999). Read from the library's bytes (``AppReceipt/appendJSON(to:)``), which `batch` writes as
+    /// they are.
     static func json(_ receipt: AppReceipt) -> JSONValue {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        guard let data = try? encoder.encode(receipt), let value = try? JSONParser.parseValue(Array(data)) else {
-            return .null
-        }
+        var bytes: [UInt8] = []
+        guard receipt.appendJSON(to: &bytes), let value = try? JSONParser.parseValue(bytes) else { return .null }
         return value
     }
 }
@@ -83,23 +81,20 @@ struct ReceiptRunner: Sendable {
     /// Configures the library's receipt verifier.
     ///
     /// - Parameters:
+    ///   - trust: The trust options.
     ///   - roots: The `--root` files (empty: the bundled Apple Inc. Root).
     ///   - xcodeCertificate: The contents of the `--xcode-certificate` file.
-    ///   - bundleId: `--bundle-id`.
-    ///   - appAppleId: `--app-apple-id`.
-    ///   - environments: `--environment`, each once.
-    ///   - at: `--at`.
     ///   - showsUndecodedDetails: Whether refused receipts show their embedded certificates.
     /// - Returns: the runner, or the library's ``VerificationError/Code/invalidConfiguration`` error.
     static func make(
-        roots: [VerificationRunner.RootFile], xcodeCertificate: Data?, bundleId: String?, appAppleId: Int64?,
-        environments: [AppStoreEnvironment], at: ValidationTimeOption, showsUndecodedDetails: Bool
+        _ trust: TrustOptions, roots: [VerificationRunner.RootFile], xcodeCertificate: Data?,
+        showsUndecodedDetails: Bool
     ) -> Result<ReceiptRunner, VerificationError> {
         do {
             let verifier = try AppReceiptVerifier(
                 rootCertificates: roots.isEmpty ? AppleRootCertificate.defaultReceiptRoots : roots.map(\.contents),
-                bundleId: bundleId, appAppleId: appAppleId, environments: environments,
-                xcodeCertificate: xcodeCertificate, validationTime: at.validationTime)
+                bundleId: trust.bundleId, appAppleId: trust.appAppleId, environments: trust.environments,
+                xcodeCertificate: xcodeCertificate, validationTime: trust.at.validationTime)
             let names = VerificationRunner.trustAnchorNames(
                 roots: roots, bundled: (AppleRootCertificate.appleIncRootSHA256, bundledRootName),
                 xcodeCertificate: xcodeCertificate)
@@ -119,7 +114,7 @@ struct ReceiptRunner: Sendable {
     ///   - deviceIdentifier: `--device-guid`, if given.
     ///   - reporting: Whether the outcome carries every check and the chain (`receipt`, `batch --report full`).
     func run(_ receipt: [UInt8], deviceIdentifier: [UInt8]? = nil, reporting: Bool = true) -> ReceiptOutcome {
-        let result = verifier.verifyAndDecodeAppReceipt(Data(receipt), deviceIdentifier: deviceIdentifier)
+        let result = verifier.verifyAndDecodeAppReceipt(bytes: receipt, deviceIdentifier: deviceIdentifier)
         var outcome = ReceiptOutcome(
             verified: result.isVerified, error: result.error, checks: reporting ? CheckLine.lines(result.report) : [])
         switch result {

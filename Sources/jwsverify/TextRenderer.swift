@@ -20,14 +20,8 @@ enum TextRenderer {
 
     // MARK: - Verification
 
-    /// `VERIFIED` or `NOT VERIFIED: <code> (<check>): <message>`.
-    static func verdict(_ outcome: TokenOutcome) -> String {
-        guard let error = outcome.error, !outcome.verified else { return "VERIFIED" }
-        return "NOT VERIFIED: \(error.code.rawValue) (\(error.check.rawValue)): \(error.message)"
-    }
-
     private static func lines(_ outcome: TokenOutcome, outerChain: [ChainEntry]?) -> [String] {
-        var out = [verdict(outcome)]
+        var out = [outcome.verdict]
         if outcome.decodedWithoutVerification {
             out.append("  LocalTesting token: decoded WITHOUT verification; nobody signed it, trust nothing below")
         }
@@ -35,19 +29,7 @@ enum TextRenderer {
         if outcome.error?.isRetryable == true { out.append("  retryable: the same token may verify later") }
         out.append(
             "  kind: \(outcome.kind?.rawValue ?? "unknown")")
-        for hint in outcome.hints { out.append("  hint: \(hint)") }
-        if let time = outcome.validationTime {
-            out.append(
-                "  validated at: \(ISO8601Text.iso8601(time))" + (outcome.validationTimeNote.map { " (\($0))" } ?? ""))
-        }
-
-        out.append("")
-        out.append("CHECKS")
-        let width = outcome.checks.map(\.name.count).max() ?? 0
-        for check in outcome.checks {
-            out.append("  " + pad(check.outcome, 7) + "  " + pad(check.name, width) + "  " + check.detail)
-        }
-
+        out += outcome.hintLines + outcome.checkLines
         out.append("")
         if let outerChain, !outcome.chain.isEmpty,
             outcome.chain.map(\.info.sha256Fingerprint) == outerChain.map(\.info.sha256Fingerprint)
@@ -96,7 +78,7 @@ enum TextRenderer {
             } else {
                 redacted = header
             }
-            out += payloadLines(PayloadDocument(json: redacted, annotating: nil), nestedPaths: [])
+            out += payloadLines(PayloadDocument(json: redacted, annotatingAs: nil), nestedPaths: [])
         }
         out.append("")
         out.append("CHAIN (as the token's x5c claims; NOT validated)")
@@ -235,9 +217,5 @@ enum TextRenderer {
         guard !plain else { return text }
         let quoted = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         return "\"" + EscapedText.escaped(quoted) + "\""
-    }
-
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 }

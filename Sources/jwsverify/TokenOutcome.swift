@@ -25,34 +25,87 @@ struct ChainEntry: Sendable {
 struct PayloadDocument: Sendable {
     /// The payload as Apple's JSON keys, dates as raw milliseconds.
     var json: JSONValue
+    /// Enumeration names and timestamp paths, from the kind's generated field kinds (text output only).
+    var annotations: PayloadAnnotations
+
     /// Paths (`data.environment`) of enumeration values whose Swift constant name is known, with that name.
-    var enumerationNames: [String: String]
+    var enumerationNames: [String: String] { annotations.enumerationNames }
     /// Paths of values the model decodes as timestamps.
-    var timestampPaths: Set<String>
+    var timestampPaths: Set<String> { annotations.timestampPaths }
 
-    /// The JSON tree of a model (what its `encode(to:)` writes) and, when asked, its annotations.
-    ///
-    /// - Parameters:
-    ///   - model: An App Store payload model.
-    ///   - annotate: Whether to collect enumeration names and timestamp paths (text output needs them, JSON does not).
-    init<Model: JSONObjectEncodable>(_ model: Model, annotate: Bool) {
-        self.init(json: model.jsonValue, annotating: annotate ? model : nil)
-    }
-
-    /// Wraps JSON, annotated from `model` when given.
-    init(json: JSONValue, annotating model: Any?) {
+    /// Wraps JSON, annotated as a payload of `kind` when given.
+    init(json: JSONValue, annotatingAs kind: PayloadKind?) {
         self.json = json
-        var names: [String: String] = [:]
-        var timestamps = Set<String>()
-        if let model { PayloadAnnotations.collect(model, names: &names, timestamps: &timestamps) }
-        enumerationNames = names
-        timestampPaths = timestamps
+        annotations = kind.map { PayloadAnnotations(json: json, fields: $0.jsonFieldKinds) } ?? PayloadAnnotations()
     }
 
     /// The payload of any kind: for a notification, the notification itself (its nested tokens are
-    /// reported separately).
+    /// reported separately), annotated when asked (text output needs it, JSON does not).
     init(_ payload: DecodedPayload, annotate: Bool) {
-        self.init(payload.model, annotate: annotate)
+        self.init(json: payload.model.jsonValue, annotatingAs: annotate ? payload.kind : nil)
+    }
+}
+
+/// What every outcome of signed data carries, a token's (``TokenOutcome``) or a receipt's (``ReceiptOutcome``),
+/// and what the renderers print of it the same way for both: the verdict, the checks, the chain and the hints.
+protocol SignedDataOutcome: Sendable {
+    /// Whether the library verified it.
+    var verified: Bool { get }
+    /// Why it did not verify.
+    var error: VerificationError? { get }
+    /// Every step of the library's report, in order.
+    var checks: [CheckLine] { get }
+    /// The validated chain when ``chainValidated``, else the certificates it carries as decoded.
+    var chain: [ChainEntry] { get }
+    /// Whether ``chain`` is the validated chain.
+    var chainValidated: Bool { get }
+    /// What was wrong with carried certificates that did not parse (unvalidated chains only).
+    var certificateProblems: [String] { get }
+    /// When the certificates were checked, once the checks reached them.
+    var validationTime: Date? { get }
+    /// The note on a validation time taken from the clock, naming `--at`.
+    var validationTimeNote: String? { get }
+    /// What to type, or not, after this failure.
+    var hints: [String] { get }
+}
+
+extension SignedDataOutcome {
+    /// `VERIFIED` or `NOT VERIFIED: <code> (<check>): <message>`.
+    var verdict: String {
+        guard let error, !verified else { return "VERIFIED" }
+        return "NOT VERIFIED: \(error.code.rawValue) (\(error.check.rawValue)): \(error.message)"
+    }
+
+    /// The text lines of the hints and the validation time, after the verdict.
+    var hintLines: [String] {
+        hints.map { "  hint: \($0)" }
+            + (validationTime.map {
+                ["  validated at: \(ISO8601Text.iso8601($0))" + (validationTimeNote.map { " (\($0))" } ?? "")]
+            } ?? [])
+    }
+
+    /// The text of the `CHECKS` table, after a blank line: outcome, name and detail of each step, aligned.
+    var checkLines: [String] {
+        let width = checks.map(\.name.count).max() ?? 0
+        func pad(_ text: String, _ width: Int) -> String {
+            text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+        }
+        return ["", "CHECKS"] + checks.map { "  " + pad($0.outcome, 7) + "  " + pad($0.name, width) + "  " + $0.detail }
+    }
+
+    /// The JSON members of the checks, the chain and the hints (`--json`, `batch --report full`).
+    func reportMembers(includeDER: Bool) -> [String: JSONValue] {
+        [
+            "checks": .array(
+                checks.map {
+                    .object(["name": .string($0.name), "outcome": .string($0.outcome), "detail": .string($0.detail)])
+                }),
+            "chain": .array(chain.map { JSONRenderer.certificate($0, includeDER: includeDER) }),
+            "chainValidated": .bool(chainValidated),
+            "certificateProblems": .array(certificateProblems.map(JSONValue.string)),
+            "validationTime": JSONSchema.string(validationTime.map(ISO8601Text.iso8601)),
+            "hints": .array((hints + (validationTimeNote.map { ["validated at \($0)"] } ?? [])).map(JSONValue.string)),
+        ]
     }
 }
 
@@ -70,7 +123,7 @@ struct NestedOutcome: Sendable {
 ///
 /// The verdict, the code and every check outcome are the library's; this type only carries them to
 /// the renderers, with the chain and payload in printable form.
-struct TokenOutcome: Sendable {
+struct TokenOutcome: SignedDataOutcome {
     /// Whether the library verified the token.
     var verified: Bool
     /// The payload kind: decoded, asked for, or recognized from the payload.
@@ -126,55 +179,5 @@ struct TokenOutcome: Sendable {
             CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail)
         }
         return TokenOutcome(verified: false, kind: nil, error: error, checks: checks, chain: [], chainValidated: false)
-    }
-}
-
-/// Finds, by reflection over a payload model, which values are App Store enumerations (with their
-/// constant names) and which are timestamps, so that the text renderer can walk the JSON generically.
-enum PayloadAnnotations {
-    /// Collects annotations of `model` into `names` and `timestamps`, keyed by JSON path
-    /// (`data.environment`, `items[0].offer.period`).
-    static func collect(_ model: Any, names: inout [String: String], timestamps: inout Set<String>) {
-        visit(model, path: "", names: &names, timestamps: &timestamps, depth: 0)
-    }
-
-    private static func visit(
-        _ value: Any, path: String, names: inout [String: String], timestamps: inout Set<String>, depth: Int
-    ) {
-        guard depth < 32 else { return }
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            if let wrapped = mirror.children.first?.value {
-                visit(wrapped, path: path, names: &names, timestamps: &timestamps, depth: depth + 1)
-            }
-            return
-        }
-        if value is Timestamp {
-            timestamps.insert(path)
-            return
-        }
-        if let enumeration = value as? any RawRepresentable, let described = value as? any CustomStringConvertible {
-            let raw = "\(enumeration.rawValue)"
-            if described.description != raw { names[path] = described.description }
-            return
-        }
-        switch mirror.displayStyle {
-        case .struct?, .class?:
-            // A stored property's JSON key is its name unless the model says otherwise (`purchaseDateTimestamp`).
-            let renamed = (value as? any JSONObjectEncodable).map { type(of: $0).jsonKeysOfRenamedProperties } ?? [:]
-            for child in mirror.children {
-                guard let label = child.label, label != "additionalFields" else { continue }
-                let key = renamed[label] ?? label
-                visit(
-                    child.value, path: path.isEmpty ? key : path + "." + key, names: &names,
-                    timestamps: &timestamps, depth: depth + 1)
-            }
-        case .collection?:
-            for (index, child) in mirror.children.enumerated() {
-                visit(child.value, path: path + "[\(index)]", names: &names, timestamps: &timestamps, depth: depth + 1)
-            }
-        default:
-            return
-        }
     }
 }

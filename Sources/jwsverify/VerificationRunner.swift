@@ -41,12 +41,6 @@ struct VerificationRunner: Sendable {
     /// configure none; nil outside `batch`.
     var receipts: Result<ReceiptRunner, VerificationError>?
 
-    /// The kind of the nested token a notification holds in `field`, from the library's description
-    /// of notifications.
-    static func nestedTokenKind(field: String) -> PayloadKind? {
-        PayloadKind.notification.nestedTokenFields.first { $0.field == field }?.kind
-    }
-
     /// The largest token the verifier accepts.
     var maximumTokenBytes: Int {
         if case .verify(let verifier) = mode { return verifier.maximumTokenBytes }
@@ -102,11 +96,11 @@ struct VerificationRunner: Sendable {
         if roots.isEmpty { names[bundled.fingerprint] = bundled.name }
         for root in roots {
             if let info = CertificateInfo(derOrPEM: root.contents), names[info.sha256Fingerprint] == nil {
-                names[info.sha256Fingerprint] = "\(VerifyCommand.root.name) \(root.path)"
+                names[info.sha256Fingerprint] = "\(VerifyCommand.trust.root.name) \(root.path)"
             }
         }
         if let xcodeCertificate, let info = CertificateInfo(derOrPEM: xcodeCertificate) {
-            names[info.sha256Fingerprint] = VerifyCommand.xcodeCertificate.name
+            names[info.sha256Fingerprint] = VerifyCommand.trust.xcodeCertificate.name
         }
         return names
     }
@@ -123,7 +117,7 @@ struct VerificationRunner: Sendable {
 
     /// ``run(_:reporting:)`` of a token as an input held it: a token held as bytes goes to the verifier
     /// as bytes.
-    func run(_ token: ShapedToken.Text, reporting: Bool = true) -> TokenOutcome {
+    func run(_ token: ShapedInput.Token, reporting: Bool = true) -> TokenOutcome {
         switch mode {
         case .verify(let verifier):
             let result =
@@ -134,12 +128,11 @@ struct VerificationRunner: Sendable {
             return outcome(of: result, verifier: verifier, reporting: reporting)
         case .decodeOnly(let reason):
             var outcome = decodeOnly(token.string, kind: kind, reason: reason)
-            if outcome.kind == .notification, let json = outcome.payload?.json {
-                outcome.nested = Self.nestedTokens(in: json).map { token in
+            if let kind = outcome.kind, case .object(let json)? = outcome.payload?.json {
+                outcome.nested = kind.nestedTokens(in: json).map { token in
                     NestedOutcome(
                         field: token.field, path: token.path,
-                        outcome: decodeOnly(token.value, kind: Self.nestedTokenKind(field: token.field), reason: reason)
-                    )
+                        outcome: decodeOnly(token.token, kind: token.kind, reason: reason))
                 }
             }
             return outcome
@@ -167,9 +160,9 @@ struct VerificationRunner: Sendable {
             outcome.payload =
                 annotate
                 ? PayloadDocument(verified.payload, annotate: true)
-                : PayloadDocument(json: .object(verified.payloadObject), annotating: nil)
+                : PayloadDocument(json: .object(verified.payloadObject), annotatingAs: nil)
             outcome.payloadJSON = verified.payloadJSON
-            outcome.environment = verified.environment?.rawValue ?? Self.environment(of: verified.payload)
+            outcome.environment = (verified.environment ?? verified.payload.environment)?.rawValue
             outcome.chainValidated = true
             outcome.validationTime = verified.validationTime
             outcome.validatedWithoutSignedDate = verified.validatedWithoutSignedDate
@@ -186,7 +179,7 @@ struct VerificationRunner: Sendable {
             if reporting { outcome.checks = checkLines(failure.report) }
             outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
             outcome.payloadJSON = failure.unverifiedPayloadBytes
-            outcome.environment = shown.flatMap(Self.environment)
+            outcome.environment = shown?.environment?.rawValue
             outcome.validationTime = failure.validationTime
             outcome.validatedWithoutSignedDate = failure.validatedWithoutSignedDate
             let failedStep = outcome.checks.first { $0.outcome == VerificationReport.Outcome.failed.rawValue }?.name
@@ -221,18 +214,6 @@ struct VerificationRunner: Sendable {
         return outcome
     }
 
-    /// The environment a payload names (an app transaction's `receiptType`; a notification's from the
-    /// member its claims come from), as Apple spells it.
-    static func environment(of payload: DecodedPayload) -> String? {
-        switch payload {
-        case .transaction(let value): return value.environment?.rawValue
-        case .renewalInfo(let value): return value.environment?.rawValue
-        case .appTransaction(let value): return value.receiptType?.rawValue
-        case .notification(let value): return value.environment?.rawValue
-        case .realtimeRequest(let value): return value.environment?.rawValue
-        }
-    }
-
     private func decodeOnly(_ token: String, kind: PayloadKind?, reason: VerificationError) -> TokenOutcome {
         let unverified: UnverifiedToken
         do {
@@ -252,7 +233,7 @@ struct VerificationRunner: Sendable {
         outcome.payload =
             unverified.payload.map { PayloadDocument($0, annotate: annotate) }
             ?? Self.rawPayload(unverified.payloadJSON)
-        outcome.environment = unverified.payload.flatMap(Self.environment)
+        outcome.environment = unverified.payload?.environment?.rawValue
         outcome.payloadJSON = Array(unverified.payloadJSON)
         outcome.decodedWithoutVerification = true
         outcome.hints = FlagAdvice.hint(for: reason, failedStep: nil, environment: nil).map { [$0] } ?? []
@@ -276,27 +257,9 @@ struct VerificationRunner: Sendable {
 
     /// The payload JSON exactly as in the token, for a payload that did not decode as its kind.
     static func rawPayload(_ data: Data) -> PayloadDocument? {
-        (try? JSONParser.parseObject(Array(data))).map { PayloadDocument(json: .object($0), annotating: nil) }
+        (try? JSONParser.parseObject(Array(data))).map { PayloadDocument(json: .object($0), annotatingAs: nil) }
     }
 
-    /// The string members of a notification payload that hold nested tokens: keys starting with
-    /// `signed` whose value looks like a compact JWS, found at any depth, in sorted key order.
-    static func nestedTokens(in json: JSONValue) -> [(field: String, path: String, value: String)] {
-        var found: [(field: String, path: String, value: String)] = []
-        func visit(_ value: JSONValue, path: String, depth: Int) {
-            guard depth < 8, case .object(let members) = value else { return }
-            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-                let memberPath = path.isEmpty ? key : path + "." + key
-                if key.hasPrefix("signed"), case .string(let token) = member, token.split(separator: ".").count == 3 {
-                    found.append((key, memberPath, token))
-                } else {
-                    visit(member, path: memberPath, depth: depth + 1)
-                }
-            }
-        }
-        visit(json, path: "", depth: 0)
-        return found
-    }
 }
 
 extension TokenOutcome {

@@ -27,26 +27,12 @@ enum ValidationTimeOption: Equatable, Sendable {
 
 /// The options shared by `verify` and `batch`, exactly as given on the command line (``report`` and
 /// ``fields`` are `batch`'s own).
+@dynamicMemberLookup
 struct VerifyOptions: Equatable, Sendable {
     /// The token file, or standard input.
     var input: InputSource = .standardInput
-    /// `--root` files, in order; empty means the bundled Apple Root CA - G3.
-    var roots: [String] = []
-    /// `--bundle-id`.
-    var bundleId: String?
-    /// `--app-apple-id`.
-    var appAppleId: Int64?
-    /// `--environment`, each given once, in canonical spelling; empty when not configured.
-    var environments: [AppStoreEnvironment] = []
-    /// The only `--environment`, or nil when none or several were given.
-    var environment: AppStoreEnvironment? {
-        get { environments.count == 1 ? environments[0] : nil }
-        set { environments = newValue.map { [$0] } ?? [] }
-    }
-    /// `--xcode-certificate`.
-    var xcodeCertificate: String?
-    /// `--at`.
-    var at: ValidationTimeOption = .signed
+    /// `--root`, `--bundle-id`, `--app-apple-id`, `--environment`, `--xcode-certificate`, `--at`.
+    var trust = TrustOptions()
     /// `--online`.
     var online = false
     /// `--kind`; nil for `auto`.
@@ -59,6 +45,12 @@ struct VerifyOptions: Equatable, Sendable {
     var report: BatchReport = .compact
     /// `batch --fields`: the top-level fields each result line keeps; nil keeps every one.
     var fields: Set<String>?
+
+    /// A trust option (`options.roots`).
+    subscript<Value>(dynamicMember field: WritableKeyPath<TrustOptions, Value>) -> Value {
+        get { trust[keyPath: field] }
+        set { trust[keyPath: field] = newValue }
+    }
 }
 
 /// `jwsverify [verify]`: verifies one token and explains every check.
@@ -67,48 +59,28 @@ enum VerifyCommand {
 
     /// The values `--kind` accepts: `auto` or a payload kind.
     static let kindValues = ["auto"] + PayloadKind.allCases.map(\.rawValue)
-    /// The values `--environment` accepts, in canonical spelling.
-    static let environmentValues = [AppStoreEnvironment.sandbox, .production, .xcode, .localTesting].map(\.rawValue)
-
-    /// `--root <file>`.
-    static let root = OptionDeclaration<VerifyOptions>.root(
-        help: "A trusted root certificate, DER or PEM; repeat for several.",
-        defaultValue: "the bundled Apple Root CA - G3", \.roots)
-
-    /// `--bundle-id <id>`.
-    static let bundleId = OptionDeclaration<VerifyOptions>.bundleId(
-        help: "The bundle id the payload must carry.", defaultValue: "not checked; the report says so",
-        allowsEmpty: true, \.bundleId)
-
-    /// `--app-apple-id <n>`.
-    static let appAppleId = OptionDeclaration<VerifyOptions>.appAppleId(
-        help: "The app's Apple id, checked in Production; required with"
-            + " '\(environment.name) \(AppStoreEnvironment.production.rawValue)'.", \.appAppleId)
-
-    /// `--environment <environment>`.
-    static let environment = OptionDeclaration<VerifyOptions>.environment(
-        values: environmentValues,
-        help: " Repeat for several: '--environment Production --environment Sandbox' verifies tokens of"
-            + " both, each with the claims of the environment it names (the app Apple id only in Production)."
-            + " LocalTesting tokens are signed by nobody: they are decoded and reported NOT VERIFIED.",
-        defaultValue: "not configured; the environment is taken from the payload", repeats: true
-    ) { options, canonical in
-        let environment = AppStoreEnvironment(rawValue: canonical)
-        if !options.environments.contains(environment) { options.environments.append(environment) }
-    }
-
-    /// `--xcode-certificate <file>`.
-    static let xcodeCertificate = OptionDeclaration<VerifyOptions>.xcodeCertificate(
-        help: "The StoreKit Testing certificate exported from Xcode, for"
-            + " '\(environment.name) \(AppStoreEnvironment.xcode.rawValue)'.", \.xcodeCertificate)
-
-    /// `--at <time>`.
-    static let at = OptionDeclaration<VerifyOptions>.at(
-        help: "When the certificates must be valid: signed, now, or an ISO 8601 date-time.", \.at)
+    /// `--root`, `--bundle-id`, `--app-apple-id`, `--environment`, `--xcode-certificate`, `--at`.
+    static let trust = TrustOptionGroup<VerifyOptions>(
+        TrustOptionHelp(
+            rootDefault: "the bundled Apple Root CA - G3", bundleId: "The bundle id the payload must carry.",
+            appAppleId: { environment in
+                "The app's Apple id, checked in Production; required with"
+                    + " '\(environment) \(AppStoreEnvironment.production.rawValue)'."
+            },
+            environmentValues: [.sandbox, .production, .xcode, .localTesting],
+            environment: " Repeat for several: '--environment Production --environment Sandbox' verifies tokens of"
+                + " both, each with the claims of the environment it names (the app Apple id only in Production)."
+                + " LocalTesting tokens are signed by nobody: they are decoded and reported NOT VERIFIED.",
+            environmentDefault: "not configured; the environment is taken from the payload",
+            xcodeCertificate: { environment in
+                "The StoreKit Testing certificate exported from Xcode, for"
+                    + " '\(environment) \(AppStoreEnvironment.xcode.rawValue)'."
+            },
+            at: "When the certificates must be valid: signed, now, or an ISO 8601 date-time."), \.trust)
 
     /// `--online`.
     static let online = OptionDeclaration<VerifyOptions>.flag(
-        "--online", help: "Check revocation with OCSP, at the current time; cannot be combined with '\(at.name)'.",
+        "--online", help: "Check revocation with OCSP, at the current time; cannot be combined with '\(trust.at.name)'.",
         \.online)
 
     /// `--kind <kind>`.
@@ -124,9 +96,7 @@ enum VerifyCommand {
         "--quiet", shortName: "-q", help: "Print nothing; report through the exit status only.", \.quiet)
 
     /// The options of `verify`, in help order (`batch` takes the same, with its own `--json` and `--quiet` help).
-    static let declarations = [
-        root, bundleId, appAppleId, environment, xcodeCertificate, at, online, kind, json, quiet,
-    ]
+    static let declarations = trust.declarations + [online, kind, json, quiet]
 
     /// The payload kind a `--kind` value names (`.some(nil)` for `auto`), nil for any other value.
     @Sendable static func payloadKind(_ string: String) -> PayloadKind?? {
@@ -171,26 +141,20 @@ enum VerifyCommand {
         CommandLineGrammar.parseOptions(
             arguments, declarations: declarations, into: VerifyOptions(), subcommand: subcommand
         ).flatMap { parsed in
-            if parsed.options.online && parsed.gave(at) {
+            if parsed.options.online && parsed.gave(trust.at) {
                 return .failure(
                     UsageError(
-                        message: "'\(online.name)' cannot be combined with '\(at.name)': online checks validate at"
+                        message: "'\(online.name)' cannot be combined with '\(trust.at.name)': online checks validate at"
                             + " the current time", subcommand: subcommand))
             }
             if parsed.options.environments.count > 1 && parsed.options.environments.contains(.localTesting) {
                 return .failure(
                     UsageError(
-                        message: "'\(environment.name) \(AppStoreEnvironment.localTesting.rawValue)' cannot be"
-                            + " combined with another '\(environment.name)': LocalTesting tokens are only decoded",
+                        message: "'\(trust.environment.name) \(AppStoreEnvironment.localTesting.rawValue)' cannot be"
+                            + " combined with another '\(trust.environment.name)': LocalTesting tokens are only decoded",
                         subcommand: subcommand))
             }
-            if parsed.options.xcodeCertificate != nil && !parsed.options.environments.contains(.xcode) {
-                return .failure(
-                    UsageError(
-                        message:
-                            "'\(xcodeCertificate.name)' requires '\(environment.name) \(AppStoreEnvironment.xcode.rawValue)'",
-                        subcommand: subcommand))
-            }
+            if let conflict = trust.conflict(parsed.options.trust, subcommand: subcommand) { return .failure(conflict) }
             return parsed.input().map { input in
                 var options = parsed.options
                 options.input = input
@@ -229,31 +193,17 @@ enum VerifyCommand {
         return CommandResult(stdout: text, status: outcome.exitCode)
     }
 
-    /// Reads the certificate files and configures the library's verifier.
+    /// Reads the certificate files and configures the library's verifier (``TrustOptions/configure(signedData:_:)``).
     ///
-    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64
-    ///   when the library refuses the configuration (``VerificationError/Code/invalidConfiguration``),
-    ///   in the words of the flags and files given (``FlagAdvice/configurationMessage(_:options:roots:xcodeCertificate:)``).
+    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64 when the
+    ///   library refuses the configuration, in the words of the flags and files given.
     static func makeRunner(
         _ options: VerifyOptions, subcommand: Subcommand, annotate: Bool, showsUndecodedDetails: Bool
     ) -> Result<VerificationRunner, CommandResult> {
-        let roots: [VerificationRunner.RootFile]
-        let xcodeCertificateData: Data?
-        switch TokenInput.readCertificateFiles(roots: options.roots, xcodeCertificate: options.xcodeCertificate) {
-        case .failure(let failure): return .failure(.inputFailure(failure))
-        case .success(let files): (roots, xcodeCertificateData) = files
-        }
-        return VerificationRunner.make(
-            options: options, roots: roots, xcodeCertificate: xcodeCertificateData, annotate: annotate,
-            showsUndecodedDetails: showsUndecodedDetails
-        )
-        .mapError { error in
-            .usage(
-                UsageError(
-                    message: FlagAdvice.configurationMessage(
-                        error, roots: roots, xcodeCertificatePath: options.xcodeCertificate,
-                        xcodeCertificate: xcodeCertificateData),
-                    subcommand: subcommand))
-        }
+        options.trust.configure(signedData: "tokens") { roots, xcodeCertificate in
+            VerificationRunner.make(
+                options: options, roots: roots, xcodeCertificate: xcodeCertificate, annotate: annotate,
+                showsUndecodedDetails: showsUndecodedDetails)
+        }.mapError { $0.result(subcommand: subcommand) }
     }
 }

@@ -125,6 +125,31 @@ struct StructureTests {
         }
     }
 
+    /// Input: every Swift file under `Sources/`. Expected: no reflection (`Mirror(`): what the models know of their
+    /// fields (enumerations, timestamps) is generated, and the payload kinds are one table.
+    @Test("no reflection in the sources")
+    func noReflection() throws {
+        for path in Self.files(endingIn: ".swift") {
+            for (number, line) in try Self.lines(path).enumerated() where line.contains("Mirror" + "(") {
+                Issue.record("\(path):\(number + 1): \(line)")
+            }
+        }
+    }
+
+    /// Input: every Swift file under `Sources/`. Expected: one JSON writer, the library's `JSONWriter`
+    /// (`JSON/JSONWriter.swift`): no other type of that name, and no second writer (`OrderedJSON`).
+    @Test("one JSON writer, in the library")
+    func oneJSONWriter() throws {
+        for path in Self.files(endingIn: ".swift") {
+            for (number, line) in try Self.lines(path).enumerated() {
+                let declaresWriter = ["enum JSONWriter", "struct JSONWriter"].contains { line.contains($0) }
+                if declaresWriter && path != "JWSVerify/JSON/JSONWriter.swift" || line.contains("Ordered" + "JSON") {
+                    Issue.record("\(path):\(number + 1): \(line)")
+                }
+            }
+        }
+    }
+
     /// Input: the file names under `Tests/JWSVerifyTests/Verification/Checks` and `…/Receipts/Checks`.
     /// Expected: each token check 1 to 13 and each receipt check 1 to 10 has exactly one test file named after it
     /// (`Check07ValidityTests.swift`, `ReceiptCheck04TrustTests.swift`), mirroring `Sources`.

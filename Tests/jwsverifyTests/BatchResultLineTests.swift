@@ -175,14 +175,23 @@ struct BatchResultLineTests {
         #expect(unknown.stdout.isEmpty)
     }
 
-    /// Token text that would move a terminal's cursor or reorder its text is escaped in result lines.
+    /// Token text that would move a terminal's cursor or reorder its text never reaches the output raw: an id
+    /// written with `\u` escapes is echoed as written (ASCII); an id holding a raw bidi override or C1 control
+    /// cannot be echoed both as written and safely, so its line is refused without it, saying why.
     @Test("escape sequences, C1 controls and bidi overrides from the input are escaped in result lines")
     func terminalSafe() throws {
         let run = try CLI.run(
-            ["batch"] + CLI.mockConfiguration, stdin: "{\"id\": \"\\u001b[31m\u{202E}\u{9B}\", \"token\": \"x\"}\n")
+            ["batch"] + CLI.mockConfiguration,
+            stdin: "{\"id\": \"\\u001b[31m\u{202E}\u{9B}\", \"token\": \"x\"}\n"
+                + "{\"id\": \"\\u001b[31m\\u202e\\u009b\", \"token\": \"\u{202E}x\"}\n")
         #expect(!run.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\u{9B}" })
-        #expect(run.stdout.contains("\\u001b[31m\\u202e\\u009b"))
-        #expect(try lines(run).first?.string("id") == "\u{1B}[31m\u{202E}\u{9B}")
+        let results = try lines(run)
+        try #require(results.count == 2)
+        #expect(results[0]["id"] == nil)
+        #expect(results[0].string("code") == "malformedToken")
+        #expect(results[0].string("message")?.contains("\"id\" holds a character") == true)
+        #expect(run.stdout.contains("\"id\":\"\\u001b[31m\\u202e\\u009b\""))
+        #expect(results[1].string("id") == "\u{1B}[31m\u{202E}\u{9B}")
     }
 
     /// `verify` and `inspect` accept the same shapes: a pasted notification body, a quoted token; an

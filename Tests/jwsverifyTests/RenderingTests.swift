@@ -55,19 +55,21 @@ struct RenderingTests {
         #expect(copy(String(repeating: "[", count: 100) + String(repeating: "]", count: 100)) == nil)
     }
 
-    /// Reflection over a model finds enumeration names and timestamps by JSON path.
+    /// The generated field kinds of a model find enumeration names and timestamps by JSON path.
     @Test("payload annotations name enumerations and find timestamps")
     func annotations() throws {
         let payload = try JSONDecoder().decode(
             ResponseBodyV2DecodedPayload.self,
             from: Data(
                 #"{"notificationType":"SUBSCRIBED","signedDate":1,"data":{"environment":"Sandbox","status":9}}"#.utf8))
-        let document = PayloadDocument(payload, annotate: true)
+        let document = PayloadDocument(.notification(DecodedNotification(notification: payload)), annotate: true)
         #expect(document.enumerationNames["notificationType"] == "subscribed")
         #expect(document.enumerationNames["data.environment"] == "sandbox")
         #expect(document.enumerationNames["data.status"] == nil, "an unknown value has no name")
         #expect(document.timestampPaths == ["signedDate"])
-        #expect(PayloadDocument(payload, annotate: false).enumerationNames.isEmpty == true)
+        #expect(
+            PayloadDocument(.notification(DecodedNotification(notification: payload)), annotate: false)
+                .enumerationNames.isEmpty == true)
     }
 
     /// Input: a transaction with dates at the top level and inside Advanced Commerce items and refunds, which
@@ -80,7 +82,7 @@ struct RenderingTests {
             {"SKU":"a","revocationDate":2,"refunds":[{"refundDate":-3,"refundType":"FULL"}]}]}}
             """#
         let transaction = try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: Data(json.utf8))
-        let document = PayloadDocument(transaction, annotate: true)
+        let document = PayloadDocument(.transaction(transaction), annotate: true)
         #expect(
             document.timestampPaths == [
                 "purchaseDate", "advancedCommerceInfo.items[0].revocationDate",
@@ -90,17 +92,23 @@ struct RenderingTests {
         #expect(document.enumerationNames["advancedCommerceInfo.items[0].refunds[0].refundType"] == "full")
     }
 
-    /// Nested tokens are string members named signed… that look like a compact JWS.
-    @Test("nested tokens are found by name and shape")
+    /// Input: a notification payload with its three nested-token members (one not a token) and a `signedFoo`
+    /// member the table does not name. Expected: the table's members that hold strings, in path order, each with
+    /// its kind; `signedFoo` is not guessed to be a token.
+    @Test("nested tokens are the members the payload kind table names")
     func nestedTokens() {
-        let json = JSONValue.object([
+        let json: [String: JSONValue] = [
             "data": .object(["signedTransactionInfo": .string("a.b.c"), "signedRenewalInfo": .string("no dots")]),
-            "appData": .object(["signedAppTransactionInfo": .string("x.y.z")]),
+            "appData": .object(["signedAppTransactionInfo": .string("x.y.z"), "signedFoo": .string("d.e.f")]),
             "signedDate": .integer(1),
-        ])
-        let found = VerificationRunner.nestedTokens(in: json)
-        #expect(found.map(\.path) == ["appData.signedAppTransactionInfo", "data.signedTransactionInfo"])
-        #expect(found.map(\.field) == ["signedAppTransactionInfo", "signedTransactionInfo"])
+        ]
+        let found = PayloadKind.notification.nestedTokens(in: json)
+        #expect(
+            found.map(\.path) == [
+                "appData.signedAppTransactionInfo", "data.signedRenewalInfo", "data.signedTransactionInfo",
+            ])
+        #expect(found.map(\.kind) == [.appTransaction, .renewalInfo, .transaction])
+        #expect(PayloadKind.transaction.nestedTokens(in: json).isEmpty)
     }
 
     /// Leading and trailing ASCII whitespace goes; inner bytes stay.

@@ -26,6 +26,13 @@ package struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maximumDepth: Int
     private var position = 0
+    /// A member name of the top-level object whose value's text is located (``parseObject(_:locating:maximumDepth:)``).
+    private var locatedName: String?
+    /// Where the value of ``locatedName`` is in the input, once read.
+    private var locatedValue: Range<Int>?
+    /// Whether the value being read is that of ``locatedName``: a number out of `Double`'s range is then kept as an
+    /// infinity instead of refused, since the caller uses its text, not its value.
+    private var readingLocatedValue = false
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
@@ -54,6 +61,32 @@ package struct JSONParser {
     ) throws(Failure) -> [String: JSONValue] {
         let result = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(Failure) in try parseObject(buffer, maximumDepth: maximumDepth) }
+        }
+        return try result.get()
+    }
+
+    /// Parses `bytes`, which must hold exactly one JSON object, and finds where the value of one of its top-level
+    /// members is written: the exact text of that value, without the whitespace around it (so that a caller echoes
+    /// a value as it was written, not re-rendered from what it parsed to).
+    ///
+    /// - Parameters:
+    ///   - bytes: The input.
+    ///   - name: The member whose value is located (compared after unescaping, as duplicates are).
+    /// - Returns: the members, and the range in `bytes` of the value of `name` when the object has that member.
+    package static func parseObject(
+        _ bytes: [UInt8], locating name: String, maximumDepth: Int = defaultMaximumDepth
+    ) throws(Failure) -> (members: [String: JSONValue], located: Range<Int>?) {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(Failure) in
+                var parser = JSONParser(buffer, maximumDepth: maximumDepth)
+                parser.locatedName = name
+                parser.skipWhitespace()
+                guard parser.peek() == UInt8(ascii: "{") else { throw parser.failure("not a JSON object") }
+                let object = try parser.parseObject(depth: 1)
+                parser.skipWhitespace()
+                guard parser.position == buffer.count else { throw parser.failure("data after the JSON object") }
+                return (object, parser.locatedValue)
+            }
         }
         return try result.get()
     }
@@ -139,7 +172,13 @@ package struct JSONParser {
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw failure("expected ':'") }
             position += 1
+            skipWhitespace()
+            let valueStart = position
+            let located = depth == 1 && locatedName == name
+            readingLocatedValue = located
             let value = try parseValue(depth: depth)
+            readingLocatedValue = false
+            if located { locatedValue = valueStart..<position }
             members.append((name, value, nameStart))
             skipWhitespace()
             switch peek() {
@@ -387,7 +426,9 @@ package struct JSONParser {
             }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
+        guard let double = Double(text), double.isFinite || readingLocatedValue else {
+            throw failure("number out of range")
+        }
         return JSONValue(number: double)
     }
 

@@ -36,4 +36,13 @@ extension AppStoreEnumeration {
     var constantName: String? {
         Self.constantNames[rawValue]
     }
+
+    /// The name of the Swift constant of a JSON value, when it is a documented value of this enumeration whose
+    /// name differs from the value as text (what ``JSONFieldKind/enumeration(_:)`` annotates); nil otherwise.
+    static func constantName(ofJSON value: JSONValue) -> String? {
+        guard let raw = try? RawValue(jsonValue: value), let name = constantNames[raw], name != raw.description else {
+            return nil
+        }
+        return name
+    }
 }

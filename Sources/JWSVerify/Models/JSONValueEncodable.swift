@@ -13,9 +13,8 @@ package protocol JSONObjectEncodable: JSONValueEncodable {
     /// The members `encode(to:)` writes.
     var jsonObject: [String: JSONValue] { get }
 
-    /// The JSON key of each stored property whose name isn't its key (`purchaseDateTimestamp`: `purchaseDate`),
-    /// for code that walks a model by reflection and reports JSON paths.
-    static var jsonKeysOfRenamedProperties: [String: String] { get }
+    /// The members that are timestamps, App Store enumerations or nested models, by JSON key (generated).
+    static var jsonFieldKinds: [String: JSONFieldKind] { get }
 }
 
 extension JSONObjectEncodable {

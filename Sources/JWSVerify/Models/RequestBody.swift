@@ -67,7 +67,7 @@ public struct RealtimeRequestBody: Codable, Hashable, Sendable {
     }
 }
 
-/// The one parser of both bodies.
+/// The one parser of both bodies: the strict parser, then ``InputShape/member(of:named:)``.
 enum RequestBody {
     /// How much larger than its token a body may be (the braces, the member name, whitespace).
     static let allowance = 1024
@@ -90,8 +90,11 @@ enum RequestBody {
         } catch {
             return failure("\(EscapedText.escaped(error.reason)) at byte \(error.offset)")
         }
-        guard let member = object["signedPayload"] else { return failure("it has no member signedPayload") }
-        guard case .string(let token) = member else { return failure("signedPayload is not a string") }
-        return .success(token)
+        // The one reading of a signed-data member, shared with the CLI's inputs (``InputShape``).
+        switch InputShape.member(of: object, named: ["signedPayload"]) {
+        case .success(let member): return .success(member.value)
+        case .failure(.notString): return failure("signedPayload is not a string")
+        case .failure: return failure("it has no member signedPayload")
+        }
     }
 }

@@ -110,6 +110,14 @@ public struct AppReceiptVerifier: Sendable {
         verification(of: Array(receipt.utf8), deviceIdentifier: deviceIdentifier)
     }
 
+    /// Verifies and decodes an app receipt given as an array of bytes (the file, or its base64 text), as the
+    /// `Data` form does, without copying them into and out of `Data` (the CLI's `receipt` and `batch`).
+    package func verifyAndDecodeAppReceipt(
+        bytes receipt: [UInt8], deviceIdentifier: [UInt8]? = nil
+    ) -> VerificationResult<AppReceipt> {
+        verification(of: receipt, deviceIdentifier: deviceIdentifier)
+    }
+
     /// Verifies and decodes an app receipt given as bytes: the receipt file (DER, or BER from Xcode),
     /// or its base64 text.
     ///

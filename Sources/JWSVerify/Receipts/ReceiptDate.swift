@@ -58,21 +58,133 @@ package enum ReceiptDate {
     /// The RFC 3339 text of `date` in UTC, whole seconds (rounded down): `2020-05-06T18:28:49Z`; `nil` for a date
     /// outside the years 0 to 9999.
     package static func rfc3339(_ date: Date) -> String? {
-        guard let seconds = wholeSeconds(date), seconds >= -62_167_219_200, seconds < 253_402_300_800 else {
-            return nil
-        }
+        guard let seconds = secondsInYears0To9999(date) else { return nil }
         return ISO8601Text.iso8601(seconds: seconds)
     }
 
     /// `date` as `verifyReceipt` wrote it: `2020-05-06 18:28:49 Etc/GMT`, milliseconds since 1970 as a decimal
     /// string, and `2020-05-06 11:28:49 America/Los_Angeles` (Pacific standard or daylight time, as the time zone
     /// database says for that instant); `nil` for a date outside the years 0 to 9999.
+    ///
+    /// The strings of ``VerifyReceiptTexts``, which the receipts' JSON writer appends as bytes.
     package static func verifyReceiptTexts(_ date: Date) -> (gmt: String, milliseconds: String, pacific: String)? {
-        guard let utc = rfc3339(date), let seconds = wholeSeconds(date) else { return nil }
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let pacificOffset = Int64(pacificTime.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
-        let pacific = ISO8601Text.iso8601(seconds: seconds + pacificOffset)
-        return (spaced(utc) + " Etc/GMT", String(milliseconds), spaced(pacific) + " America/Los_Angeles")
+        guard let texts = VerifyReceiptTexts(date) else { return nil }
+        var gmt: [UInt8] = []
+        var milliseconds: [UInt8] = []
+        var pacific: [UInt8] = []
+        texts.appendGMT(to: &gmt)
+        texts.appendMilliseconds(to: &milliseconds)
+        texts.appendPacific(to: &pacific)
+        return (
+            String(decoding: gmt, as: UTF8.self), String(decoding: milliseconds, as: UTF8.self),
+            String(decoding: pacific, as: UTF8.self)
+        )
+    }
+
+    /// The three `verifyReceipt` texts of one date, computed by integer arithmetic (no formatter, no time zone
+    /// object) and appended as UTF-8 bytes: the one place these texts are made.
+    package struct VerifyReceiptTexts: Sendable {
+        /// Whole seconds since 1970 (rounded down).
+        let seconds: Int64
+        /// Whole milliseconds since 1970 (rounded down).
+        let milliseconds: Int64
+        /// The wall-clock time in Los Angeles at ``seconds``, as seconds since 1970 of that time read as UTC.
+        let pacificSeconds: Int64
+
+        /// The texts of `date`; `nil` for a date outside the years 0 to 9999 (or not finite).
+        package init?(_ date: Date) {
+            guard let seconds = secondsInYears0To9999(date) else { return nil }
+            self.seconds = seconds
+            milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            pacificSeconds = seconds + ReceiptDate.pacificOffset(seconds: seconds)
+        }
+
+        /// `2020-05-06 18:28:49 Etc/GMT`.
+        package func appendGMT(to out: inout [UInt8]) {
+            ReceiptDate.appendSpaced(seconds, to: &out)
+            out.append(contentsOf: " Etc/GMT".utf8)
+        }
+
+        /// `1588789729000`.
+        package func appendMilliseconds(to out: inout [UInt8]) {
+            ReceiptJSONWriter.appendInteger(milliseconds, to: &out)
+        }
+
+        /// `2020-05-06 11:28:49 America/Los_Angeles`.
+        package func appendPacific(to out: inout [UInt8]) {
+            ReceiptDate.appendSpaced(pacificSeconds, to: &out)
+            out.append(contentsOf: " America/Los_Angeles".utf8)
+        }
+    }
+
+    /// America/Los_Angeles's offset from UTC at `seconds` since 1970, in seconds, as the time zone database
+    /// (tzdata, and ICU's copy of it) has it for every year from 0 to 9999:
+    /// - before 1883-11-18 20:00 UTC, local mean time, -7:52:58;
+    /// - then Pacific standard time, -8:00, with daylight time (-7:00) under the US rules (1918–1919, war time from
+    ///   1942-02-09 to 1945-09-30, 1967–2006 with the 1974 and 1975 energy-crisis starts, and since 2007 from the
+    ///   second Sunday of March to the first Sunday of November, for every later year) and California's
+    ///   (1948-03-14 to 1949-01-01, 1950–1966).
+    static func pacificOffset(seconds: Int64) -> Int64 {
+        guard seconds >= -2_717_640_000 else { return -28_378 }
+        // Each year's rules are looked up by the year of the standard local time; no switch lies near a new year
+        // except 1949's, which that year places right.
+        let year = ISO8601Text.civil(fromDays: ISO8601Text.floorDivide(seconds - 28_800, 86_400).0).year
+        guard let daylight = daylightTime(year: year) else { return -28_800 }
+        return seconds >= daylight.start && seconds < daylight.end ? -25_200 : -28_800
+    }
+
+    /// When daylight time starts and ends in `year`, in seconds since 1970 (unbounded ends for a period that
+    /// spans the new year); `nil` for a year without it. Switches happen at 2:00 local time, standard time when
+    /// it starts (10:00 UTC) and daylight time when it ends (9:00 UTC); California's started at 1:00 (9:00 UTC).
+    private static func daylightTime(year: Int64) -> (start: Int64, end: Int64)? {
+        func day(_ month: Int64, _ day: Int64) -> Int64 { daysSince1970(year: year, month: month, day: day) }
+        /// 0 for Sunday (1970-01-01 was a Thursday).
+        func weekday(_ day: Int64) -> Int64 { ISO8601Text.floorDivide(day + 4, 7).1 }
+        func lastSunday(_ month: Int64) -> Int64 {
+            let last = day(month, daysIn(month: month, year: year))
+            return last - weekday(last)
+        }
+        func firstSunday(_ month: Int64) -> Int64 {
+            let first = day(month, 1)
+            return first + (7 - weekday(first)) % 7
+        }
+        func at(_ day: Int64, _ hour: Int64, _ minute: Int64 = 0) -> Int64 { day * 86_400 + hour * 3600 + minute * 60 }
+        switch year {
+        case 2007...: return (at(firstSunday(3) + 7, 10), at(firstSunday(11), 9))
+        case 1987...2006: return (at(firstSunday(4), 10), at(lastSunday(10), 9))
+        case 1976...1986, 1967...1973: return (at(lastSunday(4), 10), at(lastSunday(10), 9))
+        case 1975: return (at(lastSunday(2), 10), at(lastSunday(10), 9))
+        case 1974: return (at(day(1, 6), 10), at(lastSunday(10), 9))
+        case 1962...1966: return (at(lastSunday(4), 9), at(lastSunday(10), 9))
+        case 1950...1961: return (at(lastSunday(4), 9), at(lastSunday(9), 9))
+        case 1949: return (.min, at(day(1, 1), 9))
+        case 1948: return (at(day(3, 14), 10, 1), .max)
+        case 1945: return (.min, at(day(9, 30), 9))
+        case 1943, 1944: return (.min, .max)
+        case 1942: return (at(day(2, 9), 10), .max)
+        case 1918, 1919: return (at(lastSunday(3), 10), at(lastSunday(10), 9))
+        default: return nil
+        }
+    }
+
+    /// `seconds` since 1970 as `2020-05-06 18:28:49`, the date and time of ``ISO8601Text`` with a space for `T`
+    /// (years outside 0 to 9999 as it writes them: a sign and six digits).
+    private static func appendSpaced(_ seconds: Int64, to out: inout [UInt8]) {
+        let (days, secondOfDay) = ISO8601Text.floorDivide(seconds, 86_400)
+        let (year, month, day) = ISO8601Text.civil(fromDays: days)
+        if year < 0 || year > 9999 { out.append(UInt8(ascii: year < 0 ? "-" : "+")) }
+        ReceiptJSONWriter.appendDigits(year.magnitude, minimumCount: year < 0 || year > 9999 ? 6 : 4, to: &out)
+        /// Two digits of a value below 100, after `separator`.
+        func two(_ separator: Unicode.Scalar, _ value: Int64) {
+            out.append(UInt8(ascii: separator))
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
+        }
+        two("-", month)
+        two("-", day)
+        two(" ", secondOfDay / 3600)
+        two(":", secondOfDay % 3600 / 60)
+        two(":", secondOfDay % 60)
     }
 
     /// The date of a `verifyReceipt` milliseconds string (optional minus sign, decimal digits, at most 16 of them).
@@ -84,18 +196,10 @@ package enum ReceiptDate {
         return Date(timeIntervalSince1970: Double(value) / 1000)
     }
 
-    /// America/Los_Angeles from the system's time zone database; UTC-8 all year where there is none.
-    private static let pacificTime =
-        TimeZone(identifier: "America/Los_Angeles") ?? TimeZone(secondsFromGMT: -28_800) ?? TimeZone.gmt
-
-    /// `2020-05-06T18:28:49Z` as `2020-05-06 18:28:49`.
-    private static func spaced(_ iso: String) -> String {
-        String(iso.dropLast().map { $0 == "T" ? " " : $0 })
-    }
-
-    private static func wholeSeconds(_ date: Date) -> Int64? {
+    /// Whole seconds since 1970 of `date` (rounded down) when it lies in the years 0 to 9999.
+    private static func secondsInYears0To9999(_ date: Date) -> Int64? {
         let seconds = date.timeIntervalSince1970.rounded(.down)
-        guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
+        guard seconds.isFinite, seconds >= -62_167_219_200, seconds < 253_402_300_800 else { return nil }
         return Int64(seconds)
     }
 

@@ -29,8 +29,9 @@ public enum EscapedText {
         return out
     }
 
-    /// Whether `scalar` is escaped by ``escaped(_:)``.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` is escaped by ``escaped(_:)``: the one escape set of the library, which ``JSONWriter``
+    /// escapes too (besides `"` and `\\`).
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false

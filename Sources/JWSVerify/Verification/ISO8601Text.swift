@@ -31,7 +31,9 @@ package enum ISO8601Text {
         return text + "Z"
     }
 
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+    /// `value` divided by a positive `divisor`, rounded toward negative infinity, and the remainder (never
+    /// negative).
+    package static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let quotient = value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
         return (quotient, value - quotient * divisor)
     }
@@ -42,7 +44,7 @@ package enum ISO8601Text {
     }
 
     /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date of a day count since 1970-01-01.
-    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

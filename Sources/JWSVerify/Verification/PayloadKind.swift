@@ -48,6 +48,35 @@ public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
         return fields(model)
     }
 
+    /// The top-level members that name a payload of this kind in a `batch` line or a report, in order
+    /// (`transactionId`, `originalTransactionId`, `productId` for a transaction); a notification's
+    /// `transactionId`, `originalTransactionId` and `productId` come from its nested transaction, else its
+    /// renewal info.
+    package var identifierKeys: [String] { model.identifierKeys }
+
+    /// The members of this kind's payload that are timestamps, enumerations or nested models (generated from
+    /// the model's spec), to annotate its JSON (``PayloadAnnotations``).
+    package var jsonFieldKinds: [String: JSONFieldKind] { model.jsonFieldKinds }
+
+    /// The nested tokens a payload object of this kind holds, at the members ``nestedTokenFields`` names, in
+    /// the order of their paths; a member that is absent or not a string is left out.
+    ///
+    /// - Parameter object: The payload's JSON object, as in the token.
+    /// - Returns: each nested token with its member's name and path and the kind it holds.
+    package func nestedTokens(
+        in object: [String: JSONValue]
+    ) -> [(field: String, path: String, kind: PayloadKind, token: String)] {
+        nestedTokenFields.sorted { $0.path < $1.path }.compactMap { field in
+            var value = JSONValue.object(object)
+            for key in field.path.split(separator: ".") {
+                guard case .object(let members) = value, let member = members[String(key)] else { return nil }
+                value = member
+            }
+            guard case .string(let token) = value else { return nil }
+            return (field.field, field.path, field.kind, token)
+        }
+    }
+
     /// Each marker key with its kind and the kind's place in ``allCases`` (made once: recognition
     /// runs on every verified token, over the keys its model did not know).
     private static let markers: [String: (kind: PayloadKind, rank: Int)] = {
@@ -119,9 +148,19 @@ public enum DecodedPayload: Sendable, Hashable {
         }
     }
 
-    /// The payload's own model (for a notification, the notification itself), for code that renders
-    /// any kind alike (the CLI).
-    package var model: any JSONObjectEncodable & Sendable {
+    /// The environment the payload names, from the member its claims are checked against (an app
+    /// transaction's `receiptType`; a notification's from the first present of `data`, `summary`,
+    /// `externalPurchaseToken` and `appData`).
+    public var environment: AppStoreEnvironment? { payload.claims.environment }
+
+    /// The annotations of the payload's JSON as its model writes it (``model``): enumeration names and
+    /// timestamp paths.
+    package var annotations: PayloadAnnotations {
+        PayloadAnnotations(json: model.jsonValue, fields: kind.jsonFieldKinds)
+    }
+
+    /// The payload's own model as its kind's description (for a notification, the notification itself).
+    var payload: any AppStorePayload {
         switch self {
         case .transaction(let value): return value
         case .renewalInfo(let value): return value
@@ -130,6 +169,10 @@ public enum DecodedPayload: Sendable, Hashable {
         case .realtimeRequest(let value): return value
         }
     }
+
+    /// The payload's own model (for a notification, the notification itself), for code that renders
+    /// any kind alike (the CLI).
+    package var model: any JSONObjectEncodable & Sendable { payload }
 }
 
 /// A notification with its nested tokens decoded (and verified, when the result is verified).

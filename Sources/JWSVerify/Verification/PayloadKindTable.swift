@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Adding a kind is one model, one ``PayloadKind`` case with its ``PayloadKind/model`` line and
 /// ``DecodedPayload`` case, and one conformance here.
-protocol AppStorePayload: JSONObjectDecodable, Sendable {
+protocol AppStorePayload: JSONObjectDecodable, JSONObjectEncodable, Sendable {
     /// The kind.
     static var kind: PayloadKind { get }
     /// The kind in words: `renewal info`, `app transaction`, ...
@@ -16,6 +16,9 @@ protocol AppStorePayload: JSONObjectDecodable, Sendable {
     static var markerKeys: [String] { get }
     /// The member holding the date to validate the chain at (`signedDate`, `receiptCreationDate`).
     static var validationDateKey: String { get }
+    /// The top-level members that name a payload of this kind in a line or a report (`transactionId`, ...), in
+    /// the order they are shown; a notification's may come from its nested transaction or renewal info.
+    static var identifierKeys: [String] { get }
     /// Members that must be present (not absent, not `null`) for the payload to decode (check 12).
     static var requiredKeys: [String] { get }
     /// The members that hold nested tokens, verified with the payload.
@@ -67,6 +70,7 @@ extension JWSTransactionDecodedPayload: AppStorePayload {
     static var kind: PayloadKind { .transaction }
     static var displayName: String { "transaction" }
     static var methodName: String { "verifyAndDecodeTransaction" }
+    static var identifierKeys: [String] { ["transactionId", "originalTransactionId", "productId"] }
     static var markerKeys: [String] { ["transactionId", "purchaseDate", "inAppOwnershipType", "webOrderLineItemId"] }
     var unmodeledKeys: Dictionary<String, JSONValue>.Keys { additionalFields.keys }
     var claims: PayloadClaims {
@@ -79,6 +83,7 @@ extension JWSRenewalInfoDecodedPayload: AppStorePayload {
     static var kind: PayloadKind { .renewalInfo }
     static var displayName: String { "renewal info" }
     static var methodName: String { "verifyAndDecodeRenewalInfo" }
+    static var identifierKeys: [String] { ["originalTransactionId", "productId", "autoRenewProductId"] }
     static var markerKeys: [String] {
         ["autoRenewStatus", "autoRenewProductId", "expirationIntent", "renewalDate", "isInBillingRetryPeriod"]
     }
@@ -93,6 +98,7 @@ extension AppTransaction: AppStorePayload {
     static var kind: PayloadKind { .appTransaction }
     static var displayName: String { "app transaction" }
     static var methodName: String { "verifyAndDecodeAppTransaction" }
+    static var identifierKeys: [String] { ["appTransactionId", "bundleId", "applicationVersion"] }
     static var markerKeys: [String] {
         ["receiptType", "applicationVersion", "originalApplicationVersion", "receiptCreationDate"]
     }
@@ -110,6 +116,9 @@ extension ResponseBodyV2DecodedPayload: AppStorePayload {
     static var kind: PayloadKind { .notification }
     static var displayName: String { "notification" }
     static var methodName: String { "verifyAndDecodeNotification" }
+    static var identifierKeys: [String] {
+        ["notificationUUID", "notificationType", "subtype", "transactionId", "originalTransactionId", "productId"]
+    }
     static var markerKeys: [String] { ["notificationType", "notificationUUID"] }
     static var nestedTokenFields: [NestedTokenField<Self>] {
         [
@@ -160,6 +169,7 @@ extension DecodedRealtimeRequestBody: AppStorePayload {
     static var kind: PayloadKind { .realtimeRequest }
     static var displayName: String { "realtime request" }
     static var methodName: String { "verifyAndDecodeRealtimeRequest" }
+    static var identifierKeys: [String] { ["requestIdentifier", "originalTransactionId", "productId"] }
     static var markerKeys: [String] { ["userLocale"] }
     /// Every member Apple documents: Apple's Swift and Python libraries refuse a request without one.
     static var requiredKeys: [String] {

@@ -42,8 +42,11 @@ public struct AdvancedCommerceOffer: Codable, Hashable, Sendable, JSONObjectDeco
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [:]
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "period": .enumeration(AdvancedCommerceOfferPeriod.constantName(ofJSON:)),
+        "reason": .enumeration(AdvancedCommerceOfferReason.constantName(ofJSON:)),
+    ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {

@@ -37,8 +37,10 @@ public struct AdvancedCommercePriceIncreaseInfo: Codable, Hashable, Sendable, JS
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [:]
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "status": .enumeration(AdvancedCommercePriceIncreaseInfoStatus.constantName(ofJSON:))
+    ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {

@@ -59,9 +59,11 @@ public struct AdvancedCommerceRefund: Codable, Hashable, Sendable, JSONObjectDec
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "refundDateTimestamp": "refundDate"
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "refundDate": .timestamp,
+        "refundReason": .enumeration(AdvancedCommerceRefundReason.constantName(ofJSON:)),
+        "refundType": .enumeration(AdvancedCommerceRefundType.constantName(ofJSON:)),
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

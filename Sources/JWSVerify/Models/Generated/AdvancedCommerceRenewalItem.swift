@@ -52,9 +52,10 @@ public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable, JSONObje
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "sku": "SKU"
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "offer": .object(AdvancedCommerceOffer.jsonFieldKinds),
+        "priceIncreaseInfo": .object(AdvancedCommercePriceIncreaseInfo.jsonFieldKinds),
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

@@ -74,10 +74,11 @@ public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable, JSON
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "sku": "SKU",
-        "revocationDateTimestamp": "revocationDate",
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "offer": .object(AdvancedCommerceOffer.jsonFieldKinds),
+        "refunds": .array(.object(AdvancedCommerceRefund.jsonFieldKinds)),
+        "revocationDate": .timestamp,
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

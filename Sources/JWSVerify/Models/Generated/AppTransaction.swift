@@ -155,12 +155,14 @@ public struct AppTransaction: Codable, Hashable, Sendable, JSONObjectDecodable, 
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "receiptCreationDateTimestamp": "receiptCreationDate",
-        "originalPurchaseDateTimestamp": "originalPurchaseDate",
-        "preorderDateTimestamp": "preorderDate",
-        "requestDateTimestamp": "requestDate",
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "receiptType": .enumeration(AppStoreEnvironment.constantName(ofJSON:)),
+        "receiptCreationDate": .timestamp,
+        "originalPurchaseDate": .timestamp,
+        "preorderDate": .timestamp,
+        "originalPlatform": .enumeration(PurchasePlatform.constantName(ofJSON:)),
+        "requestDate": .timestamp,
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

@@ -75,9 +75,10 @@ public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable, JSONObjec
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "signedDateTimestamp": "signedDate"
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "environment": .enumeration(AppStoreEnvironment.constantName(ofJSON:)),
+        "signedDate": .timestamp,
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

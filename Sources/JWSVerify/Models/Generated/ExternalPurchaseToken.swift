@@ -85,10 +85,11 @@ public struct ExternalPurchaseToken: Codable, Hashable, Sendable, JSONObjectDeco
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "tokenCreationDateTimestamp": "tokenCreationDate",
-        "tokenExpirationDateTimestamp": "tokenExpirationDate",
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "tokenCreationDate": .timestamp,
+        "tokenExpirationDate": .timestamp,
+        "tokenType": .enumeration(TokenType.constantName(ofJSON:)),
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

@@ -217,12 +217,21 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable, JSONObj
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "gracePeriodExpiresDateTimestamp": "gracePeriodExpiresDate",
-        "signedDateTimestamp": "signedDate",
-        "recentSubscriptionStartDateTimestamp": "recentSubscriptionStartDate",
-        "renewalDateTimestamp": "renewalDate",
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "expirationIntent": .enumeration(ExpirationIntent.constantName(ofJSON:)),
+        "autoRenewStatus": .enumeration(AutoRenewStatus.constantName(ofJSON:)),
+        "priceIncreaseStatus": .enumeration(PriceIncreaseStatus.constantName(ofJSON:)),
+        "gracePeriodExpiresDate": .timestamp,
+        "offerType": .enumeration(OfferType.constantName(ofJSON:)),
+        "signedDate": .timestamp,
+        "environment": .enumeration(AppStoreEnvironment.constantName(ofJSON:)),
+        "recentSubscriptionStartDate": .timestamp,
+        "renewalDate": .timestamp,
+        "offerDiscountType": .enumeration(OfferDiscountType.constantName(ofJSON:)),
+        "advancedCommerceInfo": .object(AdvancedCommerceRenewalInfo.jsonFieldKinds),
+        "commitmentInfo": .object(RenewalCommitmentInfo.jsonFieldKinds),
+        "renewalBillingPlanType": .enumeration(RenewalBillingPlanType.constantName(ofJSON:)),
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

@@ -283,13 +283,24 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable, JSONObj
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "purchaseDateTimestamp": "purchaseDate",
-        "originalPurchaseDateTimestamp": "originalPurchaseDate",
-        "expiresDateTimestamp": "expiresDate",
-        "signedDateTimestamp": "signedDate",
-        "revocationDateTimestamp": "revocationDate",
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "purchaseDate": .timestamp,
+        "originalPurchaseDate": .timestamp,
+        "expiresDate": .timestamp,
+        "type": .enumeration(ProductType.constantName(ofJSON:)),
+        "inAppOwnershipType": .enumeration(InAppOwnershipType.constantName(ofJSON:)),
+        "signedDate": .timestamp,
+        "revocationReason": .enumeration(RevocationReason.constantName(ofJSON:)),
+        "revocationDate": .timestamp,
+        "offerType": .enumeration(OfferType.constantName(ofJSON:)),
+        "environment": .enumeration(AppStoreEnvironment.constantName(ofJSON:)),
+        "transactionReason": .enumeration(TransactionReason.constantName(ofJSON:)),
+        "offerDiscountType": .enumeration(OfferDiscountType.constantName(ofJSON:)),
+        "revocationType": .enumeration(RevocationType.constantName(ofJSON:)),
+        "advancedCommerceInfo": .object(AdvancedCommerceTransactionInfo.jsonFieldKinds),
+        "billingPlanType": .enumeration(BillingPlanType.constantName(ofJSON:)),
+        "commitmentInfo": .object(TransactionCommitmentInfo.jsonFieldKinds),
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

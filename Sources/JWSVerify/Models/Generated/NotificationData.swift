@@ -63,8 +63,12 @@ public struct NotificationData: Codable, Hashable, Sendable, JSONObjectDecodable
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [:]
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "environment": .enumeration(AppStoreEnvironment.constantName(ofJSON:)),
+        "status": .enumeration(Status.constantName(ofJSON:)),
+        "consumptionRequestReason": .enumeration(ConsumptionRequestReason.constantName(ofJSON:)),
+    ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.
     public init(from decoder: any Decoder) throws {

@@ -65,9 +65,11 @@ public struct RenewalCommitmentInfo: Codable, Hashable, Sendable, JSONObjectDeco
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "commitmentRenewalDateTimestamp": "commitmentRenewalDate"
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "commitmentAutoRenewStatus": .enumeration(AutoRenewStatus.constantName(ofJSON:)),
+        "commitmentRenewalBillingPlanType": .enumeration(RenewalBillingPlanType.constantName(ofJSON:)),
+        "commitmentRenewalDate": .timestamp,
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

@@ -85,9 +85,15 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable, JSONObj
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "signedDateTimestamp": "signedDate"
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "notificationType": .enumeration(NotificationTypeV2.constantName(ofJSON:)),
+        "subtype": .enumeration(Subtype.constantName(ofJSON:)),
+        "data": .object(NotificationData.jsonFieldKinds),
+        "signedDate": .timestamp,
+        "summary": .object(Summary.jsonFieldKinds),
+        "externalPurchaseToken": .object(ExternalPurchaseToken.jsonFieldKinds),
+        "appData": .object(AppData.jsonFieldKinds),
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

@@ -60,9 +60,9 @@ public struct TransactionCommitmentInfo: Codable, Hashable, Sendable, JSONObject
     /// The JSON keys of the modelled fields.
     static let jsonKeys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
-    /// The JSON key of each stored property whose name isn't its key.
-    package static let jsonKeysOfRenamedProperties: [String: String] = [
-        "commitmentExpiresDateTimestamp": "commitmentExpiresDate"
+    /// The JSON members that are timestamps, App Store enumerations or nested models, by JSON key.
+    package static let jsonFieldKinds: [String: JSONFieldKind] = [
+        "commitmentExpiresDate": .timestamp
     ]
 
     /// Decodes from any `Decoder` by reading the same JSON tree as the verifier does.

@@ -74,23 +74,10 @@ enum ReceiptFormatCheck {
         return Parsed(bytes: bytes, envelope: envelope, cached: cached, cms: cms, receipt: receipt)
     }
 
-    /// The receipt file's bytes: `input` itself when it starts as DER does (a SEQUENCE), else its
-    /// standard base64 decoding with ASCII spaces and line breaks left out.
+    /// The receipt file's bytes, as ``InputShape/receiptFileBytes(_:)`` (the one place that decides "DER or
+    /// base64") reads them; `malformedReceipt` when they are neither.
     private static func fileBytes(_ input: [UInt8]) throws(VerificationError) -> [UInt8] {
-        if input[0] == 0x30 { return input }
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-        // Spaces at the ends (a file's last line break) are cut off without a copy; only text with line breaks
-        // inside is copied without them (filtering every receipt cost a third of a warm verification).
-        var lower = input.startIndex
-        var upper = input.endIndex
-        while lower < upper && isSpace(input[lower]) { lower += 1 }
-        while upper > lower && isSpace(input[upper - 1]) { upper -= 1 }
-        let text = input[lower..<upper]
-        // Text without line breaks decodes as it is; the decoder stops at the first space of the others.
-        let decoded =
-            Base64.decodeStandard(text)
-            ?? (text.contains(where: isSpace) ? Base64.decodeStandard(text.filter { !isSpace($0) }) : nil)
-        guard !text.isEmpty, let bytes = decoded, !bytes.isEmpty else {
+        guard let bytes = InputShape.receiptFileBytes(input) else {
             let what = ReceiptInputDescription.describeNonReceipt(input).map { ": \($0)" } ?? ""
             throw malformed(
                 "the receipt is neither the bytes of a receipt file (DER) nor standard base64 of them"

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import JWSVerify
+
+/// The library's one JSON writer and the schema of results.
+@Suite("JSON writer and schema")
+struct JSONWriterTests {
+    /// Input: every scalar from U+0000 to U+FFFF (surrogates excepted) in a string. Expected: the writer escapes
+    /// exactly `"`, `\` and the scalars ``EscapedText/needsEscape(_:)`` names: one escape set.
+    @Test("the writer escapes exactly EscapedText's set, plus quote and backslash")
+    func oneEscapeSet() throws {
+        for value in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            var out: [UInt8] = []
+            JSONWriter.writeString(String(Character(scalar)), into: &out)
+            let escaped = out.count > String(Character(scalar)).utf8.count + 2
+            let expected = scalar == "\"" || scalar == "\\" || EscapedText.needsEscape(scalar)
+            #expect(escaped == expected, "U+\(String(value, radix: 16))")
+        }
+    }
+
+    /// Input: an ordered object written by the streaming writer, compact and indented. Expected: members in the
+    /// order written, nested values' keys sorted, the indented form with `"key": value` and a final newline.
+    @Test("the streaming writer keeps the caller's member order")
+    func streamingOrder() {
+        var compact = JSONWriter(style: .compact)
+        compact.beginObject()
+        compact.key("alg")
+        compact.value(.string("ES256"))
+        compact.key("x5c")
+        compact.value(.array([.object(["b": .integer(1), "a": .null])]))
+        compact.endObject()
+        #expect(compact.text == #"{"alg":"ES256","x5c":[{"a":null,"b":1}]}"#)
+        var indented = JSONWriter(style: .indented)
+        indented.beginObject()
+        indented.key("z")
+        indented.beginArray()
+        indented.endArray()
+        indented.key("a")
+        indented.value(.object(["k": .bool(true)]))
+        indented.endObject()
+        #expect(indented.text == "{\n  \"z\": [],\n  \"a\": {\n    \"k\": true\n  }\n}\n")
+    }
+
+    /// Input: an error with every member, encoded with `JSONEncoder`. Expected: the schema's members and values.
+    @Test("VerificationError encodes as its schema object")
+    func errorEncodes() throws {
+        let error = VerificationError(.malformedToken, check: .format, "bad \u{202E}")
+        let data = try JSONEncoder().encode(error)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["code"] as? String == "malformedToken")
+        #expect(object["check"] as? String == "format")
+        #expect(object["retryable"] as? Bool == false)
+        #expect(
+            Set(object.keys) == ["code", "check", "message", "underlying", "retryable", "nestedField", "nestedCheck"])
+        #expect(JSONSchema.version == 1)
+    }
+}
