@@ -14,9 +14,6 @@ import Testing
 /// `underlying`, warm (after a good receipt of the same chain verified) as cold.
 @Suite("Receipt check 2, algorithms: unsupportedAlgorithm")
 struct ReceiptCheck02AlgorithmsTests {
-    /// A digest OID no one knows (the OID arc of ISO's examples), for the crafted digest-set receipts.
-    static let unknownDigestOID = "1.2.3.4.5"
-
     /// Input: each crafted receipt of this check (``CraftedReceipts``, ids starting `algorithm-`). Expected: the
     /// catalog's code, check and failed step, warm as cold (``ReceiptContractTests/expectVerdict(_:)``).
     @Test(
