@@ -9,6 +9,9 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "JWSVerify", targets: ["JWSVerify"]),
+        // Signing with an In-App Purchase key: Apple's signature creators and the Retention Messaging answer.
+        // Kept apart so that a server that only verifies links none of it.
+        .library(name: "JWSSigning", targets: ["JWSSigning"]),
         // Test PKI and token minting for integration tests; production servers need not link it.
         .library(name: "JWSVerifyTesting", targets: ["JWSVerifyTesting"]),
         .executable(name: "jwsverify", targets: ["jwsverify"]),
@@ -28,6 +31,10 @@ let package = Package(
         .target(
             name: "JWSVerify",
             dependencies: ["CJWSOpenSSL"]
+        ),
+        .target(
+            name: "JWSSigning",
+            dependencies: ["JWSVerify"]
         ),
         // Signing and certificate creation, kept apart from the verification path. It shares CJWSOpenSSL's
         // conventions and uses its error drain and free functions (the verification path never links it).
@@ -52,6 +59,10 @@ let package = Package(
         .testTarget(
             name: "JWSVerifyTests",
             dependencies: ["JWSVerify", "JWSVerifyTesting"]
+        ),
+        .testTarget(
+            name: "JWSSigningTests",
+            dependencies: ["JWSSigning", "JWSVerify", "JWSVerifyTesting"]
         ),
         .testTarget(
             name: "JWSVerifyTestingTests",
