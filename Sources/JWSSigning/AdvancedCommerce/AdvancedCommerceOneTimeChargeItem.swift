@@ -37,32 +37,30 @@ public struct AdvancedCommerceOneTimeChargeItem: Codable, Hashable, Sendable {
         try validate()
     }
 
-    enum CodingKeys: String, CodingKey {
-        case description, displayName, price
-        case sku = "SKU"
-    }
-
-    /// Decodes an item and checks Apple's rules.
+    /// Decodes the item and checks Apple's rules.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        description = try container.decode(String.self, forKey: .description)
-        displayName = try container.decode(String.self, forKey: .displayName)
-        sku = try container.decode(String.self, forKey: .sku)
-        price = try container.decode(Int64.self, forKey: .price)
+        let container = try decoder.container(keyedBy: AdvancedCommerceItemKey.self)
+        let core = try AdvancedCommercePricedItem(from: container)
+        sku = core.sku
+        description = core.description
+        displayName = core.displayName
+        price = core.price
         try validate()
     }
 
-    /// Checks Apple's rules, then encodes every member.
+    /// Checks Apple's rules, then encodes the present members.
     public func encode(to encoder: any Encoder) throws {
         try validate()
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(description, forKey: .description)
-        try container.encode(displayName, forKey: .displayName)
-        try container.encode(sku, forKey: .sku)
-        try container.encode(price, forKey: .price)
+        var container = encoder.container(keyedBy: AdvancedCommerceItemKey.self)
+        try core.encode(to: &container)
+    }
+
+    private var core: AdvancedCommercePricedItem {
+        AdvancedCommercePricedItem(
+            sku: sku, description: description, displayName: displayName, price: price, offer: nil)
     }
 
     private func validate() throws(AdvancedCommerceValidationError) {
-        try AdvancedCommerceValidation.checkItem(sku: sku, description: description, displayName: displayName)
+        try core.validate()
     }
 }

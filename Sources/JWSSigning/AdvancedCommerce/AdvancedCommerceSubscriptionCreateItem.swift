@@ -46,35 +46,31 @@ public struct AdvancedCommerceSubscriptionCreateItem: Codable, Hashable, Sendabl
         try validate()
     }
 
-    enum CodingKeys: String, CodingKey {
-        case description, displayName, offer, price
-        case sku = "SKU"
-    }
-
-    /// Decodes an item and checks Apple's rules.
+    /// Decodes the item and checks Apple's rules.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        sku = try container.decode(String.self, forKey: .sku)
-        description = try container.decode(String.self, forKey: .description)
-        displayName = try container.decode(String.self, forKey: .displayName)
-        price = try container.decode(Int64.self, forKey: .price)
-        offer = try container.decodeIfPresent(AdvancedCommerceOffer.self, forKey: .offer)
+        let container = try decoder.container(keyedBy: AdvancedCommerceItemKey.self)
+        let core = try AdvancedCommercePricedItem(from: container)
+        sku = core.sku
+        description = core.description
+        displayName = core.displayName
+        price = core.price
+        offer = core.offer
         try validate()
     }
 
     /// Checks Apple's rules, then encodes the present members.
     public func encode(to encoder: any Encoder) throws {
         try validate()
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sku, forKey: .sku)
-        try container.encode(description, forKey: .description)
-        try container.encode(displayName, forKey: .displayName)
-        try container.encode(price, forKey: .price)
-        try container.encodeIfPresent(offer, forKey: .offer)
+        var container = encoder.container(keyedBy: AdvancedCommerceItemKey.self)
+        try core.encode(to: &container)
+    }
+
+    private var core: AdvancedCommercePricedItem {
+        AdvancedCommercePricedItem(
+            sku: sku, description: description, displayName: displayName, price: price, offer: offer)
     }
 
     private func validate() throws(AdvancedCommerceValidationError) {
-        try AdvancedCommerceValidation.checkItem(sku: sku, description: description, displayName: displayName)
-        try AdvancedCommerceValidation.check(offer)
+        try core.validate()
     }
 }

@@ -71,45 +71,40 @@ public struct AdvancedCommerceSubscriptionModifyChangeItem: Codable, Hashable, S
         try validate()
     }
 
-    enum CodingKeys: String, CodingKey {
-        case description, displayName, effective, offer, price, proratedPrice, reason
-        case currentSku = "currentSKU"
-        case sku = "SKU"
-    }
-
-    /// Decodes a change of item and checks Apple's rules.
+    /// Decodes the item and checks Apple's rules.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: AdvancedCommerceItemKey.self)
+        let core = try AdvancedCommercePricedItem(from: container)
+        sku = core.sku
+        description = core.description
+        displayName = core.displayName
+        price = core.price
+        offer = core.offer
         currentSku = try container.decode(String.self, forKey: .currentSku)
-        description = try container.decode(String.self, forKey: .description)
-        displayName = try container.decode(String.self, forKey: .displayName)
         effective = try container.decode(AdvancedCommerceEffective.self, forKey: .effective)
-        offer = try container.decodeIfPresent(AdvancedCommerceOffer.self, forKey: .offer)
-        price = try container.decode(Int64.self, forKey: .price)
         proratedPrice = try container.decodeIfPresent(Int64.self, forKey: .proratedPrice)
         reason = try container.decode(AdvancedCommerceReason.self, forKey: .reason)
-        sku = try container.decode(String.self, forKey: .sku)
         try validate()
     }
 
     /// Checks Apple's rules, then encodes the present members.
     public func encode(to encoder: any Encoder) throws {
         try validate()
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: AdvancedCommerceItemKey.self)
+        try core.encode(to: &container)
         try container.encode(currentSku, forKey: .currentSku)
-        try container.encode(description, forKey: .description)
-        try container.encode(displayName, forKey: .displayName)
         try container.encode(effective, forKey: .effective)
-        try container.encodeIfPresent(offer, forKey: .offer)
-        try container.encode(price, forKey: .price)
         try container.encodeIfPresent(proratedPrice, forKey: .proratedPrice)
         try container.encode(reason, forKey: .reason)
-        try container.encode(sku, forKey: .sku)
+    }
+
+    private var core: AdvancedCommercePricedItem {
+        AdvancedCommercePricedItem(
+            sku: sku, description: description, displayName: displayName, price: price, offer: offer)
     }
 
     private func validate() throws(AdvancedCommerceValidationError) {
         try AdvancedCommerceValidation.checkSku(currentSku, field: "currentSKU")
-        try AdvancedCommerceValidation.checkItem(sku: sku, description: description, displayName: displayName)
-        try AdvancedCommerceValidation.check(offer)
+        try core.validate()
     }
 }

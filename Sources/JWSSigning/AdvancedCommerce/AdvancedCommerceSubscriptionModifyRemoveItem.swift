@@ -15,19 +15,13 @@ public struct AdvancedCommerceSubscriptionModifyRemoveItem: Codable, Hashable, S
         self.sku = sku
     }
 
-    enum CodingKeys: String, CodingKey {
-        case sku = "SKU"
-    }
-
     /// Decodes the item and checks its SKU's length.
     public init(from decoder: any Decoder) throws {
-        try self.init(sku: try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .sku))
+        sku = try AdvancedCommerceSkuItem.decodeSku(from: decoder)
     }
 
     /// Checks the SKU's length, then encodes it.
     public func encode(to encoder: any Encoder) throws {
-        try AdvancedCommerceValidation.checkSku(sku)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sku, forKey: .sku)
+        try AdvancedCommerceSkuItem.encode(sku: sku, to: encoder)
     }
 }
