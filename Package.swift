@@ -55,7 +55,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "jwsverify",
-            dependencies: ["JWSVerify", "JWSVerifyTesting"]
+            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting"]
         ),
         // Benchmarks: `swift run -c release jwsverify-benchmark`, or Benchmarks/compare.sh.
         .executableTarget(
@@ -77,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "jwsverifyTests",
-            dependencies: ["jwsverify", "JWSVerify", "JWSVerifyTesting"]
+            dependencies: ["jwsverify", "JWSVerify", "JWSSigning", "JWSVerifyTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]
