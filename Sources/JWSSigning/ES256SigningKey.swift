@@ -17,7 +17,8 @@ import JWSVerify
 /// carries its bytes. Its memory is OpenSSL's and is cleared when the last copy of the value goes away.
 ///
 /// ```swift
-/// let key = try ES256SigningKey(pemRepresentation: String(contentsOfFile: "SubscriptionKey_ABC123.p8", encoding: .utf8))
+/// let pem = try String(contentsOfFile: "SubscriptionKey_ABC123.p8", encoding: .utf8)
+/// let key = try ES256SigningKey(pemRepresentation: pem)
 /// let signature = try key.rawSignature(for: Data("header.payload".utf8))  // 64 bytes
 /// ```
 public struct ES256SigningKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
@@ -26,7 +27,8 @@ public struct ES256SigningKey: Sendable, CustomStringConvertible, CustomDebugStr
     /// Reads a PKCS #8 PEM private key (`-----BEGIN PRIVATE KEY-----`, the content of an App Store Connect `.p8`
     /// file). Text around the PEM block is ignored; the first PEM block decides.
     ///
-    /// - Throws: ``SigningError`` with a key code (``SigningError/Code/emptyKey`` ... ``SigningError/Code/keyTooLarge``).
+    /// - Throws: ``SigningError`` with a key code (``SigningError/Code/emptyKey`` ...
+    ///   ``SigningError/Code/keyTooLarge``).
     public init(pemRepresentation: String) throws(SigningError) {
         var bytes = Array(pemRepresentation.utf8)
         defer { for index in bytes.indices { bytes[index] = 0 } }
@@ -35,7 +37,8 @@ public struct ES256SigningKey: Sendable, CustomStringConvertible, CustomDebugStr
 
     /// Reads a DER PKCS #8 PrivateKeyInfo (exactly these bytes, nothing after them).
     ///
-    /// - Throws: ``SigningError`` with a key code (``SigningError/Code/emptyKey`` ... ``SigningError/Code/keyTooLarge``).
+    /// - Throws: ``SigningError`` with a key code (``SigningError/Code/emptyKey`` ...
+    ///   ``SigningError/Code/keyTooLarge``).
     public init<Bytes: ContiguousBytes>(derRepresentation: Bytes) throws(SigningError) {
         owned = try OwnedSigningKey.read(derRepresentation)
     }

@@ -86,7 +86,8 @@ enum SignCommand {
     ) { options, string throws(InvalidValue) in options.transactionId = try OptionValue.nonEmpty(string) }
 
     static let allowIntroOffer = OptionDeclaration<SignOptions>.value(
-        "--allow-intro-offer", label: "<bool>", help: "Whether the customer may have the introductory offer"
+        "--allow-intro-offer", label: "<bool>",
+        help: "Whether the customer may have the introductory offer"
             + " (intro-eligibility).", allowedValues: ["true", "false"]
     ) { options, string throws(InvalidValue) in
         guard let value = Bool(string) else { throw InvalidValue() }
@@ -151,7 +152,8 @@ enum SignCommand {
             overview: "Make Apple's signatures with your In-App Purchase key: offer-v2, intro-eligibility,"
                 + " advanced-commerce (JWS) or offer-v1 (base64 DER).",
             discussion: "Prints the signature alone. offer-v2: --issuer-id --product-id --offer-id [--transaction-id];"
-                + " intro-eligibility: --issuer-id --product-id --allow-intro-offer --transaction-id; advanced-commerce:"
+                + " intro-eligibility: --issuer-id --product-id --allow-intro-offer --transaction-id;"
+                + " advanced-commerce:"
                 + " --issuer-id --request; offer-v1: --product-id --offer-id [--app-account-token]. The key never"
                 + " appears in any output.",
             argument: ArgumentDeclaration(
@@ -177,7 +179,9 @@ enum SignCommand {
                 }
                 let kinds = OptionValue.alternatives(SignKind.allCases.map { "'\($0.rawValue)'" })
                 guard let word = parsed.positionals.first else { return usage("Missing <kind>: \(kinds)") }
-                guard let kind = SignKind(rawValue: word) else { return usage("Unknown kind '\(word)'; expected \(kinds)") }
+                guard let kind = SignKind(rawValue: word) else {
+                    return usage("Unknown kind '\(word)'; expected \(kinds)")
+                }
                 if parsed.positionals.count > 1 { return usage("Unexpected argument '\(parsed.positionals[1])'") }
                 var options = parsed.options
                 options.kind = kind
@@ -246,7 +250,8 @@ enum SignCommand {
                 ).with(inputs)
                 return printed(try creator.createSignature(requestJSON: Data(json)), options)
             case .offerV1:
-                let creator = PromotionalOfferSignatureCreator(signingKey: signingKey, keyId: options.keyId, bundleId: bundle)
+                let creator = PromotionalOfferSignatureCreator(
+                    signingKey: signingKey, keyId: options.keyId, bundleId: bundle)
                 let nonce = options.nonce ?? UUID()
                 let timestamp = options.timestamp ?? Int64(now.timeIntervalSince1970 * 1000)
                 let token = options.appAccountToken ?? ""

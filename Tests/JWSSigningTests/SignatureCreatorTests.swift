@@ -41,7 +41,8 @@ struct SignatureCreatorTests {
         ids = dict(signing_key=key, key_id=a["keyId"], issuer_id=a["issuerId"], bundle_id=a["bundleId"])
         out = {}
         out["offerV2"] = PromotionalOfferV2SignatureCreator(**ids).create_signature("product.1", "offer.1", "txn.1")
-        out["offerV2NoTransaction"] = PromotionalOfferV2SignatureCreator(**ids).create_signature("product.1", "offer.1", None)
+        offers = PromotionalOfferV2SignatureCreator(**ids)
+        out["offerV2NoTransaction"] = offers.create_signature("product.1", "offer.1", None)
         out["intro"] = IntroductoryOfferEligibilitySignatureCreator(**ids).create_signature("product.1", False, "txn.2")
         r = a["request"]
         out["advanced"] = AdvancedCommerceAPIInAppSignatureCreator(**ids).create_signature(
@@ -103,9 +104,11 @@ struct SignatureCreatorTests {
         ).with(fixed)
         let request = TestInAppRequest()
         let ours: [String: String] = [
-            "offerV2": try offer.createSignature(productId: "product.1", offerIdentifier: "offer.1", transactionId: "txn.1"),
+            "offerV2": try offer.createSignature(
+                productId: "product.1", offerIdentifier: "offer.1", transactionId: "txn.1"),
             "offerV2NoTransaction": try offer.createSignature(productId: "product.1", offerIdentifier: "offer.1"),
-            "intro": try intro.createSignature(productId: "product.1", allowIntroductoryOffer: false, transactionId: "txn.2"),
+            "intro": try intro.createSignature(
+                productId: "product.1", allowIntroductoryOffer: false, transactionId: "txn.2"),
             "advanced": try advanced.createSignature(advancedCommerceInAppRequest: request),
         ]
         let username = "7E3FB20B-4CDB-47CC-936D-99D65F608138"
@@ -150,7 +153,8 @@ struct SignatureCreatorTests {
             #expect(Set(mine.claims.keys) == Set(apple.claims.keys), "\(name)")
             #expect(mine.claims["nonce"] as? String == Self.nonce.uuidString.lowercased())
             #expect((mine.claims["iat"] as? NSNumber)?.int64Value == 1_700_000_123)
-            #expect(try opensslVerifies(derFromRaw(mine.signature), mine.signingInput, publicKey: publicKey, in: scratch))
+            #expect(
+                try opensslVerifies(derFromRaw(mine.signature), mine.signingInput, publicKey: publicKey, in: scratch))
         }
         #expect(try DecodedJWS(try #require(ours["offerV2NoTransaction"])).claims["transactionId"] == nil)
 
@@ -178,8 +182,10 @@ struct SignatureCreatorTests {
         try SigningFixtures.openssl(["pkey", "-in", SigningFixtures.appleKeyPath, "-pubout", "-out", publicKey])
         let pem = try SigningFixtures.appleKeyPEM()
         let offer = try PromotionalOfferV2SignatureCreator(signingKey: pem, keyId: "k", issuerId: "i", bundleId: "b")
-        let intro = try IntroductoryOfferEligibilitySignatureCreator(signingKey: pem, keyId: "k", issuerId: "i", bundleId: "b")
-        let advanced = try AdvancedCommerceInAppSignatureCreator(signingKey: pem, keyId: "k", issuerId: "i", bundleId: "b")
+        let intro = try IntroductoryOfferEligibilitySignatureCreator(
+            signingKey: pem, keyId: "k", issuerId: "i", bundleId: "b")
+        let advanced = try AdvancedCommerceInAppSignatureCreator(
+            signingKey: pem, keyId: "k", issuerId: "i", bundleId: "b")
         let tokens = [
             try await offer.createSignature(productId: "p", offerIdentifier: "o", transactionId: nil),
             try await offer.createSignature(productId: "p", offerIdentifier: "o"),
@@ -194,7 +200,9 @@ struct SignatureCreatorTests {
             nonces.insert(nonce)
             let iat = try #require((decoded.claims["iat"] as? NSNumber)?.doubleValue)
             #expect(abs(iat - Date().timeIntervalSince1970) < 60)
-            #expect(try opensslVerifies(derFromRaw(decoded.signature), decoded.signingInput, publicKey: publicKey, in: scratch))
+            #expect(
+                try opensslVerifies(
+                    derFromRaw(decoded.signature), decoded.signingInput, publicKey: publicKey, in: scratch))
         }
         #expect(nonces.count == tokens.count)
         #expect(try DecodedJWS(tokens[2]).claims["allowIntroductoryOffer"] as? Bool == true)
@@ -215,13 +223,17 @@ struct SignatureCreatorTests {
                 .joined(separator: "\u{2063}").utf8)
         let signatures = [
             try creator.createSignature(
-                productIdentifier: "P", subscriptionOfferID: "O", applicationUsername: token.uuidString, nonce: Self.nonce,
+                productIdentifier: "P", subscriptionOfferID: "O", applicationUsername: token.uuidString,
+                nonce: Self.nonce,
                 timestamp: 42),
             try creator.createSignature(
-                productIdentifier: "P", subscriptionOfferID: "O", appAccountToken: token, nonce: Self.nonce, timestamp: 42),
+                productIdentifier: "P", subscriptionOfferID: "O", appAccountToken: token, nonce: Self.nonce,
+                timestamp: 42),
         ]
         for signature in signatures {
-            #expect(try opensslVerifies(try #require(Data(base64Encoded: signature)), message, publicKey: publicKey, in: scratch))
+            #expect(
+                try opensslVerifies(
+                    try #require(Data(base64Encoded: signature)), message, publicKey: publicKey, in: scratch))
         }
     }
 

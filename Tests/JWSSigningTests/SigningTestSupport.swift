@@ -8,7 +8,9 @@ enum SigningFixtures {
     /// The repository's root: the nearest folder above this file that holds `Package.swift`.
     static let root: URL = {
         var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+        while url.path != "/"
+            && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
+        {
             url.deleteLastPathComponent()
         }
         return url
@@ -22,7 +24,9 @@ enum SigningFixtures {
 
     /// Runs a command with `input` on its standard input: status, standard output, standard error.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> (
+    static func run(
+        _ executable: String, _ arguments: [String], input: Data? = nil
+    ) throws -> (
         status: Int32, out: Data, err: String
     ) {
         let process = Process()
@@ -137,7 +141,9 @@ func derFromRaw(_ raw: Data) -> Data {
 }
 
 /// Verifies a DER signature of `message` with `openssl dgst -sha256 -verify` and the public key PEM at `publicKey`.
-func opensslVerifies(_ derSignature: Data, _ message: Data, publicKey: String, in directory: ScratchDirectory) throws
+func opensslVerifies(
+    _ derSignature: Data, _ message: Data, publicKey: String, in directory: ScratchDirectory
+) throws
     -> Bool
 {
     let name = UUID().uuidString

@@ -163,6 +163,22 @@ struct StructureTests {
         }
     }
 
+    /// Input: every C file under `Sources/`. Expected: one signer: only `CJWSSigning/sign.c` signs with OpenSSL's
+    /// signing calls (`EVP_DigestSign`, `EVP_PKEY_sign`, `ECDSA_do_sign`); the testing library's tokens and
+    /// certificates sign through it (`cjwss_sign`), and no `cjwst_sign_` function remains.
+    @Test("one ES256 signer, in CJWSSigning")
+    func oneSigner() throws {
+        let calls = ["EVP_DigestSign(", "EVP_DigestSignInit", "EVP_PKEY_sign(", "EVP_PKEY_sign_init", "ECDSA_do_sign"]
+        for path in Self.files(endingIn: ".c") + Self.files(endingIn: ".h") + Self.files(endingIn: ".swift") {
+            for (number, line) in try Self.lines(path).enumerated() {
+                let signs = calls.contains { line.contains($0) } && path != "CJWSSigning/sign.c"
+                #expect(!signs && !line.contains("cjwst_sign_"), "\(path):\(number + 1): \(line)")
+            }
+        }
+        #expect(try Self.lines("CJWSTesting/crafted.c").contains { $0.contains("cjwss_sign(") })
+        #expect(try Self.lines("JWSVerifyTesting/OpenSSLKey_openssl.swift").contains { $0.contains("cjwss_sign(") })
+    }
+
     /// Input: every Swift file under `Sources/`. Expected: no reflection (`Mirror(`): what the models know of their
     /// fields (enumerations, timestamps) is generated, and the payload kinds are one table.
     @Test("no reflection in the sources")

@@ -29,7 +29,9 @@ struct SignCommandTests {
         try message.write(to: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "dgst", "-sha256", "-verify", publicKey, "-signature", signature.path, file.path]
+        process.arguments = [
+            "openssl", "dgst", "-sha256", "-verify", publicKey, "-signature", signature.path, file.path,
+        ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
@@ -55,7 +57,8 @@ struct SignCommandTests {
             ),
             (
                 ["intro-eligibility", "--product-id", "p1", "--allow-intro-offer", "false", "--transaction-id", "t2"],
-                "introductory-offer-eligibility", ["productId": "p1", "allowIntroductoryOffer": false, "transactionId": "t2"]
+                "introductory-offer-eligibility",
+                ["productId": "p1", "allowIntroductoryOffer": false, "transactionId": "t2"]
             ),
             (
                 ["advanced-commerce", "--request", requestFile.path], "advanced-commerce-api",
@@ -107,9 +110,11 @@ struct SignCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let publicKey = try Self.publicKey(in: directory)
         let arguments =
-            ["sign", "offer-v1", "--product-id", "p1", "--offer-id", "o1", "--app-account-token",
-             "7E3FB20B-4CDB-47CC-936D-99D65F608138", "--nonce", "3F2504E0-4F89-11D3-9A0C-0305E82C3301",
-             "--timestamp", "1698148900000"] + Self.common
+            [
+                "sign", "offer-v1", "--product-id", "p1", "--offer-id", "o1", "--app-account-token",
+                "7E3FB20B-4CDB-47CC-936D-99D65F608138", "--nonce", "3F2504E0-4F89-11D3-9A0C-0305E82C3301",
+                "--timestamp", "1698148900000",
+            ] + Self.common
         let run = try CLI.run(arguments)
         #expect(run.status == 0, "\(run.stderr)")
         let signature = try #require(Data(base64Encoded: run.stdout.trimmingCharacters(in: .newlines)))
@@ -119,7 +124,10 @@ struct SignCommandTests {
         ].joined(separator: "\u{2063}")
         #expect(try Self.verifies(signature, Data(message.utf8), publicKey: publicKey, in: directory))
         let json = try CLI.run(arguments + ["--json"]).json()
-        #expect(Set(json.keys) == ["encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier", "appAccountToken"])
+        #expect(
+            Set(json.keys) == [
+                "encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier", "appAccountToken",
+            ])
         #expect(json["timestamp"] as? Int == 1_698_148_900_000)
     }
 
@@ -144,7 +152,9 @@ struct SignCommandTests {
         #expect(try CLI.run(offer + ["--key", directory.appendingPathComponent("absent.p8").path]).status == 66)
         #expect(try CLI.run(["sign", "offer-v3"] + Self.common).status == 64)
         #expect(try CLI.run(["sign", "offer-v2", "--product-id", "p"] + Self.common).status == 64)
-        #expect(try CLI.run(["sign", "offer-v1", "--product-id", "p", "--offer-id", "o", "--issuer-id", "i"] + Self.common).status == 64)
+        #expect(
+            try CLI.run(["sign", "offer-v1", "--product-id", "p", "--offer-id", "o", "--issuer-id", "i"] + Self.common)
+                .status == 64)
         #expect(try CLI.run(["sign"] + Self.common).status == 64)
     }
 }

@@ -51,11 +51,14 @@ final class OwnedSigningKey: @unchecked Sendable {
         case CJWSS_KEY_ENCRYPTED:
             return SigningError(
                 code: .encryptedKey,
-                message: "found an encrypted private key; \(expected) (decrypt it with `openssl pkcs8 -topk8 -nocrypt`)")
+                message: "found an encrypted private key; \(expected) (decrypt it with `openssl pkcs8 -topk8 -nocrypt`)"
+            )
         case CJWSS_KEY_CERTIFICATE:
-            return SigningError(code: .certificateNotKey, message: "found a certificate, not a private key; \(expected)")
+            return SigningError(
+                code: .certificateNotKey, message: "found a certificate, not a private key; \(expected)")
         case CJWSS_KEY_PUBLIC:
-            return SigningError(code: .publicKeyNotPrivate, message: "found a public key, not a private key; \(expected)")
+            return SigningError(
+                code: .publicKeyNotPrivate, message: "found a public key, not a private key; \(expected)")
         case CJWSS_KEY_RSA:
             return SigningError(code: .rsaKey, message: "found an \(found) private key, not EC P-256; \(expected)")
         case CJWSS_KEY_WRONG_CURVE:

@@ -5,7 +5,9 @@ import JWSVerify
 /// `aud` is `advanced-commerce-api` and whose `request` claim is the base64 of the request's JSON, as Apple's
 /// `AdvancedCommerceInAppSignatureCreator` makes it, with Apple's initializer and method labels.
 ///
-/// [Generating JWS to sign App Store requests](https://developer.apple.com/documentation/storekit/generating-jws-to-sign-app-store-requests)
+/// Apple's article: [Generating JWS to sign App Store requests][article].
+///
+/// [article]: https://developer.apple.com/documentation/storekit/generating-jws-to-sign-app-store-requests
 public struct AdvancedCommerceInAppSignatureCreator: Sendable {
     var creator: JWSSignatureCreator
 
@@ -36,14 +38,18 @@ public struct AdvancedCommerceInAppSignatureCreator: Sendable {
     ///   base64-encoded, into the `request` claim.
     /// - Returns: The signed JWS (compact serialization).
     /// - Throws: ``SigningError/Code/encodingFailed`` when the request cannot be encoded.
-    public func createSignature(advancedCommerceInAppRequest: any AdvancedCommerceInAppRequest)
+    public func createSignature(
+        advancedCommerceInAppRequest: any AdvancedCommerceInAppRequest
+    )
         async throws(SigningError) -> String
     {
         try createSignature(requestJSON: Self.encode(advancedCommerceInAppRequest))
     }
 
     /// The synchronous form of the `async` method of the same label: signing never waits.
-    public func createSignature(advancedCommerceInAppRequest: any AdvancedCommerceInAppRequest)
+    public func createSignature(
+        advancedCommerceInAppRequest: any AdvancedCommerceInAppRequest
+    )
         throws(SigningError) -> String
     {
         try createSignature(requestJSON: Self.encode(advancedCommerceInAppRequest))

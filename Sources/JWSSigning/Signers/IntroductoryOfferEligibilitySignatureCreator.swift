@@ -6,7 +6,9 @@ import JWSVerify
 /// `introductory-offer-eligibility`, as Apple's `IntroductoryOfferEligibilitySignatureCreator` makes it, with
 /// Apple's initializer and method labels.
 ///
-/// [Generating JWS to sign App Store requests](https://developer.apple.com/documentation/storekit/generating-jws-to-sign-app-store-requests)
+/// Apple's article: [Generating JWS to sign App Store requests][article].
+///
+/// [article]: https://developer.apple.com/documentation/storekit/generating-jws-to-sign-app-store-requests
 public struct IntroductoryOfferEligibilitySignatureCreator: Sendable {
     var creator: JWSSignatureCreator
 
@@ -40,20 +42,28 @@ public struct IntroductoryOfferEligibilitySignatureCreator: Sendable {
     ///   - transactionId: The identifier of any transaction of the customer, such as their `appTransactionId`
     ///     (`transactionId`).
     /// - Returns: The signed JWS (compact serialization).
-    public func createSignature(productId: String, allowIntroductoryOffer: Bool, transactionId: String)
+    public func createSignature(
+        productId: String, allowIntroductoryOffer: Bool, transactionId: String
+    )
         async throws(SigningError) -> String
     {
-        try signature(productId: productId, allowIntroductoryOffer: allowIntroductoryOffer, transactionId: transactionId)
+        try signature(
+            productId: productId, allowIntroductoryOffer: allowIntroductoryOffer, transactionId: transactionId)
     }
 
     /// The synchronous form of the `async` method of the same labels: signing never waits.
-    public func createSignature(productId: String, allowIntroductoryOffer: Bool, transactionId: String)
+    public func createSignature(
+        productId: String, allowIntroductoryOffer: Bool, transactionId: String
+    )
         throws(SigningError) -> String
     {
-        try signature(productId: productId, allowIntroductoryOffer: allowIntroductoryOffer, transactionId: transactionId)
+        try signature(
+            productId: productId, allowIntroductoryOffer: allowIntroductoryOffer, transactionId: transactionId)
     }
 
-    private func signature(productId: String, allowIntroductoryOffer: Bool, transactionId: String)
+    private func signature(
+        productId: String, allowIntroductoryOffer: Bool, transactionId: String
+    )
         throws(SigningError) -> String
     {
         try creator.createSignature(claims: [

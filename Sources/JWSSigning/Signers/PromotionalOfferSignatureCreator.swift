@@ -9,7 +9,9 @@ import Foundation
 /// key id, the product id, the offer id, the lower-cased application username (the app account token), the
 /// lower-cased nonce and the timestamp in milliseconds, joined by U+2063 INVISIBLE SEPARATOR.
 ///
-/// [Generating a signature for promotional offers](https://developer.apple.com/documentation/storekit/generating-a-signature-for-promotional-offers)
+/// Apple's article: [Generating a signature for promotional offers][article].
+///
+/// [article]: https://developer.apple.com/documentation/storekit/generating-a-signature-for-promotional-offers
 public struct PromotionalOfferSignatureCreator: Sendable {
     let signingKey: ES256SigningKey
     let keyId: String

@@ -5,7 +5,9 @@ import JWSVerify
 /// Retention Messaging answer: a JWS whose `aud` is `promotional-offer`, as Apple's
 /// `PromotionalOfferV2SignatureCreator` makes it, with Apple's initializer and method labels.
 ///
-/// [Generating JWS to sign App Store requests](https://developer.apple.com/documentation/storekit/generating-jws-to-sign-app-store-requests)
+/// Apple's article: [Generating JWS to sign App Store requests][article].
+///
+/// [article]: https://developer.apple.com/documentation/storekit/generating-jws-to-sign-app-store-requests
 public struct PromotionalOfferV2SignatureCreator: Sendable {
     var creator: JWSSignatureCreator
 
@@ -37,23 +39,31 @@ public struct PromotionalOfferV2SignatureCreator: Sendable {
     ///   - transactionId: The identifier of any transaction of the customer, such as their `appTransactionId`
     ///     (`transactionId`; left out when nil). Optional, but recommended.
     /// - Returns: The signed JWS (compact serialization).
-    public func createSignature(productId: String, offerIdentifier: String, transactionId: String? = nil)
+    public func createSignature(
+        productId: String, offerIdentifier: String, transactionId: String? = nil
+    )
         async throws(SigningError) -> String
     {
         try signature(productId: productId, offerIdentifier: offerIdentifier, transactionId: transactionId)
     }
 
     /// The synchronous form of the `async` method of the same labels: signing never waits.
-    public func createSignature(productId: String, offerIdentifier: String, transactionId: String? = nil)
+    public func createSignature(
+        productId: String, offerIdentifier: String, transactionId: String? = nil
+    )
         throws(SigningError) -> String
     {
         try signature(productId: productId, offerIdentifier: offerIdentifier, transactionId: transactionId)
     }
 
-    private func signature(productId: String, offerIdentifier: String, transactionId: String?) throws(SigningError)
+    private func signature(
+        productId: String, offerIdentifier: String, transactionId: String?
+    ) throws(SigningError)
         -> String
     {
-        var claims: [String: JSONValue] = ["productId": .string(productId), "offerIdentifier": .string(offerIdentifier)]
+        var claims: [String: JSONValue] = [
+            "productId": .string(productId), "offerIdentifier": .string(offerIdentifier),
+        ]
         if let transactionId { claims["transactionId"] = .string(transactionId) }
         return try creator.createSignature(claims: claims)
     }
