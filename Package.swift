@@ -32,23 +32,30 @@ let package = Package(
             name: "JWSVerify",
             dependencies: ["CJWSOpenSSL"]
         ),
+        // The one signer (PKCS #8 P-256 keys, ES256 r||s and DER): JWSSigning's and the testing library's. It
+        // shares CJWSOpenSSL's conventions and uses its error drain and free functions; the verification path
+        // never links it.
         .target(
-            name: "JWSSigning",
-            dependencies: ["JWSVerify"]
-        ),
-        // Signing and certificate creation, kept apart from the verification path. It shares CJWSOpenSSL's
-        // conventions and uses its error drain and free functions (the verification path never links it).
-        .target(
-            name: "CJWSTesting",
+            name: "CJWSSigning",
             dependencies: ["COpenSSL", "CJWSOpenSSL"]
         ),
         .target(
+            name: "JWSSigning",
+            dependencies: ["JWSVerify", "CJWSSigning", "CJWSOpenSSL"]
+        ),
+        // Test keys, certificates and receipts, kept apart from the verification path; it signs through
+        // CJWSSigning and uses CJWSOpenSSL's error drain and free functions.
+        .target(
+            name: "CJWSTesting",
+            dependencies: ["COpenSSL", "CJWSOpenSSL", "CJWSSigning"]
+        ),
+        .target(
             name: "JWSVerifyTesting",
-            dependencies: ["JWSVerify", "CJWSTesting", "CJWSOpenSSL"]
+            dependencies: ["JWSVerify", "CJWSTesting", "CJWSSigning", "CJWSOpenSSL"]
         ),
         .executableTarget(
             name: "jwsverify",
-            dependencies: ["JWSVerify", "JWSVerifyTesting"]
+            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting"]
         ),
         // Benchmarks: `swift run -c release jwsverify-benchmark`, or Benchmarks/compare.sh.
         .executableTarget(
@@ -70,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "jwsverifyTests",
-            dependencies: ["jwsverify", "JWSVerify", "JWSVerifyTesting"]
+            dependencies: ["jwsverify", "JWSVerify", "JWSSigning", "JWSVerifyTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

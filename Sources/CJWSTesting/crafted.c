@@ -251,8 +251,9 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, EVP_PKEY *subjec
     CHECK(!tbs.failed && !algorithm.failed, "out of memory");
 
     step = "EVP_DigestSign";
-    CHECK(cjwst_internal_sign_to_der(issuer_key, params->signature_digest, tbs.data,
-                                     tbs.length, &signature, &signature_len),
+    /* CJWSSigning's signer: the CJWST_DIGEST_* values are its CJWSS_DIGEST_* (signatures.c). */
+    CHECK(cjwss_sign(issuer_key, params->signature_digest, 0, tbs.data, tbs.length, &signature,
+                     &signature_len),
           "EVP_DigestSign");
 
     der_append(&item, tbs.data, tbs.length);

@@ -16,7 +16,7 @@
  *   keys.c           cjwst_key_* (including cjwst_key_public_spki_der_ex), cjwst_rsa_key_*
  *   certificates.c   cjwst_cert_create and the cjwst_cert_* readers and converters
  *   cert_builders.c  names, times and extensions for cjwst_cert_create
- *   signatures.c     cjwst_sign_*, cjwst_forge_es256_infinity
+ *   signatures.c     cjwst_forge_es256_infinity
  *   crafted.c        cjwst_cert_create_crafted and its DER writer
  *   chain.c          cjwst_verify_chain, cjwst_verify_error_string
  *   receipts.c       cjwst_cms_sign
@@ -31,6 +31,7 @@
 
 #include "CJWSTesting.h"
 #include "CJWSOpenSSL.h" /* the error drain and the free functions of both modules */
+#include "CJWSSigning.h" /* the one signer: certificate signatures (crafted.c) */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -71,12 +72,6 @@ X509 *cjwst_internal_parse_certificate(const void *der, size_t length);
 
 /* A password callback that refuses: encrypted keys fail instead of prompting on a terminal. */
 int cjwst_internal_no_password(char *buffer, int size, int rwflag, void *userdata);
-
-/* ---- signatures.c ---------------------------------------------------------------------------- */
-
-/* DER ECDSA-Sig-Value over `message` hashed with `digest` (CJWST_DIGEST_*). */
-int cjwst_internal_sign_to_der(EVP_PKEY *pkey, int digest, const void *message,
-                               size_t message_len, unsigned char **out_der, size_t *out_len);
 
 /* ---- cert_builders.c: parts of a certificate made by cjwst_cert_create (1 on success) -------- */
 

@@ -1,8 +1,9 @@
 internal import CJWSOpenSSL
+internal import CJWSSigning
 import CJWSTesting
 import Foundation
 
-// The Swift side of CJWSTesting. Only files named `*_openssl.swift` import the C modules; the
+// The Swift side of CJWSTesting, and of CJWSSigning's signer for test keys. Only files named `*_openssl.swift` import the C modules; the
 // rest of JWSVerifyTesting sees plain Swift types. OpenSSL-allocated output buffers are copied
 // into `Data`/`String` and released with `cjws_free` at once (`takeData`, `takeString`); keys are
 // `EVP_PKEY`s released with `cjws_pkey_free` (the conventions of CJWSOpenSSL.h, which CJWSTesting
@@ -168,34 +169,32 @@ final class OpenSSLKey: @unchecked Sendable {
         return takeData(der, length)
     }
 
-    /// Raw R‖S signature of `message` hashed with `digest`.
+    /// Raw R‖S signature of `message` hashed with `digest` (CJWSSigning's signer).
     func signRaw(_ message: Data, digest: TestDigest) throws -> Data {
-        var signature: UnsafeMutablePointer<UInt8>?
-        var length = 0
-        try withBytes(message) { pointer, count in
-            try checkOpenSSL(
-                cjwst_sign_raw(handle, digest.cValue, pointer, count, &signature, &length), "sign")
-        }
-        return takeData(signature, length)
+        try sign(message, digest: digest, raw: true, "sign")
     }
 
-    /// ES256 (SHA-256, P-256 only) raw 64-byte R‖S signature.
+    /// ES256 (SHA-256, P-256 only) raw 64-byte R‖S signature (CJWSSigning's signer).
     func signES256(_ message: Data) throws -> Data {
         var signature: UnsafeMutablePointer<UInt8>?
         var length = 0
         try withBytes(message) { pointer, count in
-            try checkOpenSSL(cjwst_sign_es256(handle, pointer, count, &signature, &length), "ES256 sign")
+            try checkOpenSSL(cjwss_sign_es256(handle, pointer, count, &signature, &length), "ES256 sign")
         }
         return takeData(signature, length)
     }
 
-    /// DER ECDSA-Sig-Value of `message` hashed with `digest`.
+    /// DER ECDSA-Sig-Value of `message` hashed with `digest` (CJWSSigning's signer).
     func signDER(_ message: Data, digest: TestDigest) throws -> Data {
+        try sign(message, digest: digest, raw: false, "sign (DER)")
+    }
+
+    private func sign(_ message: Data, digest: TestDigest, raw: Bool, _ operation: String) throws -> Data {
         var signature: UnsafeMutablePointer<UInt8>?
         var length = 0
         try withBytes(message) { pointer, count in
             try checkOpenSSL(
-                cjwst_sign_der(handle, digest.cValue, pointer, count, &signature, &length), "sign (DER)")
+                cjwss_sign(handle, digest.cValue, raw ? 1 : 0, pointer, count, &signature, &length), operation)
         }
         return takeData(signature, length)
     }

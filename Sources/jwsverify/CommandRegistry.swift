@@ -20,6 +20,8 @@ enum Command: Equatable, Sendable {
     case mintToken(MintTokenOptions)
     /// `jwsverify mint receipt …`
     case mintReceipt(MintReceiptOptions)
+    /// `jwsverify sign KIND …`
+    case sign(SignOptions)
     /// `--help`, `-h` or `help [subcommand]`: the help of a subcommand, or of the tool (nil).
     case help(Subcommand?)
     /// `--version`.
@@ -118,6 +120,7 @@ enum CommandRegistry {
         ReceiptCommand.definition,
         InspectCommand.definition,
         BatchCommand.definition,
+        SignCommand.definition,
         MintCommand.definition,
         MintPKICommand.definition,
         MintTokenCommand.definition,

@@ -71,14 +71,16 @@ struct StructureTests {
         }
     }
 
-    /// Input: every C file and public header of the two C modules. Expected: the one convention of
-    /// `CJWSOpenSSL.h`: every exported function carries its module's prefix (`cjws_`, `cjwst_`); every C file
+    /// Input: every C file and public header of the three C modules. Expected: the one convention of
+    /// `CJWSOpenSSL.h`: every exported function carries its module's prefix (`cjws_`, `cjwst_`, `cjwss_`); every C file
     /// includes its module's `internal.h` first (it hides deprecated OpenSSL API); only
     /// `CJWSOpenSSL/fastpath/ec_key.c` asks for the deprecated API; one error drain: only
     /// `CJWSOpenSSL/errors.c` takes errors off OpenSSL's queue.
     @Test("the C modules follow one convention and have one error drain")
     func cConvention() throws {
-        let cFiles = Self.files(endingIn: ".c").filter { $0.hasPrefix("CJWSOpenSSL/") || $0.hasPrefix("CJWSTesting/") }
+        let cFiles = Self.files(endingIn: ".c").filter {
+            $0.hasPrefix("CJWSOpenSSL/") || $0.hasPrefix("CJWSTesting/") || $0.hasPrefix("CJWSSigning/")
+        }
         #expect(cFiles.contains("CJWSOpenSSL/fastpath/ec_key.c") && cFiles.contains("CJWSOpenSSL/fastpath/leaf.c"))
         for path in cFiles {
             let lines = try Self.lines(path)
@@ -94,9 +96,9 @@ struct StructureTests {
             #expect(!text.contains("ERR_get_error") || path == "CJWSOpenSSL/errors.c", "\(path) drains the queue")
         }
         let headers = Self.files(endingIn: ".h").filter { $0.contains("/include/") && $0.hasPrefix("CJWS") }
-        #expect(headers.count == 4, "\(headers)")
+        #expect(headers.count == 5, "\(headers)")
         for path in headers {
-            let prefix = path.hasPrefix("CJWSTesting/") ? "cjwst_" : "cjws_"
+            let prefix = path.hasPrefix("CJWSTesting/") ? "cjwst_" : path.hasPrefix("CJWSSigning/") ? "cjwss_" : "cjws_"
             for line in try Self.lines(path) {
                 guard let open = line.firstIndex(of: "("), let first = line.first, first.isLetter,
                     !line.hasPrefix("typedef"), !line.hasPrefix("extern")
@@ -107,22 +109,74 @@ struct StructureTests {
         }
     }
 
-    /// Input: every Swift file of the library. Expected: unsafe pointers (`Unsafe…`, `withUnsafe…`,
-    /// `memchr`, `memcmp`) only in `OpenSSL/` and the four named files.
+    /// Input: every Swift file of the library and of JWSSigning. Expected: unsafe pointers (`Unsafe…`, `withUnsafe…`,
+    /// `memchr`, `memcmp`) only in their `OpenSSL/` folders and the four named files.
     @Test("unsafe pointers only at the C boundary and in the named files")
     func unsafeOnlyInNamedPlaces() throws {
         let named: Set<String> = [
             "JWSVerify/JWS/Base64.swift", "JWSVerify/JWS/JSONParser.swift", "JWSVerify/JWS/ByteScanning.swift",
             "JWSVerify/Caches/ReadWriteLocked.swift",
         ]
-        for path in Self.files(endingIn: ".swift") where path.hasPrefix("JWSVerify/") {
-            guard !path.hasPrefix("JWSVerify/OpenSSL/"), !named.contains(path) else { continue }
+        for path in Self.files(endingIn: ".swift") where path.hasPrefix("JWSVerify/") || path.hasPrefix("JWSSigning/") {
+            guard !path.hasPrefix("JWSVerify/OpenSSL/"), !path.hasPrefix("JWSSigning/OpenSSL/"), !named.contains(path)
+            else { continue }
             for (number, line) in try Self.lines(path).enumerated() {
                 let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
                 let unsafe = ["Unsafe", "withUnsafe", "memchr", "memcmp"].contains { code.contains($0) }
                 #expect(!unsafe, "\(path):\(number + 1): \(line)")
             }
         }
+    }
+
+    /// Input: `Package.swift` and the sources of the verification path. Expected: a server that only verifies links
+    /// no signing code: the `JWSVerify` and `CJWSOpenSSL` targets depend on none of `JWSSigning`, `CJWSSigning`,
+    /// `CJWSTesting` and `JWSVerifyTesting`, and none of their files imports one; the one signer's C (`cjwss_`) is
+    /// called from Swift only in `JWSSigning/OpenSSL/` and `JWSVerifyTesting`.
+    @Test("the verification path links no signing code")
+    func verificationLinksNoSigning() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let signing = ["JWSSigning", "CJWSSigning", "CJWSTesting", "JWSVerifyTesting"]
+        for target in ["JWSVerify", "CJWSOpenSSL"] {
+            // The `.target(` whose name is `target`, up to the end of its dependency list.
+            let declarations = manifest.components(separatedBy: ".target(").dropFirst().filter {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("name: \"\(target)\",")
+            }
+            try #require(declarations.count == 1, "target \(target)")
+            let declaration = declarations[0].prefix { $0 != "]" }
+            #expect(declaration.contains("dependencies:"), "\(declaration)")
+            for name in signing {
+                #expect(!declaration.contains("\"\(name)\""), "\(target) depends on \(name)")
+            }
+        }
+        for path in Self.files(endingIn: ".swift") + Self.files(endingIn: ".c") + Self.files(endingIn: ".h")
+        where path.hasPrefix("JWSVerify/") || path.hasPrefix("CJWSOpenSSL/") {
+            for (number, line) in try Self.lines(path).enumerated() {
+                let links = signing.contains { line.contains("import \($0)") || line.contains("#include \"\($0).h\"") }
+                #expect(!links && !line.contains("cjwss_"), "\(path):\(number + 1): \(line)")
+            }
+        }
+        for path in Self.files(endingIn: ".swift") where !path.hasPrefix("JWSVerifyTesting/") {
+            guard !path.hasPrefix("JWSSigning/OpenSSL/") else { continue }
+            for (number, line) in try Self.lines(path).enumerated() where line.contains("import CJWSSigning") {
+                Issue.record("\(path):\(number + 1): \(line)")
+            }
+        }
+    }
+
+    /// Input: every C file under `Sources/`. Expected: one signer: only `CJWSSigning/sign.c` signs with OpenSSL's
+    /// signing calls (`EVP_DigestSign`, `EVP_PKEY_sign`, `ECDSA_do_sign`); the testing library's tokens and
+    /// certificates sign through it (`cjwss_sign`), and no `cjwst_sign_` function remains.
+    @Test("one ES256 signer, in CJWSSigning")
+    func oneSigner() throws {
+        let calls = ["EVP_DigestSign(", "EVP_DigestSignInit", "EVP_PKEY_sign(", "EVP_PKEY_sign_init", "ECDSA_do_sign"]
+        for path in Self.files(endingIn: ".c") + Self.files(endingIn: ".h") + Self.files(endingIn: ".swift") {
+            for (number, line) in try Self.lines(path).enumerated() {
+                let signs = calls.contains { line.contains($0) } && path != "CJWSSigning/sign.c"
+                #expect(!signs && !line.contains("cjwst_sign_"), "\(path):\(number + 1): \(line)")
+            }
+        }
+        #expect(try Self.lines("CJWSTesting/crafted.c").contains { $0.contains("cjwss_sign(") })
+        #expect(try Self.lines("JWSVerifyTesting/OpenSSLKey_openssl.swift").contains { $0.contains("cjwss_sign(") })
     }
 
     /// Input: every Swift file under `Sources/`. Expected: no reflection (`Mirror(`): what the models know of their

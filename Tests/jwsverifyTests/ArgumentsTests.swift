@@ -150,9 +150,9 @@ struct ArgumentsTests {
     func helpLayout() {
         for subcommand in [nil] + Subcommand.allCases.map(Optional.some) {
             let text = HelpText.screen(subcommand)
-            // As in argument-parser, ARGUMENTS appears only for commands that take positionals, and the mint
-            // group (which runs nothing itself) has SUBCOMMANDS instead of EXIT CODES.
-            let takesFile = [nil, .verify, .receipt, .inspect, .batch].contains(subcommand)
+            // As in argument-parser, ARGUMENTS appears only for commands that take positionals (sign: a kind), and
+            // the mint group (which runs nothing itself) has SUBCOMMANDS instead of EXIT CODES.
+            let takesFile = [nil, .verify, .receipt, .inspect, .batch, .sign].contains(subcommand)
             var sections = ["OVERVIEW: ", "\nUSAGE: jwsverify", "\nOPTIONS:\n"]
             sections += takesFile ? ["\nARGUMENTS:\n"] : []
             sections += subcommand == .mint ? ["\nSUBCOMMANDS:\n"] : ["\nEXIT CODES:\n"]

@@ -1,8 +1,9 @@
 /*
- * CJWSTesting: the only C code that *signs* anything in JWSVerify.
+ * CJWSTesting: the C code of the testing library (keys, certificates, receipts, forgeries).
  *
- * It mints test keys, test certificates and ES256 signatures so that JWSVerifyTesting can
- * produce tokens shaped like the App Store's, and RSA keys and CMS SignedData for app receipts
+ * It mints test keys and test certificates so that JWSVerifyTesting can produce tokens shaped like
+ * the App Store's (their ES256 signatures are CJWSSigning's, the one signer, which this module
+ * calls for certificate signatures too), and RSA keys and CMS SignedData for app receipts
  * (StoreKit 1), with OpenSSL's own CMS_verify as the reference verdict on them. It is kept apart from
  * the verification C module (CJWSOpenSSL): nothing on the verification path links it. It depends on
  * CJWSOpenSSL for the conventions' shared parts only: the error drain (cjws_error_text) and the free
@@ -25,7 +26,7 @@
  *   - OPENSSL_NO_DEPRECATED: no deprecated OpenSSL API is used (internal.h hides them).
  *
  * Where each section is implemented: keys.c (EC and RSA keys), certificates.c and cert_builders.c
- * (certificates), signatures.c (signatures and the forged ES256 signature), crafted.c (crafted
+ * (certificates), signatures.c (the forged ES256 signature), crafted.c (crafted
  * certificates), chain.c (chain verdicts), receipts.c (CMS SignedData for app receipts),
  * receipt_reference.c (OpenSSL's own CMS_verify as a reference verdict, and CMS inspection),
  * helpers.c (the entry and exit of every function, and what several files use), allocator.c (the
@@ -162,19 +163,8 @@ int cjwst_cert_der_to_pem(const void *cert_der, size_t cert_len, char **out_pem,
 int cjwst_cert_pem_to_der(const void *pem, size_t pem_len, unsigned char **out_der,
                           size_t *out_len);
 
-/* ES256: SHA-256 + ECDSA with a P-256 key; output is the raw 64-byte R||S (IEEE P1363),
-   R and S each left-padded to 32 bytes. Fails for any other curve. */
-int cjwst_sign_es256(EVP_PKEY *key, const void *message, size_t message_len,
-                     unsigned char **out_signature, size_t *out_len);
-
-/* Signs `message` with any supported key and digest (CJWST_DIGEST_*). Output is raw R||S
-   with each half left-padded to the curve's size: 64 bytes for P-256, 96 bytes for P-384. */
-int cjwst_sign_raw(EVP_PKEY *key, int digest, const void *message, size_t message_len,
-                   unsigned char **out_signature, size_t *out_len);
-
-/* Same as cjwst_sign_raw but returns the DER ECDSA-Sig-Value (for negative tests). */
-int cjwst_sign_der(EVP_PKEY *key, int digest, const void *message, size_t message_len,
-                   unsigned char **out_signature, size_t *out_len);
+/* Signatures of keys and tokens are CJWSSigning's (cjwss_sign, cjwss_sign_es256): the one signer. The
+   CJWST_DIGEST_* values above are its CJWSS_DIGEST_* values. */
 
 /* ---------------------------------------------------------------------------------------------
  * Crafted certificates (tests and fuzzing): every field given as bytes and written verbatim

@@ -3,7 +3,7 @@ internal import CJWSOpenSSL
 /// OpenSSL's error queue of the calling thread, drained into one line (`cjws_error_text`: each error with its data in
 /// parentheses, such as the HTTP status of an OCSP answer or the OID of an unknown algorithm; empty when the queue
 /// was empty).
-func drainOpenSSLErrors() -> String {
+package func drainOpenSSLErrors() -> String {
     var buffer = [CChar](repeating: 0, count: 2048)
     let length = buffer.withUnsafeMutableBufferPointer { cjws_error_text($0.baseAddress, $0.count) }
     guard length > 0 else { return "" }

@@ -1,0 +1,302 @@
+import Foundation
+import JWSSigning
+import JWSVerify
+
+extension Subcommand {
+    /// `jwsverify sign KIND`.
+    static let sign = Subcommand(path: "sign")
+}
+
+/// What `sign` signs: one of Apple's four signature creators.
+enum SignKind: String, CaseIterable, Equatable, Sendable {
+    /// ``PromotionalOfferV2SignatureCreator``.
+    case offerV2 = "offer-v2"
+    /// ``IntroductoryOfferEligibilitySignatureCreator``.
+    case introEligibility = "intro-eligibility"
+    /// ``AdvancedCommerceInAppSignatureCreator``.
+    case advancedCommerce = "advanced-commerce"
+    /// ``PromotionalOfferSignatureCreator`` (V1).
+    case offerV1 = "offer-v1"
+}
+
+/// The options of `sign`, exactly as given on the command line.
+struct SignOptions: Equatable, Sendable {
+    /// The positional KIND.
+    var kind: SignKind = .offerV2
+    /// `--key`: the `.p8` file.
+    var keyFile = ""
+    /// `--key-id`.
+    var keyId = ""
+    /// `--issuer-id` (the JWS kinds).
+    var issuerId: String?
+    /// `--bundle-id`.
+    var bundleId: String?
+    /// `--product-id`.
+    var productId: String?
+    /// `--offer-id`.
+    var offerId: String?
+    /// `--transaction-id`.
+    var transactionId: String?
+    /// `--allow-intro-offer`.
+    var allowIntroOffer: Bool?
+    /// `--app-account-token` (V1).
+    var appAccountToken: String?
+    /// `--nonce`: nil for a fresh one.
+    var nonce: UUID?
+    /// `--timestamp`: milliseconds since 1970; nil for now.
+    var timestamp: Int64?
+    /// `--request`: the Advanced Commerce request JSON file.
+    var requestFile: String?
+    /// `--json`.
+    var json = false
+}
+
+/// `jwsverify sign KIND`: Apple's signatures with an In-App Purchase key, made by `JWSSigning`.
+enum SignCommand {
+    // MARK: Options
+
+    static let key = OptionDeclaration<SignOptions>.value(
+        "--key", label: "<file>", help: "The In-App Purchase key: an App Store Connect .p8 file (PKCS #8 P-256).",
+        required: true
+    ) { options, string throws(InvalidValue) in options.keyFile = try OptionValue.nonEmpty(string) }
+
+    static let keyId = OptionDeclaration<SignOptions>.value(
+        "--key-id", label: "<id>", help: "The key's identifier in App Store Connect.", required: true
+    ) { options, string throws(InvalidValue) in options.keyId = try OptionValue.nonEmpty(string) }
+
+    static let issuerId = OptionDeclaration<SignOptions>.value(
+        "--issuer-id", label: "<id>", help: "Your issuer ID (offer-v2, intro-eligibility, advanced-commerce)."
+    ) { options, string throws(InvalidValue) in options.issuerId = try OptionValue.nonEmpty(string) }
+
+    static let bundleId = OptionDeclaration<SignOptions>.bundleId(
+        help: "Your app's bundle ID (required).", defaultValue: nil, allowsEmpty: false, \.bundleId)
+
+    /// `--product-id`, the name `mint token` declares (each name is written once).
+    static let productId = OptionDeclaration<SignOptions>.value(
+        MintTokenCommand.productId.name, label: "<id>", help: "The product (offer-v2, intro-eligibility, offer-v1)."
+    ) { options, string throws(InvalidValue) in options.productId = try OptionValue.nonEmpty(string) }
+
+    static let offerId = OptionDeclaration<SignOptions>.value(
+        "--offer-id", label: "<id>", help: "The promotional offer's identifier (offer-v2, offer-v1)."
+    ) { options, string throws(InvalidValue) in options.offerId = try OptionValue.nonEmpty(string) }
+
+    static let transactionId = OptionDeclaration<SignOptions>.value(
+        "--transaction-id", label: "<id>",
+        help: "A transaction of the customer, such as their appTransactionId (offer-v2: optional; intro-eligibility)."
+    ) { options, string throws(InvalidValue) in options.transactionId = try OptionValue.nonEmpty(string) }
+
+    static let allowIntroOffer = OptionDeclaration<SignOptions>.value(
+        "--allow-intro-offer", label: "<bool>",
+        help: "Whether the customer may have the introductory offer"
+            + " (intro-eligibility).", allowedValues: ["true", "false"]
+    ) { options, string throws(InvalidValue) in
+        guard let value = Bool(string) else { throw InvalidValue() }
+        options.allowIntroOffer = value
+    }
+
+    static let appAccountToken = OptionDeclaration<SignOptions>.value(
+        "--app-account-token", label: "<uuid>", help: "The purchase's app account token (offer-v1).",
+        defaultValue: "none"
+    ) { options, string throws(InvalidValue) in
+        guard UUID(uuidString: string) != nil else { throw InvalidValue(hint: ". Please provide a UUID.") }
+        options.appAccountToken = string
+    }
+
+    static let nonce = OptionDeclaration<SignOptions>.value(
+        "--nonce", label: "<uuid>", help: "The nonce; give one only to reproduce a signature.", defaultValue: "fresh"
+    ) { options, string throws(InvalidValue) in
+        guard let uuid = UUID(uuidString: string) else { throw InvalidValue(hint: ". Please provide a UUID.") }
+        options.nonce = uuid
+    }
+
+    static let timestamp = OptionDeclaration<SignOptions>.value(
+        "--timestamp", label: "<ms>", help: "The time in milliseconds since 1970 (a JWS's iat is its seconds).",
+        defaultValue: "now"
+    ) { options, string throws(InvalidValue) in
+        guard let value = Int64(string), value >= 0 else {
+            throw InvalidValue(hint: ". Please provide milliseconds since 1970, such as 1698148900000.")
+        }
+        options.timestamp = value
+    }
+
+    static let request = OptionDeclaration<SignOptions>.value(
+        "--request", label: "<file>", help: "The Advanced Commerce in-app request, a JSON object (advanced-commerce)."
+    ) { options, string throws(InvalidValue) in options.requestFile = try OptionValue.nonEmpty(string) }
+
+    static let json = OptionDeclaration<SignOptions>.json(
+        help: "Print the signature with its decoded header and claims (V1: its Retention Messaging fields).", \.json)
+
+    static let declarations = [
+        key, keyId, issuerId, bundleId, productId, offerId, transactionId, allowIntroOffer, appAccountToken, nonce,
+        timestamp, request, json,
+    ]
+
+    /// Each kind's required and accepted options beyond `--key`, `--key-id`, `--bundle-id`, `--nonce`,
+    /// `--timestamp` and `--json`.
+    static func options(of kind: SignKind) -> (required: [String], optional: [String]) {
+        switch kind {
+        case .offerV2: return ([issuerId.name, productId.name, offerId.name], [transactionId.name])
+        case .introEligibility:
+            return ([issuerId.name, productId.name, allowIntroOffer.name, transactionId.name], [])
+        case .advancedCommerce: return ([issuerId.name, request.name], [])
+        case .offerV1: return ([productId.name, offerId.name], [appAccountToken.name])
+        }
+    }
+
+    // MARK: Definition
+
+    /// `sign` in ``CommandRegistry``.
+    static let definition = CommandDefinition(
+        .sign, summary: "Sign with an In-App Purchase key, as Apple's signature creators do.",
+        help: HelpContent(
+            overview: "Make Apple's signatures with your In-App Purchase key: offer-v2, intro-eligibility,"
+                + " advanced-commerce (JWS) or offer-v1 (base64 DER).",
+            discussion: "Prints the signature alone. offer-v2: --issuer-id --product-id --offer-id [--transaction-id];"
+                + " intro-eligibility: --issuer-id --product-id --allow-intro-offer --transaction-id;"
+                + " advanced-commerce:"
+                + " --issuer-id --request; offer-v1: --product-id --offer-id [--app-account-token]. The key never"
+                + " appears in any output.",
+            argument: ArgumentDeclaration(
+                label: "<kind>", help: OptionValue.alternatives(SignKind.allCases.map(\.rawValue)) + "."),
+            exitCodes: [
+                (ExitCode.verified, "Signed."),
+                (ExitCode.notVerified, "The key is not a PKCS #8 P-256 private key, or signing failed."),
+                (ExitCode.usage, "Usage error."),
+                (ExitCode.noInput, "The key or request file is missing, unreadable or invalid."),
+            ]),
+        options: declarations, parse: parse,
+        execute: { command, io in
+            guard case .sign(let options) = command else { return nil }
+            return io.emit(run(options))
+        })
+
+    /// Parses the arguments after `sign`: one KIND, the common options, and that kind's.
+    @Sendable static func parse(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
+        CommandLineGrammar.parseOptions(arguments, declarations: declarations, into: SignOptions(), subcommand: .sign)
+            .flatMap { parsed -> Result<Command, UsageError> in
+                func usage(_ message: String) -> Result<Command, UsageError> {
+                    .failure(UsageError(message: message, subcommand: .sign))
+                }
+                let kinds = OptionValue.alternatives(SignKind.allCases.map { "'\($0.rawValue)'" })
+                guard let word = parsed.positionals.first else { return usage("Missing <kind>: \(kinds)") }
+                guard let kind = SignKind(rawValue: word) else {
+                    return usage("Unknown kind '\(word)'; expected \(kinds)")
+                }
+                if parsed.positionals.count > 1 { return usage("Unexpected argument '\(parsed.positionals[1])'") }
+                var options = parsed.options
+                options.kind = kind
+                let (required, optional) = Self.options(of: kind)
+                let common = [key.name, keyId.name, bundleId.name, nonce.name, timestamp.name, json.name]
+                for name in [key.name, keyId.name, bundleId.name] + required where !parsed.given.contains(name) {
+                    return usage("Missing '\(name)' for '\(kind.rawValue)'")
+                }
+                for name in parsed.given where !(common + required + optional).contains(name) {
+                    return usage("'\(name)' does not apply to '\(kind.rawValue)'")
+                }
+                return .success(.sign(options))
+            }
+    }
+
+    // MARK: Run
+
+    /// Reads the key (and the request), signs, and prints the signature (or its JSON).
+    static func run(_ options: SignOptions) -> CommandResult {
+        let keyBytes: [UInt8]
+        switch readFile(options.keyFile, option: key.name, limit: 65_536) {
+        case .failure(let failure): return .inputFailure(failure)
+        case .success(let bytes): keyBytes = bytes
+        }
+        let signingKey: ES256SigningKey
+        do {
+            let text = String(decoding: keyBytes, as: UTF8.self)
+            signingKey =
+                text.contains("-----BEGIN ")
+                ? try ES256SigningKey(pemRepresentation: text) : try ES256SigningKey(derRepresentation: keyBytes)
+        } catch {
+            return MintCommand.failure("\(key.name) \(EscapedText.escaped(options.keyFile)): \(error)")
+        }
+        let now = options.timestamp.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date()
+        let inputs = SignatureInputs.fixed(nonce: options.nonce ?? UUID(), now: now)
+        let bundle = options.bundleId ?? "", issuer = options.issuerId ?? ""
+        do {
+            switch options.kind {
+            case .offerV2:
+                let creator = PromotionalOfferV2SignatureCreator(
+                    signingKey: signingKey, keyId: options.keyId, issuerId: issuer, bundleId: bundle
+                ).with(inputs)
+                return printed(
+                    try creator.createSignature(
+                        productId: options.productId ?? "", offerIdentifier: options.offerId ?? "",
+                        transactionId: options.transactionId), options)
+            case .introEligibility:
+                let creator = IntroductoryOfferEligibilitySignatureCreator(
+                    signingKey: signingKey, keyId: options.keyId, issuerId: issuer, bundleId: bundle
+                ).with(inputs)
+                return printed(
+                    try creator.createSignature(
+                        productId: options.productId ?? "", allowIntroductoryOffer: options.allowIntroOffer ?? false,
+                        transactionId: options.transactionId ?? ""), options)
+            case .advancedCommerce:
+                let json: [UInt8]
+                switch readFile(options.requestFile ?? "", option: request.name, limit: 1 << 20) {
+                case .failure(let failure): return .inputFailure(failure)
+                case .success(let bytes): json = bytes
+                }
+                guard case .object? = try? JSONDecoder().decode(JSONValue.self, from: Data(json)) else {
+                    return .inputFailure(InputFailure(message: "\(request.name) file is not a JSON object"))
+                }
+                let creator = AdvancedCommerceInAppSignatureCreator(
+                    signingKey: signingKey, keyId: options.keyId, issuerId: issuer, bundleId: bundle
+                ).with(inputs)
+                return printed(try creator.createSignature(requestJSON: Data(json)), options)
+            case .offerV1:
+                let creator = PromotionalOfferSignatureCreator(
+                    signingKey: signingKey, keyId: options.keyId, bundleId: bundle)
+                let nonce = options.nonce ?? UUID()
+                let timestamp = options.timestamp ?? Int64(now.timeIntervalSince1970 * 1000)
+                let token = options.appAccountToken ?? ""
+                let signature = try creator.createSignature(
+                    productIdentifier: options.productId ?? "", subscriptionOfferID: options.offerId ?? "",
+                    applicationUsername: token, nonce: nonce, timestamp: timestamp)
+                guard options.json else { return CommandResult(stdout: signature + "\n", status: ExitCode.verified) }
+                // The fields of a Retention Messaging promotionalOfferSignatureV1.
+                let object: JSONValue = .object([
+                    "encodedSignature": .string(signature), "productId": .string(options.productId ?? ""),
+                    "nonce": .string(nonce.uuidString.lowercased()), "timestamp": .integer(timestamp),
+                    "keyId": .string(options.keyId), "offerIdentifier": .string(options.offerId ?? ""),
+                    "appAccountToken": .string(token),
+                ])
+                return CommandResult(stdout: JSONWriter.write(object, pretty: true) + "\n", status: ExitCode.verified)
+            }
+        } catch {
+            return MintCommand.failure("cannot sign: \(error)")
+        }
+    }
+
+    /// The JWS alone, or with its decoded header and claims.
+    static func printed(_ token: String, _ options: SignOptions) -> CommandResult {
+        guard options.json else { return CommandResult(stdout: token + "\n", status: ExitCode.verified) }
+        let parts = token.split(separator: ".")
+        func decoded(_ index: Int) -> JSONValue {
+            guard parts.count == 3, let bytes = Base64.decodeURL(parts[index]),
+                let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            else { return .null }
+            return value
+        }
+        let object: JSONValue = .object([
+            "kind": .string(options.kind.rawValue), "signature": .string(token), "header": decoded(0),
+            "claims": decoded(1),
+        ])
+        return CommandResult(stdout: JSONWriter.write(object, pretty: true) + "\n", status: ExitCode.verified)
+    }
+
+    /// Reads a whole file of at most `limit` bytes.
+    static func readFile(_ path: String, option: String, limit: Int) -> Result<[UInt8], InputFailure> {
+        ByteSource.open(path: path, option: option).flatMap { source in
+            source.readAll(keepingAtMost: limit).flatMap { read in
+                read.total <= limit
+                    ? .success(read.bytes) : .failure(InputFailure(message: "\(source.name): over \(limit) bytes"))
+            }
+        }
+    }
+}
