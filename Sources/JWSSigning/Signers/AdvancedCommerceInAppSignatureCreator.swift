@@ -34,7 +34,7 @@ public struct AdvancedCommerceInAppSignatureCreator: Sendable {
 
     /// Creates an Advanced Commerce in-app signed request.
     ///
-    /// - Parameter advancedCommerceInAppRequest: The request to sign; its JSON (`JSONEncoder`, keys sorted) goes,
+    /// - Parameter advancedCommerceInAppRequest: The request to sign; its JSON (``AdvancedCommerceInAppRequest/jsonData()``) goes,
     ///   base64-encoded, into the `request` claim.
     /// - Returns: The signed JWS (compact serialization).
     /// - Throws: ``SigningError/Code/encodingFailed`` when the request cannot be encoded.
@@ -60,14 +60,11 @@ public struct AdvancedCommerceInAppSignatureCreator: Sendable {
         try creator.createSignature(claims: ["request": .string(requestJSON.base64EncodedString())])
     }
 
-    /// The request's JSON: keys sorted, slashes unescaped, dates (where a model leaves them to the encoder) in
-    /// milliseconds since 1970 as in Apple's models.
+    /// The request's JSON as ``AdvancedCommerceInAppRequest/jsonData()`` writes it (Apple's rules checked again,
+    /// keys sorted, UUIDs in lower case, slashes unescaped).
     static func encode(_ request: any AdvancedCommerceInAppRequest) throws(SigningError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .millisecondsSince1970
         do {
-            return try encoder.encode(request)
+            return try request.jsonData()
         } catch {
             throw SigningError(
                 code: .encodingFailed, message: "the Advanced Commerce request could not be encoded: \(error)")
