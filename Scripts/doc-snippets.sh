@@ -27,18 +27,9 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
-keep=false
-for argument in "$@"; do
-  case "$argument" in
-    --keep) keep=true ;;
-    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "error: unknown argument '$argument'" >&2; exit 64 ;;
-  esac
-done
-
 # shellcheck source=Scripts/outside-package.sh
 source "$repo/Scripts/outside-package.sh"
-outside_package_begin jwsverify-doc-snippets "$keep"
+outside_package_begin jwsverify-doc-snippets "$@"
 package="$work/DocSnippets"
 mkdir -p "$package"
 outside_package_manifest DocSnippets > "$package/Package.swift"
