@@ -31,44 +31,16 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
-keep=false
-for argument in "$@"; do
-  case "$argument" in
-    --keep) keep=true ;;
-    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "error: unknown argument '$argument'" >&2; exit 64 ;;
-  esac
-done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/jwsverify-sample.XXXXXX")
-case "$work" in
-  "$repo"/*) echo "error: the temporary folder $work is inside the repository" >&2; exit 1 ;;
-esac
-finish() {
-  local status=$?
-  if [ "$status" -ne 0 ] || [ "$keep" = true ]; then
-    echo "Scripts/sample-package.sh: the package is in $work" >&2
-  else
-    rm -rf "$work"
-  fi
-}
-trap finish EXIT
-
-ln -s "$repo" "$work/JWSVerify"
+# shellcheck source=Scripts/outside-package.sh
+source "$repo/Scripts/outside-package.sh"
+outside_package_begin jwsverify-sample "$@"
 package="$work/NotificationServer"
 sources="$package/Sources/NotificationServer"
 mkdir -p "$sources"
 
-cat > "$package/Package.swift" <<'SWIFT'
-// swift-tools-version:6.0
-import PackageDescription
-
-let package = Package(
-    name: "NotificationServer",
-    platforms: [.macOS(.v15)],
-    dependencies: [
-        .package(path: "../JWSVerify"),
-    ],
+{
+  outside_package_manifest NotificationServer
+  cat <<'SWIFT'
     targets: [
         .executableTarget(
             name: "NotificationServer",
@@ -77,6 +49,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 SWIFT
+} > "$package/Package.swift"
 
 # Handler.swift: the handler exactly as Docs/Receiving-notifications.md shows it.
 python3 - "$repo/Docs/Receiving-notifications.md" "$sources/Handler.swift" <<'PYTHON'

@@ -21,3 +21,8 @@ public enum JWSTestingError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 }
+
+extension JWSTestingError: LocalizedError {
+    /// ``description``: what `error.localizedDescription` returns.
+    public var errorDescription: String? { description }
+}

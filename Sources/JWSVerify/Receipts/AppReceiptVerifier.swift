@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// let verifier = try AppReceiptVerifier(bundleId: "com.example.app", environments: [.production, .sandbox])
 /// switch verifier.verifyAndDecodeAppReceipt(receiptBase64) {
-/// case .verified(let verified): grant(verified.payload.inAppPurchases)
+/// case .verified(let verified): grant(verified.payload.inApp)
 /// case .failed(let failure): reject(failure.error)
 /// }
 /// ```

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a token was not verified: a stable code, the check that failed and a human message.
 ///
 /// Every failure of JWSVerify, from a malformed token to a bundle id that does not match, is one
@@ -208,6 +210,12 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
     public static func == (lhs: VerificationError, rhs: VerificationError) -> Bool { lhs.code == rhs.code }
     /// Hashes the code only, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension VerificationError: LocalizedError {
+    /// ``message``: what `error.localizedDescription` returns, instead of Foundation's "The operation could
+    /// not be completed. (JWSVerify.VerificationError error 1.)". ``description`` adds the code and check.
+    public var errorDescription: String? { message }
 }
 
 extension VerificationError {

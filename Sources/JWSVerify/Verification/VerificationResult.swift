@@ -142,6 +142,11 @@ public struct Verified<Payload: Sendable>: Sendable {
     }
 }
 
+extension VerificationFailure: LocalizedError {
+    /// The message of ``error``: what `failure.localizedDescription` returns.
+    public var errorDescription: String? { error.message }
+}
+
 extension Verified where Payload == AppReceipt {
     /// An empty header: an app receipt has none.
     @available(*, deprecated, message: "an app receipt has no JWS header: read evidence.signer, its CMS signer")

@@ -26,6 +26,16 @@ struct RequestBodyTests {
         #expect(result.report.steps == verifier.verifyAndDecodeNotification(token).report.steps)
     }
 
+    /// Input: Apple's TEST notification in a body, decoded with `JSONDecoder` under Apple's name for
+    /// the body type. Expected: `ResponseBodyV2` is `NotificationRequestBody`, and decodes the token.
+    @Test("Apple's name ResponseBodyV2 is the notification body")
+    func appleBodyName() throws {
+        let token = try AppleTestData.token("testNotification")
+        let body: ResponseBodyV2 = try JSONDecoder().decode(ResponseBodyV2.self, from: Self.body(token))
+        #expect(body.signedPayload == token)
+        #expect(ResponseBodyV2.self == NotificationRequestBody.self)
+    }
+
     /// Input: a minted realtime request in a body. Expected: the one call verifies it, and a body
     /// without the member fails at check 1.
     @Test("a realtime request body verifies in one call")

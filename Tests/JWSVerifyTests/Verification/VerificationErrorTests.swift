@@ -57,4 +57,24 @@ struct VerificationErrorTests {
         first.hash(into: &errorHasher)
         #expect(hasher.finalize() == errorHasher.finalize())
     }
+
+    /// Input: the error and the failure of a token that is not a JWS, each as `any Error` (as a `catch`
+    /// or a logger sees it). Expected: `localizedDescription` is the error's message, not Foundation's
+    /// "The operation could not be completed. (JWSVerify.VerificationError error 1.)".
+    @Test("localizedDescription of an error and of a failure is the message")
+    func localizedDescriptionIsTheMessage() throws {
+        let verifier = try SignedDataVerifier(bundleId: nil, environment: nil)
+        guard case .failed(let failure) = verifier.verifyAndDecodeTransaction("not a token") else {
+            Issue.record("a string that is not a JWS verified")
+            return
+        }
+        #expect(failure.error.code == .malformedToken && failure.error.check == .format)
+        #expect(!failure.error.message.isEmpty)
+        let error: any Error = failure.error
+        #expect(error.localizedDescription == failure.error.message)
+        let asFailure: any Error = failure
+        #expect(asFailure.localizedDescription == failure.error.message)
+        let made: any Error = VerificationError(.untrustedChain, check: .chain, "no path to a trusted root")
+        #expect(made.localizedDescription == "no path to a trusted root")
+    }
 }
