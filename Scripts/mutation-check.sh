@@ -108,7 +108,8 @@ swift build --build-tests >"$LOGS/build.log" 2>&1 || { tail -30 "$LOGS/build.log
 run() {  # $1: mutation number (0: none). Prints the number of failing tests.
     JWS_MUTATION=$1 swift test --skip-build --filter "$FILTER" >"$LOGS/m$1.log" 2>&1 || true
     local failed
-    failed=$(grep -E '^✘ Test ".*failed after' "$LOGS/m$1.log" \
+    # `|| true`: with no failing test grep finds nothing, which `set -o pipefail` would make fatal.
+    failed=$( { grep -E '^✘ Test ".*failed after' "$LOGS/m$1.log" || true; } \
         | sed -E 's/^✘ Test "(.*)"( with [0-9]+ test cases?)? failed after.*/\1/' | sort -u | wc -l)
     echo "mutation $1: $failed failing tests ($(grep -E '^(✔|✘) Test run' "$LOGS/m$1.log" | tail -1))"
 }

@@ -4,8 +4,8 @@ import JWSVerify
 // The catalogue of cases written by `GeneratedVectors.write(to:seed:)`.
 extension GeneratedVectors {
     /// Every case, in manifest order.
-    static func makeCases(pki: TestPKI, other: TestPKI, seed: UInt64) throws -> [Case] {
-        let minter = TokenMinter(pki: pki)
+    static func makeCases(pki: TestHierarchy, other: TestHierarchy, seed: UInt64) throws -> [Case] {
+        let minter = try TokenMinter(hierarchy: pki)
         var cases: [Case] = []
         var index = 0
 
@@ -84,7 +84,7 @@ extension GeneratedVectors {
         add(
             "transaction-multiple-roots-valid", .transaction, .valid,
             "Valid chain while two roots are trusted, the matching one second.",
-            configuration: rootsConfiguration([otherRootDER, TestPKI.FileName.rootDER]),
+            configuration: rootsConfiguration([otherRootDER, TestHierarchy.FileName.rootDER]),
             token: try minter.sign(payload(.transaction)))
 
         add(
@@ -202,8 +202,8 @@ extension GeneratedVectors {
             includeAppleMarker: false, seed: caseSeed("intermediate-without-marker"))
         let leafUnderPlain = try pki.makeLeaf(
             issuer: plainIntermediate, seed: caseSeed("leaf-under-plain-intermediate"))
-        let plainIntermediateMinter = TokenMinter(
-            pki: pki.replacing(intermediate: plainIntermediate).replacing(leaf: leafUnderPlain))
+        let plainIntermediateMinter = try TokenMinter(
+            hierarchy: pki.replacing(intermediate: plainIntermediate).replacing(leaf: leafUnderPlain))
         add(
             "chain-intermediate-without-marker", .transaction, .invalid("missingAppleExtension", "chain"),
             "The intermediate lacks 1.2.840.113635.100.6.2.1; otherwise the chain is valid.",
@@ -213,15 +213,15 @@ extension GeneratedVectors {
         add(
             "chain-leaf-without-marker", .transaction, .invalid("missingAppleExtension", "chain"),
             "The leaf lacks 1.2.840.113635.100.6.11.1; otherwise the chain is valid.",
-            token: try TokenMinter(pki: pki.replacing(leaf: plainLeaf)).sign(payload(.transaction)))
+            token: try TokenMinter(hierarchy: pki.replacing(leaf: plainLeaf)).sign(payload(.transaction)))
 
         let selfSigned = try pki.makeSelfSignedLeaf(seed: caseSeed("self-signed-leaf"))
         add(
             "chain-self-signed-leaf", .transaction, .invalid("untrustedChain", "chain"),
             "x5c[0] is a self-signed P-256 certificate with the leaf marker; x5c[1] and x5c[2] are the real intermediate and root.",
-            token: try TokenMinter(pki: pki.replacing(leaf: selfSigned)).sign(payload(.transaction)))
+            token: try TokenMinter(hierarchy: pki.replacing(leaf: selfSigned)).sign(payload(.transaction)))
 
-        let otherMinter = TokenMinter(pki: other)
+        let otherMinter = try TokenMinter(hierarchy: other)
         add(
             "chain-wrong-root", .transaction, .invalid("untrustedChain", "chain"),
             "The whole chain comes from another root with the same names but other keys.",
@@ -234,19 +234,19 @@ extension GeneratedVectors {
 
         let forgerKey = try TestPrivateKey.generate(curve: .p384, seed: caseSeed("forger"), label: "forger")
         let forged = try pki.makeLeaf(
-            issuer: TestCredential(certificate: pki.intermediate, privateKey: forgerKey),
+            issuer: TestSigningCredential(certificate: pki.intermediate, privateKey: .ec(forgerKey)),
             seed: caseSeed("forged-leaf"))
         add(
             "chain-forged-leaf", .transaction, .invalid("untrustedChain", "chain"),
             "The leaf names the real intermediate as issuer (same name and authority key identifier) but is signed by another key.",
-            token: try TokenMinter(pki: pki.replacing(leaf: forged)).sign(payload(.transaction)))
+            token: try TokenMinter(hierarchy: pki.replacing(leaf: forged)).sign(payload(.transaction)))
 
         let notCA = try pki.makeIntermediate(isCertificateAuthority: false, seed: caseSeed("intermediate-not-ca"))
         let leafUnderNotCA = try pki.makeLeaf(issuer: notCA, seed: caseSeed("leaf-under-not-ca"))
         add(
             "chain-intermediate-not-ca", .transaction, .invalid("untrustedChain", "chain"),
             "The intermediate has the marker but basicConstraints CA:FALSE, so it cannot issue the leaf.",
-            token: try TokenMinter(pki: pki.replacing(intermediate: notCA).replacing(leaf: leafUnderNotCA))
+            token: try TokenMinter(hierarchy: pki.replacing(intermediate: notCA).replacing(leaf: leafUnderNotCA))
                 .sign(payload(.transaction)))
 
         let expiredLeaf = try pki.makeLeaf(
@@ -255,33 +255,35 @@ extension GeneratedVectors {
         add(
             "chain-leaf-expired", .transaction, .invalid("certificateExpired", "chain"),
             "The leaf is valid 2025-01-01 to 2025-12-31T23:59:59Z; signedDate is 2026-03-15.",
-            token: try TokenMinter(pki: pki.replacing(leaf: expiredLeaf)).sign(payload(.transaction)))
+            token: try TokenMinter(hierarchy: pki.replacing(leaf: expiredLeaf)).sign(payload(.transaction)))
         let futureLeaf = try pki.makeLeaf(
             validity: Date(timeIntervalSince1970: 1_798_761_600)...Date(timeIntervalSince1970: 1_893_456_000),
             seed: caseSeed("future-leaf"))
         add(
             "chain-leaf-not-yet-valid", .transaction, .invalid("certificateExpired", "chain"),
             "The leaf is valid 2027-01-01 to 2030-01-01; signedDate is 2026-03-15.",
-            token: try TokenMinter(pki: pki.replacing(leaf: futureLeaf)).sign(payload(.transaction)))
+            token: try TokenMinter(hierarchy: pki.replacing(leaf: futureLeaf)).sign(payload(.transaction)))
         let expiredIntermediate = try pki.makeIntermediate(
             validity: Date(timeIntervalSince1970: 1_735_689_600)...Date(timeIntervalSince1970: 1_767_225_599),
             seed: caseSeed("expired-intermediate"))
         let leafUnderExpired = try pki.makeLeaf(
-            validity: TestPKI.defaultValidity, issuer: expiredIntermediate,
+            validity: TestHierarchy.defaultValidity, issuer: expiredIntermediate,
             seed: caseSeed("leaf-under-expired-intermediate"))
         add(
             "chain-intermediate-expired", .transaction, .invalid("certificateExpired", "chain"),
             "The intermediate expired 2025-12-31T23:59:59Z; the leaf itself is valid at signedDate.",
             token: try TokenMinter(
-                pki: pki.replacing(intermediate: expiredIntermediate).replacing(leaf: leafUnderExpired)
+                hierarchy: pki.replacing(intermediate: expiredIntermediate).replacing(leaf: leafUnderExpired)
             )
             .sign(payload(.transaction)))
 
-        let p384Leaf = try pki.makeLeaf(curve: .p384, seed: caseSeed("p384-leaf"))
+        let p384Seed = caseSeed("p384-leaf")
+        let p384Leaf = try pki.makeLeaf(
+            key: .ec(TestPrivateKey.generate(curve: .p384, seed: p384Seed, label: "extra-leaf")), seed: p384Seed)
         add(
             "chain-p384-leaf", .transaction, .invalid("unsupportedKey", "chain"),
             "alg ES256 but the leaf key is P-384; the signature is a raw 96-byte R||S by that key over SHA-256.",
-            token: try TokenMinter(pki: pki.replacing(leaf: p384Leaf)).sign(payload(.transaction)))
+            token: try TokenMinter(hierarchy: pki.replacing(leaf: p384Leaf)).sign(payload(.transaction)))
 
         let expiredPlainLeaf = try pki.makeLeaf(
             validity: Date(timeIntervalSince1970: 1_735_689_600)...Date(timeIntervalSince1970: 1_767_225_599),
@@ -289,11 +291,11 @@ extension GeneratedVectors {
         add(
             "chain-expired-leaf-without-marker", .transaction, .invalid("certificateExpired", "chain"),
             "The leaf is both expired and without its marker: the date check comes before the marker check.",
-            token: try TokenMinter(pki: pki.replacing(leaf: expiredPlainLeaf)).sign(payload(.transaction)))
+            token: try TokenMinter(hierarchy: pki.replacing(leaf: expiredPlainLeaf)).sign(payload(.transaction)))
         let otherExpiredLeaf = try other.makeLeaf(
             validity: Date(timeIntervalSince1970: 1_735_689_600)...Date(timeIntervalSince1970: 1_767_225_599),
             seed: caseSeed("other-expired-leaf"))
-        let otherExpiredMinter = TokenMinter(pki: other.replacing(leaf: otherExpiredLeaf))
+        let otherExpiredMinter = try TokenMinter(hierarchy: other.replacing(leaf: otherExpiredLeaf))
         add(
             "chain-untrusted-and-expired", .transaction, .invalid("untrustedChain", "chain"),
             "Chain from the unrelated root with an expired leaf: a trust failure is reported before a date failure.",

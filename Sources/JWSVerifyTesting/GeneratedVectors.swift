@@ -73,9 +73,9 @@ public enum GeneratedVectors {
     /// with mode 0600), other-root.der/pem, one `<id>.jws` per case and `manifest.json` into
     /// `directory`, creating it when missing.
     public static func write(to directory: URL, seed: UInt64) throws {
-        let pki = try TestPKI.generate(seed: seed)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: seed)
         var otherSeed = SeededGenerator(seed: seed, label: "other-pki")
-        let other = try TestPKI.generate(seed: otherSeed.next())
+        let other = try TestHierarchy.generate(.appStoreEC, seed: otherSeed.next())
         let cases = try makeCases(pki: pki, other: other, seed: seed)
 
         try pki.write(to: directory)
@@ -97,7 +97,7 @@ public enum GeneratedVectors {
         writer.beginObject()
         writer.key("configuration")
         writer.beginObject()
-        member("roots", .array([.string(TestPKI.FileName.rootDER)]))
+        member("roots", .array([.string(TestHierarchy.FileName.rootDER)]))
         member("bundleId", .string(bundleId))
         member("appAppleId", .integer(appAppleId))
         member("environment", .string(environment))

@@ -67,6 +67,7 @@ public struct ReceiptSigner: Sendable, Hashable {
     }
 
     /// The App Store's shape: `pki`'s leaf signs, `[leaf, intermediate, root]` are embedded, DER.
+    @available(*, deprecated, message: "use init(hierarchy:) with a TestHierarchy of the .receiptRSA profile")
     public init(pki: ReceiptTestPKI) {
         self.init(hierarchy: pki.hierarchy)
     }

@@ -59,7 +59,7 @@ extension TestHierarchy {
     }
 
     /// The `.appStoreEC` hierarchy of `seed`: keys labelled root, intermediate and leaf, serial numbers in
-    /// that order from one generator (the derivation `TestPKI.generate(seed:)` has always used).
+    /// that order from one generator (the derivation the deprecated `TestPKI.generate(seed:)` has always used).
     static func generateAppStoreEC(seed: UInt64, options: Options) throws -> TestHierarchy {
         let validity = options.validity ?? defaultValidity
         let keyLabel = options.label.map { "\($0)-" } ?? ""

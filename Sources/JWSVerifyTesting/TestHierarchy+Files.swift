@@ -74,4 +74,25 @@ extension TestHierarchy {
             profile: profile, root: root, rootKey: rootKey, intermediate: intermediate,
             intermediateKey: intermediateKey, leaf: leaf, leafKey: leafKey)
     }
+
+    /// Reads a hierarchy written by ``write(to:)``, as ``load(from:)`` does, and checks that its three keys are
+    /// `profile`'s: EC for ``Profile/appStoreEC`` (a token minter's), RSA for ``Profile/receiptRSA`` (a receipt
+    /// signer's).
+    ///
+    /// - Throws: what ``load(from:)`` throws, and ``JWSTestingError/invalidArgument(_:)`` when a key is of the
+    ///   other kind.
+    public static func load(from directory: URL, profile: Profile) throws -> TestHierarchy {
+        var hierarchy = try load(from: directory)
+        let keys = [("the root", hierarchy.rootKey), ("the intermediate", hierarchy.intermediateKey),
+            ("the leaf", hierarchy.leafKey)]
+        for (role, key) in keys {
+            switch (profile, key) {
+            case (.appStoreEC, .rsa): _ = try ecKey(key, role)
+            case (.receiptRSA, .ec): throw JWSTestingError.invalidArgument("\(role) key is not RSA")
+            default: break
+            }
+        }
+        hierarchy.profile = profile
+        return hierarchy
+    }
 }

@@ -24,6 +24,18 @@ public enum TestSigningKey: Sendable, Hashable {
         }
     }
 
+    /// The EC key, or nil for an RSA key (the keys of a ``TestHierarchy/Profile/appStoreEC`` hierarchy are EC).
+    public var ec: TestPrivateKey? {
+        if case .ec(let key) = self { return key }
+        return nil
+    }
+
+    /// The RSA key, or nil for an EC key (the keys of a ``TestHierarchy/Profile/receiptRSA`` hierarchy are RSA).
+    public var rsa: TestRSAPrivateKey? {
+        if case .rsa(let key) = self { return key }
+        return nil
+    }
+
     var handle: OpenSSLKey {
         switch self {
         case .ec(let key): return key.handle

@@ -7,19 +7,40 @@ import JWSVerify
 ///
 /// Options override the header and the signature so that negative tokens can be made.
 public struct TokenMinter: Sendable {
-    /// The hierarchy whose leaf signs and whose chain fills `x5c`.
-    public var pki: TestPKI
-
-    /// A minter for `pki`.
-    public init(pki: TestPKI) {
-        self.pki = pki
-    }
+    /// The hierarchy whose leaf signs and whose chain fills `x5c`: EC keys throughout (a
+    /// ``TestHierarchy/Profile/appStoreEC`` hierarchy, or one assembled from EC certificates).
+    public private(set) var hierarchy: TestHierarchy
+    /// The EC keys of ``hierarchy`` (checked once by the initializer).
+    private let keys: (root: TestPrivateKey, intermediate: TestPrivateKey, leaf: TestPrivateKey)
 
     /// A minter for `hierarchy`, whose leaf signs (ES256: a ``TestHierarchy/Profile/appStoreEC`` hierarchy).
     ///
     /// - Throws: ``JWSTestingError/invalidArgument(_:)`` when a key of the hierarchy is not EC.
     public init(hierarchy: TestHierarchy) throws {
-        self.init(pki: try TestPKI(hierarchy))
+        self.hierarchy = hierarchy
+        self.keys = (
+            try TestHierarchy.ecKey(hierarchy.rootKey, "the root"),
+            try TestHierarchy.ecKey(hierarchy.intermediateKey, "the intermediate"),
+            try TestHierarchy.ecKey(hierarchy.leafKey, "the leaf")
+        )
+    }
+
+    /// A minter for `pki`.
+    @available(*, deprecated, message: "use init(hierarchy:) with a TestHierarchy")
+    public init(pki: TestPKI) {
+        self.hierarchy = pki.hierarchy
+        self.keys = (pki.rootKey, pki.intermediateKey, pki.leafKey)
+    }
+
+    /// ``hierarchy`` as a ``TestPKI``.
+    @available(*, deprecated, message: "use hierarchy")
+    public var pki: TestPKI {
+        get {
+            TestPKI(
+                root: hierarchy.root, rootKey: keys.root, intermediate: hierarchy.intermediate,
+                intermediateKey: keys.intermediate, leaf: hierarchy.leaf, leafKey: keys.leaf)
+        }
+        set { self = TokenMinter(pki: newValue) }
     }
 
     /// The protected header.
@@ -100,7 +121,7 @@ public struct TokenMinter: Sendable {
     /// Signs raw header and payload bytes into a compact JWS; both are used exactly as given.
     public func sign(headerJSON: Data, payloadJSON: Data, signature: Signature = Signature()) throws -> String {
         let signingInput = Base64URL.encode(headerJSON) + "." + Base64URL.encode(payloadJSON)
-        let key = signature.key ?? pki.leafKey
+        let key = signature.key ?? keys.leaf
         let message = Data(signingInput.utf8)
         let bytes: Data
         switch signature.encoding {
@@ -119,7 +140,7 @@ public struct TokenMinter: Sendable {
         }
         let chain: [String]?
         switch header.certificateChain {
-        case .pki: chain = pki.x5c
+        case .pki: chain = hierarchy.x5c
         case .custom(let entries): chain = entries
         case .omitted: chain = nil
         }

@@ -187,7 +187,7 @@ enum FlagAdvice {
         if usesBundledRoot {
             return "the chain does not lead to the bundled Apple Inc. Root; a receipt minted with 'jwsverify"
                 + " \(Subcommand.mintReceipt.path)' verifies only with '\(ReceiptCommand.trust.root.name)"
-                + " <pki>/\(TestPKI.FileName.rootDER)'"
+                + " <pki>/\(TestHierarchy.FileName.rootDER)'"
         }
         return nil
     }

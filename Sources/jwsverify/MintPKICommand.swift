@@ -19,7 +19,7 @@ struct MintPKIOptions: Equatable, Sendable {
     var receipt = false
 }
 
-/// `jwsverify mint pki`: a test PKI made by ``TestPKI`` of `JWSVerifyTesting` (tokens), or by ``ReceiptTestPKI``
+/// `jwsverify mint pki`: a test PKI made by ``TestHierarchy`` of `JWSVerifyTesting` (profile `.appStoreEC`, tokens), or by its `.receiptRSA` profile
 /// with an Xcode StoreKit Testing credential (`--receipt`).
 enum MintPKICommand {
     // MARK: Options and definition
@@ -52,10 +52,10 @@ enum MintPKICommand {
         help: HelpContent(
             overview: "Write a test PKI: a root, an intermediate and a leaf certificate, with their private keys.",
             discussion: "Shaped like Apple's chain: a self-signed P-384 root, a P-384 intermediate with Apple's"
-                + " intermediate marker (\(TestPKI.intermediateMarkerOID)) and a P-256 leaf with the receipt"
-                + " signing marker (\(TestPKI.leafMarkerOID)), valid"
-                + " \(ISO8601Text.iso8601(TestPKI.defaultValidity.lowerBound)) to"
-                + " \(ISO8601Text.iso8601(TestPKI.defaultValidity.upperBound)). Subject names end in 'NOT APPLE'."
+                + " intermediate marker (\(TestHierarchy.intermediateMarkerOID)) and a P-256 leaf with the receipt"
+                + " signing marker (\(TestHierarchy.leafMarkerOID)), valid"
+                + " \(ISO8601Text.iso8601(TestHierarchy.defaultValidity.lowerBound)) to"
+                + " \(ISO8601Text.iso8601(TestHierarchy.defaultValidity.upperBound)). Subject names end in 'NOT APPLE'."
                 + " Writes root.der, intermediate.der and leaf.der with PEM copies, and the private keys"
                 + " root.key.pem, intermediate.key.pem and leaf.key.pem (PKCS#8, mode 0600). Existing files are"
                 + " replaced only with '\(force.name)'. Trust root.der in tests only. With '\(receipt.name)': the same"
@@ -94,38 +94,38 @@ enum MintPKICommand {
 
     /// The files `mint pki` writes, in the order it lists them, with what each one is.
     static let pkiFiles: [(name: String, description: String)] = [
-        (TestPKI.FileName.rootDER, "root certificate (P-384), DER: trust this one in your tests"),
-        (TestPKI.FileName.rootPEM, "root certificate, PEM"),
-        (TestPKI.FileName.intermediateDER, "intermediate certificate (P-384, Apple's intermediate marker), DER"),
-        (TestPKI.FileName.intermediatePEM, "intermediate certificate, PEM"),
-        (TestPKI.FileName.leafDER, "leaf certificate (P-256, receipt signing marker) that signs tokens, DER"),
-        (TestPKI.FileName.leafPEM, "leaf certificate, PEM"),
-        (TestPKI.FileName.rootKey, "root private key, PKCS#8 PEM, mode 0600"),
-        (TestPKI.FileName.intermediateKey, "intermediate private key, PKCS#8 PEM, mode 0600"),
-        (TestPKI.FileName.leafKey, "leaf private key, PKCS#8 PEM, mode 0600"),
+        (TestHierarchy.FileName.rootDER, "root certificate (P-384), DER: trust this one in your tests"),
+        (TestHierarchy.FileName.rootPEM, "root certificate, PEM"),
+        (TestHierarchy.FileName.intermediateDER, "intermediate certificate (P-384, Apple's intermediate marker), DER"),
+        (TestHierarchy.FileName.intermediatePEM, "intermediate certificate, PEM"),
+        (TestHierarchy.FileName.leafDER, "leaf certificate (P-256, receipt signing marker) that signs tokens, DER"),
+        (TestHierarchy.FileName.leafPEM, "leaf certificate, PEM"),
+        (TestHierarchy.FileName.rootKey, "root private key, PKCS#8 PEM, mode 0600"),
+        (TestHierarchy.FileName.intermediateKey, "intermediate private key, PKCS#8 PEM, mode 0600"),
+        (TestHierarchy.FileName.leafKey, "leaf private key, PKCS#8 PEM, mode 0600"),
     ]
 
     /// The files `mint pki --receipt` writes, in the order it lists them, with what each one is.
     static let receiptPKIFiles: [(name: String, description: String)] = [
         (
-            TestPKI.FileName.rootDER,
+            TestHierarchy.FileName.rootDER,
             "root certificate (RSA, named like Apple Root CA), DER: trust this one in your tests"
         ),
-        (TestPKI.FileName.rootPEM, "root certificate, PEM"),
-        (TestPKI.FileName.intermediateDER, "intermediate certificate (RSA, WWDR G5's names and marker), DER"),
-        (TestPKI.FileName.intermediatePEM, "intermediate certificate, PEM"),
-        (TestPKI.FileName.leafDER, "receipt signing leaf (RSA, receipt signing marker) that signs receipts, DER"),
-        (TestPKI.FileName.leafPEM, "leaf certificate, PEM"),
-        (TestPKI.FileName.rootKey, "root private key, PKCS#8 PEM, mode 0600"),
-        (TestPKI.FileName.intermediateKey, "intermediate private key, PKCS#8 PEM, mode 0600"),
-        (TestPKI.FileName.leafKey, "leaf private key, PKCS#8 PEM, mode 0600"),
+        (TestHierarchy.FileName.rootPEM, "root certificate, PEM"),
+        (TestHierarchy.FileName.intermediateDER, "intermediate certificate (RSA, WWDR G5's names and marker), DER"),
+        (TestHierarchy.FileName.intermediatePEM, "intermediate certificate, PEM"),
+        (TestHierarchy.FileName.leafDER, "receipt signing leaf (RSA, receipt signing marker) that signs receipts, DER"),
+        (TestHierarchy.FileName.leafPEM, "leaf certificate, PEM"),
+        (TestHierarchy.FileName.rootKey, "root private key, PKCS#8 PEM, mode 0600"),
+        (TestHierarchy.FileName.intermediateKey, "intermediate private key, PKCS#8 PEM, mode 0600"),
+        (TestHierarchy.FileName.leafKey, "leaf private key, PKCS#8 PEM, mode 0600"),
         (
-            ReceiptTestPKI.XcodeFileName.certificateDER,
+            TestHierarchy.XcodeFileName.certificateDER,
             "StoreKit Testing certificate (self-signed RSA), DER: for"
                 + " '--xcode-certificate'"
         ),
-        (ReceiptTestPKI.XcodeFileName.certificatePEM, "StoreKit Testing certificate, PEM"),
-        (ReceiptTestPKI.XcodeFileName.key, "StoreKit Testing private key, PKCS#8 PEM, mode 0600"),
+        (TestHierarchy.XcodeFileName.certificatePEM, "StoreKit Testing certificate, PEM"),
+        (TestHierarchy.XcodeFileName.key, "StoreKit Testing private key, PKCS#8 PEM, mode 0600"),
     ]
 
     /// Runs `mint pki`: generates a hierarchy and writes it, refusing to replace existing files without
@@ -152,13 +152,13 @@ enum MintPKICommand {
         let validity: ClosedRange<Date>
         do {
             if options.receipt {
-                let pki = try ReceiptTestPKI.generate()
+                let pki = try TestHierarchy.generate(.receiptRSA)
                 try pki.write(to: directory)
-                try ReceiptTestPKI.writeXcodeStoreKitCredential(
-                    ReceiptTestPKI.makeXcodeStoreKitCertificate(), to: directory)
+                try TestHierarchy.writeXcodeStoreKitCredential(
+                    TestHierarchy.makeXcodeStoreKitCertificate(), to: directory)
                 validity = pki.root.notBefore...pki.root.notAfter
             } else {
-                let pki = try TestPKI.generate(seed: options.seed)
+                let pki = try TestHierarchy.generate(.appStoreEC, seed: options.seed)
                 try pki.write(to: directory)
                 validity = pki.root.notBefore...pki.root.notAfter
             }
@@ -181,9 +181,9 @@ enum MintPKICommand {
         }
         lines.append(
             "Valid from \(ISO8601Text.iso8601(validity.lowerBound)) to \(ISO8601Text.iso8601(validity.upperBound)).")
-        lines.append("Trust \(TestPKI.FileName.rootDER) only in tests; never deploy it to production.")
+        lines.append("Trust \(TestHierarchy.FileName.rootDER) only in tests; never deploy it to production.")
         lines.append("")
-        let root = URL(fileURLWithPath: directory).appendingPathComponent(TestPKI.FileName.rootDER).path
+        let root = URL(fileURLWithPath: directory).appendingPathComponent(TestHierarchy.FileName.rootDER).path
         let defaults = PayloadParameters()
         let quote = MintCommand.shellQuoted
         if receipt {

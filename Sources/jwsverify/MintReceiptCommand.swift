@@ -56,7 +56,7 @@ struct MintReceiptOptions: Equatable, Sendable {
 }
 
 /// `jwsverify mint receipt`: a signed test app receipt (StoreKit 1), content written by
-/// ``ReceiptContentEncoder`` and signed by ``ReceiptSigner`` of `JWSVerifyTesting` with a ``ReceiptTestPKI``.
+/// ``ReceiptContentEncoder`` and signed by ``ReceiptSigner`` of `JWSVerifyTesting` with a ``TestHierarchy`` of the `.receiptRSA` profile.
 enum MintReceiptCommand {
     // MARK: Options
 
@@ -158,7 +158,7 @@ enum MintReceiptCommand {
     static let xcode = OptionDeclaration<MintReceiptOptions>.flag(
         "--xcode",
         help: "Xcode StoreKit Testing's shape: receipt type Xcode, BER, signed by the PKI's StoreKit Testing"
-            + " certificate (\(ReceiptTestPKI.XcodeFileName.certificateDER)) alone; cannot be combined with"
+            + " certificate (\(TestHierarchy.XcodeFileName.certificateDER)) alone; cannot be combined with"
             + " '\(environment.name)'.", \.xcode)
 
     /// `--out <file>`.
@@ -198,8 +198,8 @@ enum MintReceiptCommand {
                 + " app item id, bundle id, app version, opaque value and SHA-1 device hash, creation date, original"
                 + " purchase date and version, and one in-app purchase per '\(purchase.name)'. Verify with"
                 + " '\(HelpText.program) \(Subcommand.receipt.path) \(ReceiptCommand.trust.root.name)"
-                + " <directory>/\(TestPKI.FileName.rootDER)'; an Xcode receipt with '\(ReceiptCommand.trust.environment.name)"
-                + " Xcode \(ReceiptCommand.trust.xcodeCertificate.name) <directory>/\(ReceiptTestPKI.XcodeFileName.certificateDER)'.",
+                + " <directory>/\(TestHierarchy.FileName.rootDER)'; an Xcode receipt with '\(ReceiptCommand.trust.environment.name)"
+                + " Xcode \(ReceiptCommand.trust.xcodeCertificate.name) <directory>/\(TestHierarchy.XcodeFileName.certificateDER)'.",
             argument: nil,
             exitCodes: [
                 (ExitCode.verified, "Minted."),
@@ -327,9 +327,9 @@ enum MintReceiptCommand {
         }
         do {
             if xcode {
-                return .success(.xcode(try ReceiptTestPKI.loadXcodeStoreKitCredential(from: directory)))
+                return .success(.xcode(try TestHierarchy.loadXcodeStoreKitCredential(from: directory)))
             }
-            return .success(ReceiptSigner(pki: try ReceiptTestPKI.load(from: directory)))
+            return .success(ReceiptSigner(hierarchy: try TestHierarchy.load(from: directory, profile: .receiptRSA)))
         } catch {
             return .failure(
                 InputFailure(

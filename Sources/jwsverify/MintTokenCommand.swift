@@ -181,7 +181,7 @@ enum MintTokenCommand {
                 + " by the test leaf. A notification carries a signed transaction and renewal info (an app transaction"
                 + " for RESCIND_CONSENT; none for TEST, EXTERNAL_PURCHASE_TOKEN and SUMMARY) minted with the same"
                 + " PKI and options. Verify with '\(HelpText.program) \(VerifyCommand.trust.root.name)"
-                + " <directory>/\(TestPKI.FileName.rootDER)'.",
+                + " <directory>/\(TestHierarchy.FileName.rootDER)'.",
             argument: nil,
             exitCodes: [
                 (ExitCode.verified, "Minted."),
@@ -234,10 +234,10 @@ enum MintTokenCommand {
     /// - Returns: exit 0 with nothing more to print; 66 when the PKI directory or the payload file cannot
     ///   be used; 1 when a token cannot be signed (the tokens before it have been written).
     static func run(_ options: MintTokenOptions, standardOutput: (String) -> Void) -> CommandResult {
-        let pki: TestPKI
+        let minter: TokenMinter
         switch loadPKI(options.pki) {
         case .failure(let failure): return .inputFailure(failure)
-        case .success(let value): pki = value
+        case .success(let value): minter = value
         }
         var merge: [String: JSONValue] = [:]
         if let path = options.payloadFile {
@@ -256,7 +256,6 @@ enum MintTokenCommand {
         // One seed for the whole run, as TokenMinter.mint(_:parameters:overrides:count:) draws it, so that
         // the tokens differ by their index.
         if parameters.seed == nil { parameters.seed = UInt64.random(in: .min ... .max) }
-        let minter = TokenMinter(pki: pki)
         var pending = ""
         for index in 0..<options.count {
             do {
@@ -276,7 +275,7 @@ enum MintTokenCommand {
     }
 
     /// Loads the hierarchy that `mint pki` wrote, explaining what is missing.
-    static func loadPKI(_ path: String) -> Result<TestPKI, InputFailure> {
+    static func loadPKI(_ path: String) -> Result<TokenMinter, InputFailure> {
         let directory = URL(fileURLWithPath: path)
         let hint =
             "; make one with '\(HelpText.program) \(Subcommand.mintPKI.path) \(MintPKICommand.out.name)"
@@ -293,7 +292,7 @@ enum MintTokenCommand {
         func exists(_ name: String) -> Bool {
             FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
         }
-        let names = TestPKI.FileName.self
+        let names = TestHierarchy.FileName.self
         let missing =
             [
                 (names.rootDER, names.rootPEM), (names.intermediateDER, names.intermediatePEM),
@@ -307,7 +306,7 @@ enum MintTokenCommand {
                     message: "\(option) directory '\(path)' has no \(missing.joined(separator: ", "))" + hint))
         }
         do {
-            return .success(try TestPKI.load(from: directory))
+            return .success(try TokenMinter(hierarchy: TestHierarchy.load(from: directory, profile: .appStoreEC)))
         } catch {
             return .failure(
                 InputFailure(message: "cannot load the test PKI in \(option) directory '\(path)': \(error)"))

@@ -62,13 +62,13 @@ struct ApplePythonAcceptanceTests {
             return
         }
         let python = setup.1.trimmingCharacters(in: .whitespacesAndNewlines)
-        let pki = try TestPKI.generate(seed: 5)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 5)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "jwsverify-python-\(UUID().uuidString)")
         try pki.write(to: directory)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let minter = TokenMinter(pki: pki)
+        let minter = try TokenMinter(hierarchy: pki)
         var items: [(kind: String, token: String)] = []
         let kinds: [(TestPayloadKind, String)] = [
             (.transaction, "transaction"), (.renewal, "renewal"), (.appTransaction, "app-transaction"),
@@ -120,8 +120,8 @@ struct ApplePythonAcceptanceTests {
     /// different base64url character at each position). Expected: JWSVerify rejects every variant.
     @Test("a minted token changed in any single byte is rejected")
     func everySingleByteChangeIsRejected() throws {
-        let pki = try TestPKI.generate(seed: 6)
-        let token = try TokenMinter(pki: pki).mint(
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 6)
+        let token = try TokenMinter(hierarchy: pki).mint(
             .transaction, parameters: PayloadParameters(bundleId: Self.bundleId), count: 1)[0]
         let verifier = try SignedDataVerifier(
             rootCertificates: [pki.root.der], bundleId: Self.bundleId, environment: .sandbox)

@@ -158,7 +158,7 @@ struct CraftedCertificateTests {
         }
     }
 
-    /// Input: a crafted root, intermediate and leaf with TestPKI's profiles, at times inside and at
+    /// Input: a crafted root, intermediate and leaf with the `.appStoreEC` test hierarchy's profiles, at times inside and at
     /// the edges of validity. Expected: `X509_verify_cert` accepts inside, reports
     /// CERT_NOT_YET_VALID (9) one second before notBefore and CERT_HAS_EXPIRED (10) at notAfter.
     @Test("a crafted chain verifies with OpenSSL inside its validity and not at notAfter")

@@ -250,7 +250,7 @@ struct GeneratedVectorsTests {
         ] {
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name)")
         }
-        let pki = try TestPKI.load(from: directory)
+        let pki = try TestHierarchy.load(from: directory)
         #expect(pki.root.subject.commonName.contains("NOT APPLE"))
 
         guard let python = Tools.requirePython("generated vectors reference check") else { return }

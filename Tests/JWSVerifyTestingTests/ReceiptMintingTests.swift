@@ -8,10 +8,10 @@ import Testing
 @Suite("Receipt minting")
 struct ReceiptMintingTests {
     /// One PKI for the suite: RSA key generation is slow.
-    static let shared = Result { try ReceiptTestPKI.generate() }
+    static let shared = Result { try TestHierarchy.generate(.receiptRSA) }
     static let developer = Result { try shared.get().makeDeveloperCertificate() }
 
-    /// A time inside ``ReceiptTestPKI/defaultValidity``.
+    /// A time inside ``TestHierarchy/defaultValidity``.
     static let inside = Date(timeIntervalSince1970: 1_780_000_000)  // 2026-05-28
 
     static let idData = "1.2.840.113549.1.7.1"
@@ -72,7 +72,7 @@ struct ReceiptMintingTests {
         arguments: [ReceiptDigest.sha1, .sha256], [ReceiptEncoding.der, .berIndefiniteLength])
     func mintedReceiptsVerify(digest: ReceiptDigest, encoding: ReceiptEncoding) throws {
         let pki = try Self.shared.get()
-        let receipt = try ReceiptSigner(pki: pki).sign(
+        let receipt = try ReceiptSigner(hierarchy: pki).sign(
             content: Self.content, options: .init(digest: digest, encoding: encoding))
         let verdict = try ReceiptReference.verify(receipt, roots: [pki.rootDER], at: Self.inside)
         #expect(verdict.verified, "\(digest) \(encoding): \(verdict.reason)")
@@ -101,7 +101,7 @@ struct ReceiptMintingTests {
     /// Xcode's receipts are.
     @Test("DER receipts have definite lengths; BER receipts stream the content with indefinite lengths")
     func encodings() throws {
-        let signer = ReceiptSigner(pki: try Self.shared.get())
+        let signer = ReceiptSigner(hierarchy: try Self.shared.get())
         let der = try signer.sign(content: Self.content)
         let ber = try signer.sign(content: Self.content, options: .init(encoding: .berIndefiniteLength))
         #expect(Array(der.prefix(2)) == [0x30, 0x82])
@@ -120,7 +120,7 @@ struct ReceiptMintingTests {
         let directory = try TemporaryDirectory()
         try pki.write(to: directory.url)
         for encoding in ReceiptEncoding.allCases {
-            let receipt = try ReceiptSigner(pki: pki).sign(content: Self.content, options: .init(encoding: encoding))
+            let receipt = try ReceiptSigner(hierarchy: pki).sign(content: Self.content, options: .init(encoding: encoding))
             try Data(receipt).write(to: directory.file("receipt.der"))
             let output = try Tools.run(
                 openssl,
@@ -170,10 +170,10 @@ struct ReceiptMintingTests {
             #expect(certificate.contains("Public-Key: (2048 bit)"))
             #expect(certificate.contains("Signature Algorithm: sha256WithRSAEncryption"))
         }
-        #expect(intermediate.contains(ReceiptTestPKI.intermediateMarkerOID))
-        #expect(!leaf.contains(ReceiptTestPKI.intermediateMarkerOID))
-        #expect(leaf.contains(ReceiptTestPKI.leafMarkerOID))
-        #expect(!intermediate.contains(ReceiptTestPKI.leafMarkerOID) && !root.contains("113635"))
+        #expect(intermediate.contains(TestHierarchy.intermediateMarkerOID))
+        #expect(!leaf.contains(TestHierarchy.intermediateMarkerOID))
+        #expect(leaf.contains(TestHierarchy.leafMarkerOID))
+        #expect(!intermediate.contains(TestHierarchy.leafMarkerOID) && !root.contains("113635"))
         let verify = try Tools.run(
             openssl,
             [
@@ -188,8 +188,8 @@ struct ReceiptMintingTests {
     /// sha1WithRSAEncryption, and a SHA-1 receipt of it verifies (the shape before 2023).
     @Test("SHA-1 certificate signatures, as Apple's chains before 2023")
     func sha1Certificates() throws {
-        let pki = try ReceiptTestPKI.generate(certificateDigest: .sha1)
-        let receipt = try ReceiptSigner(pki: pki).sign(content: Self.content, options: .init(digest: .sha1))
+        let pki = try TestHierarchy.generate(.receiptRSA, options: .init(certificateDigest: .sha1))
+        let receipt = try ReceiptSigner(hierarchy: pki).sign(content: Self.content, options: .init(digest: .sha1))
         let verdict = try ReceiptReference.verify(receipt, roots: [pki.rootDER], at: Self.inside)
         #expect(verdict.verified, "\(verdict.reason)")
         guard let openssl = Tools.requireOpenSSL("sha1Certificates") else { return }
@@ -206,12 +206,12 @@ struct ReceiptMintingTests {
         let pki = try Self.shared.get()
         let directory = try TemporaryDirectory()
         try pki.write(to: directory.url)
-        #expect(try ReceiptTestPKI.load(from: directory.url) == pki)
-        try FileManager.default.removeItem(at: directory.file(ReceiptTestPKI.FileName.leafKey))
+        #expect(try TestHierarchy.load(from: directory.url) == pki)
+        try FileManager.default.removeItem(at: directory.file(TestHierarchy.FileName.leafKey))
         try FileManager.default.copyItem(
-            at: directory.file(ReceiptTestPKI.FileName.rootKey), to: directory.file(ReceiptTestPKI.FileName.leafKey))
+            at: directory.file(TestHierarchy.FileName.rootKey), to: directory.file(TestHierarchy.FileName.leafKey))
         #expect {
-            try ReceiptTestPKI.load(from: directory.url)
+            try TestHierarchy.load(from: directory.url)
         } throws: { error in
             guard case JWSTestingError.keyMismatch = error else { return false }
             return true
@@ -249,8 +249,8 @@ struct ReceiptMintingTests {
     @Test("A receipt does not verify against another root")
     func wrongRootFails() throws {
         let pki = try Self.shared.get()
-        let other = try pki.makeUnrelatedPKI()
-        let signer = ReceiptSigner(pki: pki)
+        let other = try pki.makeUnrelated()
+        let signer = ReceiptSigner(hierarchy: pki)
         let cases: [([TestCertificate], Int, Int)] = [
             (pki.certificateChain, PathCode.selfSignedInChain, 2),
             ([pki.leaf, pki.intermediate], PathCode.unableToGetIssuerLocally, 1),
@@ -295,7 +295,7 @@ struct ReceiptMintingTests {
     @Test("A changed content byte is a signature failure; non-CMS bytes are a parse failure")
     func tamperedAndGarbage() throws {
         let pki = try Self.shared.get()
-        var receipt = try ReceiptSigner(pki: pki).sign(content: Self.content)
+        var receipt = try ReceiptSigner(hierarchy: pki).sign(content: Self.content)
         let marker: [UInt8] = Array("com.example.jwsverify".utf8)
         let offset = try #require(
             receipt.indices.first { Array(receipt[$0..<min($0 + marker.count, receipt.count)]) == marker })
@@ -321,7 +321,7 @@ struct ReceiptMintingTests {
     @Test("Bytes after the ContentInfo are counted, and ignored by OpenSSL")
     func trailingBytes() throws {
         let pki = try Self.shared.get()
-        let receipt = try ReceiptSigner(pki: pki).sign(content: Self.content) + [0x00, 0x01, 0x02]
+        let receipt = try ReceiptSigner(hierarchy: pki).sign(content: Self.content) + [0x00, 0x01, 0x02]
         let verdict = try ReceiptReference.verify(receipt, roots: [pki.rootDER], at: Self.inside)
         #expect(verdict.verified && verdict.trailingByteCount == 3, "\(verdict.reason)")
     }
@@ -333,7 +333,7 @@ struct ReceiptMintingTests {
     @Test("The digest option sets digestAlgorithm (SHA-512, MD5)", arguments: [ReceiptDigest.sha512, .md5, .sha384])
     func digestOption(digest: ReceiptDigest) throws {
         let pki = try Self.shared.get()
-        let receipt = try ReceiptSigner(pki: pki).sign(content: Self.content, options: .init(digest: digest))
+        let receipt = try ReceiptSigner(hierarchy: pki).sign(content: Self.content, options: .init(digest: digest))
         #expect(try ReceiptReference.inspect(receipt).signers.first?.digestAlgorithmOID == digest.oid)
         let verdict = try ReceiptReference.verify(receipt, roots: [pki.rootDER], at: Self.inside)
         #expect(verdict.verified, "\(digest): \(verdict.reason)")
@@ -344,7 +344,7 @@ struct ReceiptMintingTests {
     @Test("The signed-attributes option adds OpenSSL's three signed attributes")
     func signedAttributesOption() throws {
         let pki = try Self.shared.get()
-        let receipt = try ReceiptSigner(pki: pki).sign(content: Self.content, options: .init(signedAttributes: true))
+        let receipt = try ReceiptSigner(hierarchy: pki).sign(content: Self.content, options: .init(signedAttributes: true))
         #expect(try ReceiptReference.inspect(receipt).signers.first?.signedAttributeCount == 3)
         #expect(try ReceiptReference.verify(receipt, roots: [pki.rootDER], at: Self.inside).verified)
     }
@@ -353,7 +353,7 @@ struct ReceiptMintingTests {
     /// "no content"; BER detached is refused as an invalid argument.
     @Test("The detached option leaves out eContent; BER cannot be detached")
     func detachedOption() throws {
-        let signer = ReceiptSigner(pki: try Self.shared.get())
+        let signer = ReceiptSigner(hierarchy: try Self.shared.get())
         let receipt = try signer.sign(content: Self.content, options: .init(detached: true))
         let structure = try ReceiptReference.inspect(receipt)
         #expect(structure.isDetached && structure.contentLength == 0)
@@ -372,7 +372,7 @@ struct ReceiptMintingTests {
     @Test("The content type option sets eContentType")
     func contentTypeOption() throws {
         let pki = try Self.shared.get()
-        let receipt = try ReceiptSigner(pki: pki).sign(
+        let receipt = try ReceiptSigner(hierarchy: pki).sign(
             content: Self.content, options: .init(contentTypeOID: "1.2.840.113549.1.7.2"))
         #expect(try ReceiptReference.inspect(receipt).encapsulatedContentTypeOID == "1.2.840.113549.1.7.2")
         let verdict = try ReceiptReference.verify(receipt, roots: [pki.rootDER], at: Self.inside)
@@ -385,7 +385,7 @@ struct ReceiptMintingTests {
     @Test("The certificates option embeds any list in its order, or none")
     func certificatesOption() throws {
         let pki = try Self.shared.get()
-        let signer = ReceiptSigner(pki: pki)
+        let signer = ReceiptSigner(hierarchy: pki)
         let reversed = try signer.sign(
             content: Self.content, options: .init(certificates: [pki.root, pki.intermediate, pki.leaf]))
         let reversedStructure = try ReceiptReference.inspect(reversed)
@@ -412,7 +412,7 @@ struct ReceiptMintingTests {
     func signerCountOptions() throws {
         let pki = try Self.shared.get()
         let developer = try Self.developer.get()
-        let signer = ReceiptSigner(pki: pki)
+        let signer = ReceiptSigner(hierarchy: pki)
         let two = try signer.sign(
             content: Self.content,
             options: .init(
@@ -447,7 +447,7 @@ struct ReceiptMintingTests {
     func signerNamedByAnotherCertificate() throws {
         let pki = try Self.shared.get()
         let developer = try Self.developer.get()
-        let receipt = try ReceiptSigner(pki: pki).sign(
+        let receipt = try ReceiptSigner(hierarchy: pki).sign(
             content: Self.content,
             options: .init(
                 certificates: [pki.leaf, developer.certificate, pki.intermediate, pki.root],
@@ -481,7 +481,7 @@ struct ReceiptMintingTests {
         try Data(developer.certificate.der).write(to: directory.file("developer.der"))
         let text = try Tools.run(
             openssl, ["x509", "-inform", "DER", "-in", directory.file("developer.der").path, "-noout", "-text"])
-        #expect(!text.text.contains(ReceiptTestPKI.leafMarkerOID) && text.text.contains("Code Signing"), "\(text.text)")
+        #expect(!text.text.contains(TestHierarchy.leafMarkerOID) && text.text.contains("Code Signing"), "\(text.text)")
         #expect(text.text.contains("Issuer: CN = Apple Worldwide Developer Relations Certification Authority, OU = G5"))
     }
 
@@ -505,7 +505,7 @@ struct ReceiptMintingTests {
     /// Xcode receipts are.
     @Test("Xcode-style receipts: self-signed CN=StoreKit, BER")
     func xcodeStyle() throws {
-        let credential = try ReceiptTestPKI.makeXcodeStoreKitCertificate()
+        let credential = try TestHierarchy.makeXcodeStoreKitCertificate()
         #expect(credential.certificate.subject.commonName == "StoreKit")
         let receipt = try ReceiptSigner.xcode(credential).sign(content: Self.content)
         let structure = try ReceiptReference.inspect(receipt)

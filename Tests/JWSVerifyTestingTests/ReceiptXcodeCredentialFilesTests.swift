@@ -22,16 +22,16 @@ struct ReceiptXcodeCredentialFilesTests {
     func roundTrip() throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let credential = try ReceiptTestPKI.makeXcodeStoreKitCertificate()
-        try ReceiptTestPKI.writeXcodeStoreKitCredential(credential, to: directory)
-        let loaded = try ReceiptTestPKI.loadXcodeStoreKitCredential(from: directory)
+        let credential = try TestHierarchy.makeXcodeStoreKitCertificate()
+        try TestHierarchy.writeXcodeStoreKitCredential(credential, to: directory)
+        let loaded = try TestHierarchy.loadXcodeStoreKitCredential(from: directory)
         #expect(loaded == credential)
         #expect(loaded.keyMatchesCertificate)
         let pem = try String(
-            contentsOf: directory.appendingPathComponent(ReceiptTestPKI.XcodeFileName.certificatePEM), encoding: .utf8)
+            contentsOf: directory.appendingPathComponent(TestHierarchy.XcodeFileName.certificatePEM), encoding: .utf8)
         #expect(try TestCertificate(pem: pem) == credential.certificate)
         var status = stat()
-        #expect(stat(directory.appendingPathComponent(ReceiptTestPKI.XcodeFileName.key).path, &status) == 0)
+        #expect(stat(directory.appendingPathComponent(TestHierarchy.XcodeFileName.key).path, &status) == 0)
         #expect(status.st_mode & 0o777 == 0o600)
     }
 
@@ -40,13 +40,13 @@ struct ReceiptXcodeCredentialFilesTests {
     func mismatchedKey() throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let credential = try ReceiptTestPKI.makeXcodeStoreKitCertificate()
-        let other = try ReceiptTestPKI.makeXcodeStoreKitCertificate()
-        try ReceiptTestPKI.writeXcodeStoreKitCredential(credential, to: directory)
+        let credential = try TestHierarchy.makeXcodeStoreKitCertificate()
+        let other = try TestHierarchy.makeXcodeStoreKitCertificate()
+        try TestHierarchy.writeXcodeStoreKitCredential(credential, to: directory)
         try other.privateKey.pkcs8PEM().write(
-            to: directory.appendingPathComponent(ReceiptTestPKI.XcodeFileName.key), atomically: true, encoding: .utf8)
+            to: directory.appendingPathComponent(TestHierarchy.XcodeFileName.key), atomically: true, encoding: .utf8)
         #expect {
-            try ReceiptTestPKI.loadXcodeStoreKitCredential(from: directory)
+            try TestHierarchy.loadXcodeStoreKitCredential(from: directory)
         } throws: { error in
             guard case JWSTestingError.keyMismatch? = error as? JWSTestingError else { return false }
             return true

@@ -5,7 +5,8 @@ import Testing
 @testable import JWSVerifyTesting
 
 /// The one seeded test hierarchy and its two profiles: the same certificates for the same seed, each profile
-/// Apple's shape (the token chain verifies tokens, the receipt chain receipts), and the old names as views of it.
+/// Apple's shape (the token chain verifies tokens, the receipt chain receipts). DeprecatedTestPKITests covers the
+/// old names, views of it.
 @Suite("Test hierarchy: profiles and seeds")
 struct TestHierarchyTests {
     static let seed: UInt64 = 42
@@ -23,29 +24,23 @@ struct TestHierarchyTests {
         return (tbs, try fields.read(tag: 0x02).remaining)
     }
 
-    /// Input: `.appStoreEC` hierarchies of seed 42 made twice through ``TestHierarchy`` and once through
-    /// ``TestPKI/generate(seed:validity:rootOCSPURL:intermediateOCSPURL:)``, and one of seed 43. Expected: the same
-    /// keys and byte-identical TBSCertificates (only the ECDSA certificate signatures vary) for seed 42, through
-    /// either name; other keys for seed 43; leaves issued later with one seed are the same too.
-    @Test("the same seed gives the same token hierarchy, through TestHierarchy as through TestPKI")
+    /// Input: `.appStoreEC` hierarchies of seed 42 made twice, and one of seed 43. Expected: the same keys and
+    /// byte-identical TBSCertificates (only the ECDSA certificate signatures vary) for seed 42; other keys for seed
+    /// 43; leaves issued later with one seed are the same too.
+    @Test("the same seed gives the same token hierarchy")
     func appStoreECIsDeterministic() throws {
         let first = try TestHierarchy.generate(.appStoreEC, seed: Self.seed)
         let second = try TestHierarchy.generate(seed: Self.seed)
-        let old = try TestPKI.generate(seed: Self.seed).hierarchy
-        for other in [second, old] {
-            #expect(other.profile == .appStoreEC)
-            #expect(other.rootKey == first.rootKey && other.intermediateKey == first.intermediateKey)
-            #expect(other.leafKey == first.leafKey)
-            for (mine, theirs) in zip(first.certificateChain, other.certificateChain) {
-                #expect(try Self.signedPart(mine).tbs == Self.signedPart(theirs).tbs)
-            }
+        #expect(second.profile == .appStoreEC)
+        #expect(second.rootKey == first.rootKey && second.intermediateKey == first.intermediateKey)
+        #expect(second.leafKey == first.leafKey)
+        for (mine, theirs) in zip(first.certificateChain, second.certificateChain) {
+            #expect(try Self.signedPart(mine).tbs == Self.signedPart(theirs).tbs)
         }
         let third = try TestHierarchy.generate(.appStoreEC, seed: Self.seed + 1)
         #expect(third.rootKey != first.rootKey && third.leafKey != first.leafKey)
         let leaf = try first.makeLeaf(seed: 9)
         #expect(try Self.signedPart(leaf.certificate).tbs == Self.signedPart(first.makeLeaf(seed: 9).certificate).tbs)
-        let oldLeaf = try TestPKI.generate(seed: Self.seed).makeLeaf(seed: 9)
-        #expect(try Self.signedPart(leaf.certificate).tbs == Self.signedPart(oldLeaf.certificate).tbs)
     }
 
     /// Input: `.receiptRSA` hierarchies of one seed, twice. Expected: RSA 2048 keys, fresh each time (OpenSSL's
@@ -97,18 +92,6 @@ struct TestHierarchyTests {
         #expect(result.isVerified, "\(String(describing: result.error))")
 
         #expect(throws: JWSTestingError.self) { try TokenMinter(hierarchy: receipts) }
-    }
-
-    /// Input: a hierarchy of each profile through the old names' views, and through the wrong one. Expected:
-    /// `TestPKI(_:)` and `ReceiptTestPKI(_:)` give back the same hierarchy; the other profile's keys are refused.
-    @Test("TestPKI and ReceiptTestPKI are views of the two profiles")
-    func oldNamesAreViews() throws {
-        let tokens = try TestHierarchy.generate(.appStoreEC, seed: Self.seed)
-        let receipts = try TestHierarchy.generate(.receiptRSA, seed: Self.seed)
-        #expect(try TestPKI(tokens).hierarchy == tokens)
-        #expect(try ReceiptTestPKI(receipts).hierarchy == receipts)
-        #expect(throws: JWSTestingError.self) { try TestPKI(receipts) }
-        #expect(throws: JWSTestingError.self) { try ReceiptTestPKI(tokens) }
     }
 
     /// Input: a hierarchy of each profile written with `write(to:)`. Expected: `load(from:)` reads back the same

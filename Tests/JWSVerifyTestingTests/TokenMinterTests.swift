@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Token minting")
 struct TokenMinterTests {
-    static let pki: TestPKI = {
+    static let pki: TestHierarchy = {
         do {
-            return try TestPKI.generate(seed: 1234)
+            return try TestHierarchy.generate(.appStoreEC, seed: 1234)
         } catch {
             fatalError("cannot generate the test PKI: \(error)")
         }
@@ -21,7 +21,7 @@ struct TokenMinterTests {
 
     @Test("A minted token has Apple's header, base64url segments without padding and a 64-byte signature")
     func shape() throws {
-        let minter = TokenMinter(pki: Self.pki)
+        let minter = try TokenMinter(hierarchy: Self.pki)
         let token = try minter.mint(.transaction, parameters: Self.parameters())[0]
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         #expect(segments.count == 3)
@@ -42,7 +42,7 @@ struct TokenMinterTests {
         guard let openssl = Tools.requireOpenSSL("opensslVerifiesSignature") else { return }
         let directory = try TemporaryDirectory()
         try Self.pki.write(to: directory.url)
-        let token = try TokenMinter(pki: Self.pki).mint(.notification, parameters: Self.parameters())[0]
+        let token = try TokenMinter(hierarchy: Self.pki).mint(.notification, parameters: Self.parameters())[0]
         let parts = try JWSSegments(token: token)
         try parts.signingInput.write(to: directory.file("input"))
         try derSignature(raw: parts.signature).write(to: directory.file("signature.der"))
@@ -79,7 +79,7 @@ struct TokenMinterTests {
     func everySingleByteChangeBreaksTheSignature() throws {
         guard let python = Tools.requirePython("everySingleByteChangeBreaksTheSignature") else { return }
         let directory = try TemporaryDirectory()
-        let token = try TokenMinter(pki: Self.pki).mint(.transaction, parameters: Self.parameters())[0]
+        let token = try TokenMinter(hierarchy: Self.pki).mint(.transaction, parameters: Self.parameters())[0]
         try token.write(to: directory.file("token.jws"), atomically: true, encoding: .utf8)
         let script =
             pythonJWSHelpers + #"""
@@ -109,7 +109,7 @@ struct TokenMinterTests {
 
     @Test("A notification's nested signedTransactionInfo and signedRenewalInfo are tokens signed by the same chain")
     func nestedTokens() throws {
-        let minter = TokenMinter(pki: Self.pki)
+        let minter = try TokenMinter(hierarchy: Self.pki)
         let notification = try minter.defaultPayload(.notification, parameters: Self.parameters())
         #expect(notification["version"] == .string("2.0"))
         #expect(notification["notificationType"] == .string("SUBSCRIBED"))
@@ -143,7 +143,7 @@ struct TokenMinterTests {
 
     @Test("Default payloads carry Apple's fields with dates in milliseconds")
     func defaultPayloads() throws {
-        let minter = TokenMinter(pki: Self.pki)
+        let minter = try TokenMinter(hierarchy: Self.pki)
         let signed = JSONValue.integer(1_773_576_000_000)
         let transaction = try minter.defaultPayload(.transaction, parameters: Self.parameters())
         for key in [
@@ -191,7 +191,7 @@ struct TokenMinterTests {
 
     @Test("count: N gives tokens with distinct transaction ids and notification UUIDs")
     func distinctTokens() throws {
-        let minter = TokenMinter(pki: Self.pki)
+        let minter = try TokenMinter(hierarchy: Self.pki)
         let transactions = try minter.mint(.transaction, parameters: Self.parameters(), count: 5)
         let ids = try transactions.map { try JWSSegments(token: $0).payloadObject()["transactionId"] }
         #expect(Set(ids.compactMap { $0?.stringValue }).count == 5)
@@ -224,7 +224,7 @@ struct TokenMinterTests {
         let overrides = try PayloadOverrides(
             assignments: ["version=\"3.0\"", "signedDate=6"],
             mergeFile: directory.file("merge.json"))
-        let minter = TokenMinter(pki: Self.pki)
+        let minter = try TokenMinter(hierarchy: Self.pki)
         let token = try minter.mint(.notification, parameters: Self.parameters(), overrides: overrides)[0]
         let payload = try JWSSegments(token: token).payloadObject()
         #expect(payload["version"] == .string("3.0"))
@@ -238,7 +238,7 @@ struct TokenMinterTests {
 
     @Test("Header and signature options make negative tokens")
     func negativeOptions() throws {
-        let minter = TokenMinter(pki: Self.pki)
+        let minter = try TokenMinter(hierarchy: Self.pki)
         let payload = try minter.defaultPayload(.transaction, parameters: Self.parameters())
         let none = try JWSSegments(
             token: minter.sign(payload, header: .init(algorithm: "none", certificateChain: .omitted)))

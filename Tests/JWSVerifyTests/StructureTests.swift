@@ -282,4 +282,41 @@ struct StructureTests {
         #expect(pinned == ["JWSVerify/SignedData/PinnedCertificateCheck.swift"])
         #expect(markers == ["JWSVerify/SignedData/AppleMarkersCheck.swift"])
     }
+
+    /// Input: the code (comments left out) of every Swift file under `Sources/`, `Tests/`, `Benchmarks/` and
+    /// `Fuzz/Sources/`. Expected: the deprecated test hierarchies `TestPKI` and `ReceiptTestPKI` (and the minter's
+    /// and signer's `pki:` initializers) appear only where they are declared, where ``TestHierarchy``'s types
+    /// convert to them, and in the one suite that tests them: every other call site uses ``TestHierarchy``, so that
+    /// the build has no deprecation warning.
+    @Test("only the deprecated names' own files and their suite use TestPKI and ReceiptTestPKI")
+    func deprecatedTestHierarchiesUnused() throws {
+        let names: Set<Substring> = ["Test" + "PKI", "ReceiptTest" + "PKI"]
+        let allowed: Set<String> = [
+            "Sources/JWSVerifyTesting/TestPKI.swift", "Sources/JWSVerifyTesting/ReceiptTestPKI.swift",
+            "Sources/JWSVerifyTesting/TokenMinter.swift", "Sources/JWSVerifyTesting/ReceiptSigner.swift",
+            "Tests/JWSVerifyTestingTests/DeprecatedTestPKITests.swift", "Tests/JWSVerifyTests/StructureTests.swift",
+        ]
+        var checked = 0
+        for folder in ["Sources", "Tests", "Benchmarks", "Fuzz/Sources"] {
+            let enumerator = FileManager.default.enumerator(atPath: Self.root.appendingPathComponent(folder).path)
+            while let relative = enumerator?.nextObject() as? String {
+                let path = folder + "/" + relative
+                guard path.hasSuffix(".swift"), !allowed.contains(path) else { continue }
+                let url = Self.root.appendingPathComponent(path)
+                // Symbolic links (the fuzz harness in Tests/) are checked where they point.
+                guard (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) != true else { continue }
+                checked += 1
+                let text = try String(contentsOf: url, encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                    let words = code.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+                    let oldInitializer = ["TokenMinter(pki:", "ReceiptSigner(pki:"].contains { code.contains($0) }
+                    if oldInitializer || words.contains(where: names.contains) {
+                        Issue.record("\(path):\(number + 1): \(line)")
+                    }
+                }
+            }
+        }
+        #expect(checked > 100)
+    }
 }

@@ -292,11 +292,11 @@ struct SeveralEnvironmentsCommandTests {
     /// or Xcode with another environment is a usage error naming the flags.
     @Test("Production and Sandbox tokens verify in one batch")
     func productionAndSandbox() throws {
-        let pki = try TestPKI.generate(seed: 77)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 77)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwsverify-envs-\(UUID())")
         try pki.write(to: directory)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let minter = TokenMinter(pki: pki)
+        let minter = try TokenMinter(hierarchy: pki)
         var sandbox = PayloadParameters(bundleId: "com.example.envs")
         sandbox.environment = "Sandbox"
         var production = sandbox

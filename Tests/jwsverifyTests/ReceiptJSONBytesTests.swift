@@ -247,7 +247,8 @@ struct ReceiptJSONBytesTests {
     func randomReceipts() throws {
         var random = SplitMix(state: 0x2025_1201)
         let signer = ReceiptSigner(
-            pki: try ReceiptTestPKI.load(from: URL(fileURLWithPath: CLI.vector("receipts/minted/pki"))))
+            hierarchy: try TestHierarchy.load(
+                from: URL(fileURLWithPath: CLI.vector("receipts/minted/pki")), profile: .receiptRSA))
         var decoded = 0
         for index in 0..<300 {
             let model = Self.randomReceipt(&random)

@@ -20,7 +20,7 @@ import JWSVerifyTesting
 /// The files live in a temporary directory; ``stop()`` kills both responders and removes it.
 final class OCSPResponders {
     /// The hierarchy the responders answer for.
-    let pki: TestPKI
+    let pki: TestHierarchy
     /// The root's responder (in the intermediate's AIA).
     let rootURL: String
     /// The intermediate's responder (in the leaf's AIA).
@@ -41,7 +41,7 @@ final class OCSPResponders {
         return nil
     }()
 
-    private init(pki: TestPKI, rootURL: String, intermediateURL: String, directory: URL, processes: [Process]) {
+    private init(pki: TestHierarchy, rootURL: String, intermediateURL: String, directory: URL, processes: [Process]) {
         self.pki = pki
         self.rootURL = rootURL
         self.intermediateURL = intermediateURL
@@ -57,7 +57,8 @@ final class OCSPResponders {
             let ports = try freeLoopbackPorts(2)
             let rootURL = "http://127.0.0.1:\(ports[0])"
             let intermediateURL = "http://127.0.0.1:\(ports[1])"
-            let pki = try TestPKI.generate(seed: seed, rootOCSPURL: rootURL, intermediateOCSPURL: intermediateURL)
+            let pki = try TestHierarchy.generate(
+                .appStoreEC, seed: seed, options: .init(rootOCSPURL: rootURL, intermediateOCSPURL: intermediateURL))
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "jwsverify-benchmark-ocsp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
             var processes: [Process] = []
@@ -68,11 +69,12 @@ final class OCSPResponders {
                 processes.append(
                     try startResponder(
                         openssl, name: "root-responder", port: ports[0], index: "root-index.txt",
-                        issuer: (TestPKI.FileName.rootPEM, TestPKI.FileName.rootKey), in: directory))
+                        issuer: (TestHierarchy.FileName.rootPEM, TestHierarchy.FileName.rootKey), in: directory))
                 processes.append(
                     try startResponder(
                         openssl, name: "intermediate-responder", port: ports[1], index: "intermediate-index.txt",
-                        issuer: (TestPKI.FileName.intermediatePEM, TestPKI.FileName.intermediateKey), in: directory))
+                        issuer: (TestHierarchy.FileName.intermediatePEM, TestHierarchy.FileName.intermediateKey),
+                        in: directory))
                 return OCSPResponders(
                     pki: pki, rootURL: rootURL, intermediateURL: intermediateURL, directory: directory,
                     processes: processes)

@@ -69,19 +69,19 @@ struct TokenSet: Sendable {
 /// ECDSA signatures vary between runs, as they do).
 struct TokenFactory: Sendable {
     let options: BenchmarkOptions
-    let pki: TestPKI
+    let pki: TestHierarchy
     let minter: TokenMinter
     let parameters: PayloadParameters
 
     /// A factory for `pki`, or for the test PKI of the options' seed when nil.
-    init(options: BenchmarkOptions, pki: TestPKI? = nil) throws {
+    init(options: BenchmarkOptions, pki: TestHierarchy? = nil) throws {
         self.options = options
         if let pki {
             self.pki = pki
         } else {
-            self.pki = try TestPKI.generate(seed: options.seed)
+            self.pki = try TestHierarchy.generate(.appStoreEC, seed: options.seed)
         }
-        minter = TokenMinter(pki: self.pki)
+        minter = try TokenMinter(hierarchy: self.pki)
         parameters = BenchmarkConfiguration.payloadParameters(seed: options.seed)
     }
 
@@ -136,7 +136,7 @@ struct TokenFactory: Sendable {
     /// The leaf of index `index` (deterministic key and serial number).
     private func leafMinter(_ index: Int) throws -> TokenMinter {
         let leaf = try pki.makeLeaf(seed: options.seed &+ 1_000_000 &+ UInt64(index))
-        return TokenMinter(pki: pki.replacing(leaf: leaf))
+        return try TokenMinter(hierarchy: pki.replacing(leaf: leaf))
     }
 
     /// Each token from its own leaf under the one intermediate.

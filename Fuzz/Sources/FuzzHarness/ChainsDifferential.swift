@@ -289,7 +289,7 @@ final class Generator: @unchecked Sendable {
                 .basicConstraints(ca: true, pathLength: 0), .keyUsage([.keyCertSign, .cRLSign]),
                 .subjectKeyIdentifier(try CraftedPublicKey.keyIdentifier(ofSPKI: intermediateKey.publicKeyDER)),
                 .authorityKeyIdentifier(try CraftedPublicKey.keyIdentifier(ofSPKI: rootKey.publicKeyDER)),
-                .ocspAccess(TestPKI.rootOCSPURL), .appleIntermediateMarker(),
+                .ocspAccess(TestHierarchy.AppStoreEC.rootOCSPURL), .appleIntermediateMarker(),
             ]
             var extensions = baseline.enumerated().filter { intermediateDrop & (1 << UInt8($0.offset)) == 0 }.map(
                 \.element)
@@ -305,7 +305,7 @@ final class Generator: @unchecked Sendable {
             ).sign(with: rootKey)
         }
 
-        // The good leaf: TestPKI's profile, the intermediate's organization, valid whenever the
+        // The good leaf: the .appStoreEC test hierarchy's profile, the intermediate's organization, valid whenever the
         // intermediate is.
         let window = Self.windows[intermediateWindow]
         let goodLeaf = try certificate("good|" + intermediateDescriptor) {
@@ -354,7 +354,7 @@ final class Generator: @unchecked Sendable {
                 .basicConstraints(ca: false), .keyUsage([.digitalSignature]),
                 .subjectKeyIdentifier(TestSHA1Bridge.identifier(spki)),
                 .authorityKeyIdentifier(try CraftedPublicKey.keyIdentifier(ofSPKI: intermediateKey.publicKeyDER)),
-                .ocspAccess(TestPKI.intermediateOCSPURL), .appleLeafMarker(),
+                .ocspAccess(TestHierarchy.AppStoreEC.intermediateOCSPURL), .appleLeafMarker(),
             ]
             var extensions = baseline.enumerated().filter { leafDrop & (1 << UInt8($0.offset)) == 0 }.map(\.element)
             for (index, detail) in leafExtras {

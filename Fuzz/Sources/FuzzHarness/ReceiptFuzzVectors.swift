@@ -4,7 +4,7 @@ import JWSVerifyTesting
 @testable import JWSVerify
 
 /// The minted receipts of `TestVectors/receipts/minted/`: a fixed Apple-shaped test PKI (`pki/`, made once by
-/// ``ReceiptTestPKI/generate(validity:intermediateValidity:leafValidity:keyBits:certificateDigest:)``) and receipts
+/// ``TestHierarchy/generate(_:seed:options:)``, profile `.receiptRSA`) and receipts
 /// signed with it, one per shape the `receipts` fuzz target starts from and the tests check (DER and BER, SHA-1 and
 /// SHA-256, base64, Xcode, and one crafted failure per receipt check), with `manifest.json` giving each its
 /// expected verdict.
@@ -28,9 +28,10 @@ public enum ReceiptFuzzVectors {
     public static let folder = "receipts/minted"
 
     /// The fixed PKI: root, WWDR-style intermediate and receipt-signing leaf (`pki/`).
-    public static let pki: ReceiptTestPKI = {
+    public static let pki: TestHierarchy = {
         do {
-            return try ReceiptTestPKI.load(from: FuzzVectors.directory.appendingPathComponent(folder + "/pki"))
+            return try TestHierarchy.load(
+                from: FuzzVectors.directory.appendingPathComponent(folder + "/pki"), profile: .receiptRSA)
         } catch {
             fatalError("\(folder)/pki does not load: \(error)")
         }
@@ -58,11 +59,11 @@ public enum ReceiptFuzzVectors {
     ///
     /// - Throws: ``JWSTestingError`` when a key, a certificate or a file cannot be made.
     public static func writeNewPKI(to directory: URL) throws {
-        let pki = try ReceiptTestPKI.generate()
+        let pki = try TestHierarchy.generate(.receiptRSA)
         try pki.write(to: directory)
         let credentials = [
             ("developer", try pki.makeDeveloperCertificate()),
-            ("xcode", try ReceiptTestPKI.makeXcodeStoreKitCertificate()),
+            ("xcode", try TestHierarchy.makeXcodeStoreKitCertificate()),
         ]
         for (name, credential) in credentials {
             try credential.certificate.der.write(to: directory.appendingPathComponent(name + ".der"))
@@ -131,7 +132,7 @@ public enum ReceiptFuzzVectors {
     ///
     /// - Throws: ``JWSTestingError`` when OpenSSL refuses to sign.
     public static func mint() throws -> [Vector] {
-        let signer = ReceiptSigner(pki: pki)
+        let signer = ReceiptSigner(hierarchy: pki)
         let two = ReceiptContentEncoder.content(receipt(purchases: 2))
         var vectors: [Vector] = []
         func add(

@@ -11,7 +11,7 @@ import JWSVerifyTesting
 /// purchases) or the content's bytes mutated. Re-signed receipts get past the signature check, so the claims,
 /// the device hash and the warm path (the same certificates, new content) are fuzzed too.
 public enum ReceiptMutator {
-    static let signer = ReceiptSigner(pki: ReceiptFuzzVectors.pki)
+    static let signer = ReceiptSigner(hierarchy: ReceiptFuzzVectors.pki)
 
     /// `LLVMFuzzerCustomMutator`'s contract: mutates the `size` bytes at `data` in place, within `maxSize`, and
     /// returns the new size.

@@ -9,8 +9,8 @@ import Testing
 struct ChainCacheKeyTests {
     /// Tokens of one chain under `count` different headers (a different `kid` each).
     private func tokens(_ count: Int) throws -> (root: Data, tokens: [String]) {
-        let pki = try TestPKI.generate(seed: 20_261_130)
-        let minter = TokenMinter(pki: pki)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 20_261_130)
+        let minter = try TokenMinter(hierarchy: pki)
         let parameters = PayloadParameters(signedDate: Date(timeIntervalSince1970: 1_767_225_600))
         let tokens = try (0..<count).map { index in
             try minter.sign(

@@ -10,15 +10,15 @@ import Testing
 struct IntermediateCacheTests {
     static let signedDate = Date(timeIntervalSince1970: 1_780_000_000)  // 2026-05-28
 
-    static func setUp() throws -> (TestPKI, SignedDataVerifier) {
-        let pki = try TestPKI.generate(seed: 7)
+    static func setUp() throws -> (TestHierarchy, SignedDataVerifier) {
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 7)
         let verifier = try SignedDataVerifier(
             rootCertificates: [pki.root.der], bundleId: "com.example.jwsverify", environment: .sandbox)
         return (pki, verifier)
     }
 
-    static func token(_ pki: TestPKI, index: Int = 0) throws -> String {
-        try TokenMinter(pki: pki).mint(
+    static func token(_ pki: TestHierarchy, index: Int = 0) throws -> String {
+        try TokenMinter(hierarchy: pki).mint(
             .transaction, parameters: PayloadParameters(bundleId: "com.example.jwsverify", signedDate: signedDate),
             count: 1 + index
         ).last ?? ""

@@ -9,7 +9,7 @@ import Testing
 /// seed, not a crash, so that one finding does not stop the rest of the run.
 @Suite("Crafted chains: warm, cold and OpenSSL agree")
 struct ChainsDifferentialTests {
-    /// Input: the all-zero input, the generator's baseline (TestPKI's profiles under a plain root).
+    /// Input: the all-zero input, the generator's baseline (the `.appStoreEC` test hierarchy's profiles under a plain root).
     /// Expected: no broken property, and the baseline chain verifies with OpenSSL.
     @Test("the generator's baseline chain agrees everywhere")
     func baseline() {

@@ -34,10 +34,10 @@ enum OutOfMemoryRun {
     /// Exit status: 0 when every property held, else the number of the property that broke.
     static func run() -> Int32 {
         do {
-            let pki = try TestPKI.generate(seed: 7)
+            let pki = try TestHierarchy.generate(.appStoreEC, seed: 7)
             let parameters = PayloadParameters(bundleId: bundleId, signedDate: signedDate)
-            func token(_ pki: TestPKI) throws -> String {
-                try TokenMinter(pki: pki).mint(.transaction, parameters: parameters, count: 1).last ?? ""
+            func token(_ pki: TestHierarchy) throws -> String {
+                try TokenMinter(hierarchy: pki).mint(.transaction, parameters: parameters, count: 1).last ?? ""
             }
             let good = try token(pki)
             let newLeaf = try token(pki.replacing(leaf: try pki.makeLeaf(seed: 99)))

@@ -23,10 +23,13 @@ struct CraftedHierarchy: Sendable {
     let leaf: Data
 
     init(label: String, seed: UInt64) throws {
-        let hierarchy = try TestPKI(TestHierarchy.generate(.appStoreEC, seed: seed, options: .init(label: label)))
-        rootKey = hierarchy.rootKey
-        intermediateKey = hierarchy.intermediateKey
-        leafKey = hierarchy.leafKey
+        let hierarchy = try TestHierarchy.generate(.appStoreEC, seed: seed, options: .init(label: label))
+        guard let rootKey = hierarchy.rootKey.ec, let intermediateKey = hierarchy.intermediateKey.ec,
+            let leafKey = hierarchy.leafKey.ec
+        else { throw JWSTestingError.invalidArgument("an .appStoreEC hierarchy has EC keys") }
+        self.rootKey = rootKey
+        self.intermediateKey = intermediateKey
+        self.leafKey = leafKey
         rootName = try hierarchy.root.subjectName
         intermediateName = try hierarchy.intermediate.subjectName
         leafName = try hierarchy.leaf.subjectName

@@ -14,14 +14,14 @@ struct LeafCheckTests {
     static let time: Int64 = 1_780_000_000  // 2026-05-28, inside the test PKI's validity
 
     struct Setup {
-        let pki: TestPKI
+        let pki: TestHierarchy
         let intermediate: Certificate
         let intermediateKey: PublicKey
         let roots: TrustStore
     }
 
     static func setUp(table: Bool) throws -> Setup {
-        let pki = try TestPKI.generate(seed: 11)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 11)
         let intermediate = try #require(Certificate(der: Array(pki.intermediate.der)))
         let key = try #require(intermediate.publicKey)
         if table { #expect(key.prepareFixedBaseTable()) }
@@ -53,15 +53,16 @@ struct LeafCheckTests {
         signer: TestPrivateKey? = nil, seed: UInt64
     ) throws -> [UInt8] {
         let issuer = setup.pki.intermediateCredential
+        let issuerKey = try #require(issuer.privateKey.ec)
         let key = try TestPrivateKey.generate(curve: curve, seed: seed, label: "leaf-check")
         let validity = validity ?? issuer.certificate.notBefore...issuer.certificate.notAfter
         let spec = TestCertificateSpec(
-            subject: subject ?? TestPKI.leafName, issuer: issuerName ?? issuer.certificate.subject,
+            subject: subject ?? TestHierarchy.AppStoreEC.leafName, issuer: issuerName ?? issuer.certificate.subject,
             serialNumber: Data([0x01, UInt8(truncatingIfNeeded: seed)]), notBefore: validity.lowerBound,
             notAfter: validity.upperBound, signatureDigest: digest, isCertificateAuthority: isCA,
             keyUsage: keyUsage, includeSubjectKeyIdentifier: keyIdentifiers,
             includeAuthorityKeyIdentifier: keyIdentifiers, appleMarkerOID: "1.2.840.113635.100.6.11.1")
-        return Array(try TestCertificate.issue(spec, subjectKey: key, issuerKey: signer ?? issuer.privateKey).der)
+        return Array(try TestCertificate.issue(spec, subjectKey: key, issuerKey: signer ?? issuerKey).der)
     }
 
     @Test("leaves OpenSSL accepts are accepted; every other variant is set aside", arguments: [false, true])
@@ -182,7 +183,7 @@ struct LeafCheckTests {
         let setup = try Self.setUp(table: true)
         let valid = try Self.issue(setup, seed: 31)
         let parts = try #require(Self.split(valid))
-        let signer = setup.pki.intermediateKey
+        let signer = try #require(setup.pki.intermediateKey.ec)
         var accepted = 0
         var setAside = 0
         for index in parts.tbs.indices {

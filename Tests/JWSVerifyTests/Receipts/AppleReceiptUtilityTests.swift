@@ -180,9 +180,9 @@ struct AppleReceiptUtilityTests {
         let chosen = "4000000000000001"
         let content = ReceiptContentEncoder.content(
             ReceiptFuzzVectors.receipt(purchases: 1, transactionIds: { _ in (chosen, chosen) }))
-        let unsigned = try ReceiptSigner(pki: ReceiptFuzzVectors.pki).sign(
+        let unsigned = try ReceiptSigner(hierarchy: ReceiptFuzzVectors.pki).sign(
             content: content, options: ReceiptSigner.Options(includesSigner: false))
-        let selfMade = try ReceiptTestPKI.makeXcodeStoreKitCertificate()
+        let selfMade = try TestHierarchy.makeXcodeStoreKitCertificate()
         let selfSigned = try ReceiptSigner(signer: selfMade, certificates: [selfMade.certificate]).sign(
             content: content)
         let cases = [

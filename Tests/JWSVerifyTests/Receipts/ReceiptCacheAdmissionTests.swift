@@ -27,7 +27,7 @@ struct ReceiptCacheAdmissionTests {
         let fixture = try ReceiptFixture.get()
         let odd = try TestCertificate(der: Self.withUnusedSignatureBit(fixture.developer.certificate.der))
         let pki = fixture.pki
-        let receipt = try ReceiptSigner(pki: pki).sign(
+        let receipt = try ReceiptSigner(hierarchy: pki).sign(
             content: ReceiptFixture.content(),
             options: .init(certificates: [pki.leaf, pki.intermediate, pki.root, odd]))
         #expect(ReceiptEnvelope.scan(receipt, validatingCertificates: false) != nil)
@@ -38,7 +38,7 @@ struct ReceiptCacheAdmissionTests {
         #expect(verifier.cacheStatistics.count == 0)
         #expect(verifier.cacheStatistics.hits == 0)
         // The same receipt without that certificate is remembered and answered from the cache.
-        let plain = try ReceiptSigner(pki: pki).sign(content: ReceiptFixture.content())
+        let plain = try ReceiptSigner(hierarchy: pki).sign(content: ReceiptFixture.content())
         #expect(verifier.outcome(plain).code == nil)
         #expect(verifier.outcome(plain).code == nil)
         #expect(verifier.cacheStatistics.count == 1)

@@ -90,7 +90,7 @@ enum CraftedReceipts {
     private static func make(_ fixture: ReceiptFixture) throws -> [CraftedReceipt] {
         let pki = fixture.pki
         let content = ReceiptFixture.content()
-        let signer = ReceiptSigner(pki: pki)
+        let signer = ReceiptSigner(hierarchy: pki)
         let good = try fixture.good()
         let developer = fixture.developer
         typealias Options = ReceiptSigner.Options
@@ -226,7 +226,7 @@ enum CraftedReceipts {
         add("trust-unrelated-root", try fixture.good(fixture.unrelated), untrusted)
         add(
             "trust-unrelated-root-without-its-root",
-            try ReceiptSigner(pki: fixture.unrelated).sign(
+            try ReceiptSigner(hierarchy: fixture.unrelated).sign(
                 content: content,
                 options: .init(certificates: [fixture.unrelated.leaf, fixture.unrelated.intermediate])),
             untrusted)
@@ -243,11 +243,11 @@ enum CraftedReceipts {
         add("trust-intermediate-not-embedded", try sign(.init(certificates: [pki.leaf, pki.root])), untrusted)
         add(
             "trust-root-names-itself",
-            try sign(.init(signerCertificate: pki.root, signingKey: .rsa(pki.rootKey))), untrusted,
+            try sign(.init(signerCertificate: pki.root, signingKey: pki.rootKey)), untrusted,
             stricter: .chainLength)
         add(
             "trust-intermediate-names-itself",
-            try sign(.init(signerCertificate: pki.intermediate, signingKey: .rsa(pki.intermediateKey))), untrusted,
+            try sign(.init(signerCertificate: pki.intermediate, signingKey: pki.intermediateKey)), untrusted,
             stricter: .chainLength)
 
         // 5, validity: certificateExpired, to the second (notBefore is valid, notAfter is not).

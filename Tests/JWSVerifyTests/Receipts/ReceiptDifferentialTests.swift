@@ -165,7 +165,7 @@ struct ReceiptDifferentialTests {
         let verifier = try ReceiptVerifiers.make(capacity: 0, bundleId: receipt.bundleId, environments: [.sandbox])
         for digest in [ReceiptDigest.sha1, .sha256] {
             for encoding in ReceiptEncoding.allCases {
-                let signed = try ReceiptSigner(pki: fixture.pki).sign(
+                let signed = try ReceiptSigner(hierarchy: fixture.pki).sign(
                     content: content, options: .init(digest: digest, encoding: encoding))
                 let ours = verifier.outcome(signed)
                 #expect(ours.code == nil, "\(file) \(digest) \(encoding): \(ours)")

@@ -25,18 +25,18 @@ struct ReceiptFixture: Sendable {
     static let opaqueValue: [UInt8] = [0xDE, 0xAD, 0xBE, 0xEF, 0x01, 0x02, 0x03, 0x04]
 
     /// Apple's shape: root ← intermediate (marker) ← receipt signing leaf (marker), RSA 2048.
-    let pki: ReceiptTestPKI
+    let pki: TestHierarchy
     /// Same names, other keys: a root no verifier here trusts.
-    let unrelated: ReceiptTestPKI
+    let unrelated: TestHierarchy
     /// A developer certificate issued by ``pki``'s intermediate, without the leaf marker.
     let developer: TestSigningCredential
     /// ``pki``'s root and intermediate, a leaf valid only from ``windowStart`` to ``windowEnd``.
-    let signerWindow: ReceiptTestPKI
+    let signerWindow: TestHierarchy
     /// ``pki``'s root, an intermediate valid only from ``windowStart`` to ``windowEnd``, and a leaf under it
     /// valid for the whole default validity.
-    let intermediateWindow: ReceiptTestPKI
+    let intermediateWindow: TestHierarchy
     /// ``pki``'s root, an intermediate without its marker, and a leaf (with its marker) under it.
-    let unmarkedIntermediate: ReceiptTestPKI
+    let unmarkedIntermediate: TestHierarchy
     /// A leaf with the marker issued by ``pki``'s root directly.
     let leafUnderRoot: TestSigningCredential
     /// Leaves with the marker under ``pki``'s intermediate, with a 1024-bit RSA key and an EC P-256 key.
@@ -50,9 +50,9 @@ struct ReceiptFixture: Sendable {
     let serialTwin: TestSigningCredential
 
     init() throws {
-        let pki = try ReceiptTestPKI.generate()
+        let pki = try TestHierarchy.generate(.receiptRSA)
         self.pki = pki
-        unrelated = try pki.makeUnrelatedPKI()
+        unrelated = try pki.makeUnrelated()
         developer = try pki.makeDeveloperCertificate()
         let window =
             Date(
@@ -61,15 +61,16 @@ struct ReceiptFixture: Sendable {
         signerWindow = try Self.replacingLeaf(of: pki, with: pki.makeLeaf(validity: window))
         let shortIntermediate = try pki.makeIntermediate(validity: window)
         intermediateWindow = try Self.under(
-            pki, intermediate: shortIntermediate, leafValidity: ReceiptTestPKI.defaultValidity)
+            pki, intermediate: shortIntermediate, leafValidity: TestHierarchy.defaultValidity)
         unmarkedIntermediate = try Self.under(
-            pki, intermediate: pki.makeIntermediate(includeIntermediateMarker: false), leafValidity: nil)
+            pki, intermediate: pki.makeIntermediate(includeAppleMarker: false), leafValidity: nil)
         leafUnderRoot = try pki.makeLeaf(issuer: pki.rootCredential)
         rsa1024Leaf = try pki.makeLeaf(keyBits: 1024)
         ecLeaf = try pki.makeLeaf(key: .ec(TestPrivateKey.generate(curve: .p256)))
         let spki = pki.intermediateKey.publicKeyDER
         let duplicate = CraftedCertificate(
-            subject: ReceiptTestPKI.intermediateName, issuer: ReceiptTestPKI.rootName, serialNumber: Data([0x77]),
+            subject: TestHierarchy.ReceiptRSA.intermediateName, issuer: TestHierarchy.ReceiptRSA.rootName,
+            serialNumber: Data([0x77]),
             notBefore: Self.windowStart, notAfter: Self.windowEnd, signatureDigest: .sha256,
             publicKey: .subjectPublicKeyInfo(spki),
             extensions: [
@@ -78,12 +79,12 @@ struct ReceiptFixture: Sendable {
                 .subjectKeyIdentifier(try CraftedPublicKey.keyIdentifier(ofSPKI: spki)),
                 .keyUsage([.keyCertSign, .cRLSign]), .appleIntermediateMarker(),
             ])
-        intermediateDuplicate = try TestCertificate(der: duplicate.sign(with: .rsa(pki.rootKey)))
-        let envelope = try #require(ReceiptEnvelope.scan(ReceiptSigner(pki: pki).sign(content: Self.content())))
+        intermediateDuplicate = try TestCertificate(der: duplicate.sign(with: pki.rootKey))
+        let envelope = try #require(ReceiptEnvelope.scan(ReceiptSigner(hierarchy: pki).sign(content: Self.content())))
         let serial = envelope.bytes[envelope.signerSerialNumberRange].dropFirst(2)  // 02 len (short form) contents
         let twinKey = try TestRSAPrivateKey.generate()
         let twin = CraftedCertificate(
-            subject: ReceiptTestPKI.developerName, issuer: ReceiptTestPKI.intermediateName,
+            subject: TestHierarchy.ReceiptRSA.developerName, issuer: TestHierarchy.ReceiptRSA.intermediateName,
             serialNumber: Data(serial), notBefore: pki.leaf.notBefore.seconds, notAfter: pki.leaf.notAfter.seconds,
             signatureDigest: .sha256, publicKey: .subjectPublicKeyInfo(twinKey.publicKeyDER),
             extensions: [
@@ -93,26 +94,21 @@ struct ReceiptFixture: Sendable {
                 .keyUsage([.digitalSignature]),
             ])
         serialTwin = TestSigningCredential(
-            certificate: try TestCertificate(der: twin.sign(with: .rsa(pki.intermediateKey))), privateKey: .rsa(twinKey)
+            certificate: try TestCertificate(der: twin.sign(with: pki.intermediateKey)), privateKey: .rsa(twinKey)
         )
     }
 
-    private static func replacingLeaf(of pki: ReceiptTestPKI, with leaf: TestSigningCredential) throws -> ReceiptTestPKI
+    private static func replacingLeaf(of pki: TestHierarchy, with leaf: TestSigningCredential) throws -> TestHierarchy
     {
-        guard case .rsa(let key) = leaf.privateKey else { throw JWSTestingError.invalidArgument("not RSA") }
-        var copy = pki
-        copy.leaf = leaf.certificate
-        copy.leafKey = key
-        return copy
+        guard leaf.privateKey.rsa != nil else { throw JWSTestingError.invalidArgument("not RSA") }
+        return pki.replacing(leaf: leaf)
     }
 
     private static func under(
-        _ pki: ReceiptTestPKI, intermediate: TestSigningCredential, leafValidity: ClosedRange<Date>?
-    ) throws -> ReceiptTestPKI {
-        guard case .rsa(let key) = intermediate.privateKey else { throw JWSTestingError.invalidArgument("not RSA") }
-        var copy = pki
-        copy.intermediate = intermediate.certificate
-        copy.intermediateKey = key
+        _ pki: TestHierarchy, intermediate: TestSigningCredential, leafValidity: ClosedRange<Date>?
+    ) throws -> TestHierarchy {
+        guard intermediate.privateKey.rsa != nil else { throw JWSTestingError.invalidArgument("not RSA") }
+        let copy = pki.replacing(intermediate: intermediate)
         return try replacingLeaf(of: copy, with: copy.makeLeaf(validity: leafValidity))
     }
 
@@ -147,9 +143,9 @@ struct ReceiptFixture: Sendable {
     }
 
     /// A good receipt of `pki` (Apple's shape), signed over ``content(…)`` created at `created`.
-    func good(_ pki: ReceiptTestPKI? = nil, created: Date = created, digest: ReceiptDigest = .sha256) throws -> [UInt8]
+    func good(_ pki: TestHierarchy? = nil, created: Date = created, digest: ReceiptDigest = .sha256) throws -> [UInt8]
     {
-        try ReceiptSigner(pki: pki ?? self.pki).sign(
+        try ReceiptSigner(hierarchy: pki ?? self.pki).sign(
             content: Self.content(created: created), options: .init(digest: digest))
     }
 }

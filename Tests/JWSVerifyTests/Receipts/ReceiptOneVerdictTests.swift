@@ -72,11 +72,11 @@ struct ReceiptOneVerdictTests {
         let pki = fixture.pki
         let pair = try Pair()
         Self.primed(pair, try fixture.good())
-        let signer = ReceiptSigner(pki: pki)
+        let signer = ReceiptSigner(hierarchy: pki)
         let content = Fixture.content(created: Fixture.createdLater)
         for (name, certificate, key) in [
-            ("intermediate", pki.intermediate, TestSigningKey.rsa(pki.intermediateKey)),
-            ("root", pki.root, .rsa(pki.rootKey)),
+            ("intermediate", pki.intermediate, pki.intermediateKey),
+            ("root", pki.root, pki.rootKey),
         ] {
             let receipt = try signer.sign(
                 content: content, options: .init(signerCertificate: certificate, signingKey: key))
@@ -84,7 +84,7 @@ struct ReceiptOneVerdictTests {
             let verdict = pair.judge(receipt, expect: .untrustedChain, "names the \(name)")
             #expect(verdict.hits == 0 && verdict.misses == 0 && verdict.entries == 0, "\(name)")
         }
-        let forged = try signer.sign(content: content, options: .init(signingKey: .rsa(pki.intermediateKey)))
+        let forged = try signer.sign(content: content, options: .init(signingKey: pki.intermediateKey))
         #expect(ReceiptEnvelope.scan(forged)?.cacheKey == ReceiptEnvelope.scan(try fixture.good())?.cacheKey)
         let verdict = pair.judge(forged, expect: .invalidSignature, "leaf named, intermediate's key")
         #expect(verdict.hits == 0 && verdict.misses == 1 && verdict.entries == 0)
@@ -99,7 +99,7 @@ struct ReceiptOneVerdictTests {
         let pair = try Pair()
         Self.primed(pair, try fixture.good())
         for order in [[pki.root, pki.intermediate, pki.leaf], [pki.intermediate, pki.leaf, pki.root]] {
-            let receipt = try ReceiptSigner(pki: pki).sign(
+            let receipt = try ReceiptSigner(hierarchy: pki).sign(
                 content: Fixture.content(), options: .init(certificates: order))
             let first = pair.judge(receipt, expect: nil, "order first")
             #expect(first.hits == 0 && first.entries == 1)
@@ -121,7 +121,7 @@ struct ReceiptOneVerdictTests {
         let clock = MovableClock(Fixture.created)
         let pair = try Pair(clock: clock)
         Self.primed(pair, try fixture.good())
-        let receipt = try ReceiptSigner(pki: pki).sign(
+        let receipt = try ReceiptSigner(hierarchy: pki).sign(
             content: Fixture.content(),
             options: .init(certificates: [pki.leaf, fixture.intermediateDuplicate, pki.intermediate, pki.root]))
         let times: [(Int64, TestCertificate)] = [
@@ -163,7 +163,7 @@ struct ReceiptOneVerdictTests {
         let fixture = try Fixture.get()
         let pair = try Pair()
         Self.primed(pair, try fixture.good())
-        let receipt = try ReceiptSigner(pki: fixture.pki).sign(
+        let receipt = try ReceiptSigner(hierarchy: fixture.pki).sign(
             content: Fixture.content(), options: .init(signedAttributes: true))
         for label in ["first", "second"] {
             let verdict = pair.judge(receipt, expect: nil, "signed attributes \(label)")
@@ -243,14 +243,14 @@ struct ReceiptOneVerdictTests {
         let fixture = try Fixture.get()
         let pair = try Pair()
         Self.primed(pair, try fixture.good())
-        let ber = try ReceiptSigner(pki: fixture.pki).sign(
+        let ber = try ReceiptSigner(hierarchy: fixture.pki).sign(
             content: Fixture.content(), options: .init(encoding: .berIndefiniteLength))
         #expect(ReceiptEnvelope.scan(ber) == nil)
         for label in ["first", "second"] {
             let verdict = pair.judge(ber, expect: nil, "BER envelope \(label)")
             #expect(verdict.hits == 0 && verdict.misses == 0 && verdict.entries == 0)
         }
-        let berContent = try ReceiptSigner(pki: fixture.pki).sign(
+        let berContent = try ReceiptSigner(hierarchy: fixture.pki).sign(
             content: ReceiptContentEncoder.content(
                 attributes: ReceiptContentEncoder.attributes(Fixture.receipt()), lengths: .longForm))
         #expect(ReceiptEnvelope.scan(berContent)?.cacheKey == ReceiptEnvelope.scan(try fixture.good())?.cacheKey)
@@ -304,7 +304,7 @@ struct ReceiptOneVerdictTests {
             #expect(pair.warm.cacheStatistics == (0, 0, 0), "\(crafted.id) touched the cache")
         }
         #expect(failures >= 30)
-        let wrongBundle = try ReceiptSigner(pki: fixture.pki).sign(
+        let wrongBundle = try ReceiptSigner(hierarchy: fixture.pki).sign(
             content: Fixture.content(bundleId: "com.example.other"))
         let refused = pair.judge(wrongBundle, expect: .invalidAppIdentifier, "wrong bundle id")
         #expect(refused.entries == 1)
@@ -333,8 +333,8 @@ struct ReceiptOneVerdictTests {
     /// receipts never enter the cache.
     @Test("receipts verified against a pinned Xcode certificate are never remembered")
     func xcodeNeverCached() throws {
-        let credential = try ReceiptTestPKI.makeXcodeStoreKitCertificate()
-        let other = try ReceiptTestPKI.makeXcodeStoreKitCertificate()
+        let credential = try TestHierarchy.makeXcodeStoreKitCertificate()
+        let other = try TestHierarchy.makeXcodeStoreKitCertificate()
         func make(_ capacity: Int) throws -> AppReceiptVerifier {
             try AppReceiptVerifier(
                 bundleId: Fixture.bundleId, environments: [.xcode], xcodeCertificate: credential.certificate.der,

@@ -12,7 +12,7 @@ struct EnvironmentsTests {
     static let appAppleId: Int64 = 4_242
 
     static func verifier(
-        _ pki: TestPKI, _ environments: [AppStoreEnvironment], appAppleId: Int64? = appAppleId
+        _ pki: TestHierarchy, _ environments: [AppStoreEnvironment], appAppleId: Int64? = appAppleId
     ) throws -> SignedDataVerifier {
         try SignedDataVerifier(
             rootCertificates: [pki.root.der], bundleId: bundleId, appAppleId: appAppleId, environments: environments)
@@ -75,8 +75,8 @@ struct EnvironmentsTests {
     /// transaction of another app Apple id fails `invalidAppIdentifier`, a Sandbox one does not.
     @Test("the payload's environment decides which claims apply")
     func payloadEnvironmentDecides() throws {
-        let pki = try TestPKI.generate(seed: 71)
-        let minter = TokenMinter(pki: pki)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 71)
+        let minter = try TokenMinter(hierarchy: pki)
         let verifier = try Self.verifier(pki, [.production, .sandbox])
         for kind in [TestPayloadKind.transaction, .renewalInfo, .appTransaction, .realtimeRequest, .notification] {
             for environment in ["Production", "Sandbox"] {
@@ -101,8 +101,8 @@ struct EnvironmentsTests {
     /// the Sandbox verifier does, and then reports that verifier's environment.
     @Test("Production+Sandbox verifies exactly what Production or Sandbox alone verifies")
     func unionOfSingleEnvironments() throws {
-        let pki = try TestPKI.generate(seed: 72)
-        let minter = TokenMinter(pki: pki)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 72)
+        let minter = try TokenMinter(hierarchy: pki)
         let both = try Self.verifier(pki, [.production, .sandbox])
         let production = try Self.verifier(pki, [.production])
         let sandbox = try Self.verifier(pki, [.sandbox])
@@ -134,8 +134,8 @@ struct EnvironmentsTests {
     /// environment; the nested token verified on its own is fine.
     @Test("a nested token must name the notification's environment")
     func nestedEnvironmentMustMatch() throws {
-        let pki = try TestPKI.generate(seed: 73)
-        let minter = TokenMinter(pki: pki)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 73)
+        let minter = try TokenMinter(hierarchy: pki)
         let sandboxTransaction = try minter.mint(.transaction, parameters: Self.parameters("Sandbox"))[0]
         var payload = try minter.defaultPayload(.notification, parameters: Self.parameters("Production"))
         guard case .object(var data)? = payload["data"] else { Issue.record("no data"); return }
@@ -163,8 +163,8 @@ struct EnvironmentsTests {
     /// Expected: the nested code, check `nestedTokens`, the field, and the nested token's own check.
     @Test("a nested failure names its field and check in structure")
     func nestedFailureStructure() throws {
-        let pki = try TestPKI.generate(seed: 74)
-        let minter = TokenMinter(pki: pki)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 74)
+        let minter = try TokenMinter(hierarchy: pki)
         let renewal = try minter.mint(.renewalInfo, parameters: Self.parameters("Sandbox"))[0]
         let verifier = try Self.verifier(pki, [.sandbox])
         let cases: [(String, VerificationError.Code, VerificationError.Check)] = [
@@ -191,7 +191,7 @@ struct EnvironmentsTests {
     /// app Apple id, and LocalTesting; duplicates are kept once; one environment is `environment`.
     @Test("configurations that cannot verify are refused")
     func configurations() throws {
-        let pki = try TestPKI.generate(seed: 75)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 75)
         let xcode = try TestVectorFiles.data("apple-library/xcode/StoreKitTestCertificate.cer")
         let refused: [([AppStoreEnvironment], Data?)] = [
             ([.xcode, .sandbox], xcode), ([.sandbox, .production], nil), ([.sandbox, .localTesting], nil),

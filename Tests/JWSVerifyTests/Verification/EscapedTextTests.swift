@@ -35,8 +35,8 @@ struct EscapedTextTests {
     /// description and every report detail print as themselves, with the escapes visible.
     @Test("messages, descriptions and reports quote token text escaped")
     func messagesAreEscaped() throws {
-        let pki = try TestPKI.generate(seed: 31)
-        let minter = TokenMinter(pki: pki)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 31)
+        let minter = try TokenMinter(hierarchy: pki)
         let parameters = PayloadParameters(bundleId: Self.bundleId, signedDate: Self.signedDate)
         let good = DefaultPayloads.transaction(parameters)
         var hostileBundle = good

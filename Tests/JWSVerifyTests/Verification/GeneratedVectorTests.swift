@@ -108,7 +108,7 @@ extension AppleTestCertificateChains {
     static func token(chain: [String]) throws -> String {
         let key = try TestPrivateKey(
             pem: String(decoding: try TestVectorFiles.data("apple-library/certs/testLeaf.key"), as: UTF8.self))
-        let minter = TokenMinter(pki: try TestPKI.generate(seed: 1))
+        let minter = try TokenMinter(hierarchy: try TestHierarchy.generate(.appStoreEC, seed: 1))
         let payload: [String: JSONValue] = [
             "bundleId": .string("com.example"), "environment": .string("Sandbox"), "transactionId": .string("1"),
             "signedDate": .integer(1_700_000_000_000),

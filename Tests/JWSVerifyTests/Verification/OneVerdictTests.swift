@@ -9,7 +9,7 @@ import Testing
 /// OpenSSL's `X509_verify_cert` verdict on the full three-certificate chain.
 ///
 /// Every case is built from crafted certificates under a crafted test root (P-384 root and
-/// intermediate with Apple's marker, P-256 leaves, TestPKI's profiles). "Warm" is a verifier that
+/// intermediate with Apple's marker, P-256 leaves, the `.appStoreEC` test hierarchy's profiles). "Warm" is a verifier that
 /// first verified a good token under the same intermediate (so the intermediate is in its
 /// intermediate cache and the good chain in its chain cache); "cold" is `chainCacheCapacity: 0`.
 @Suite("One verdict: caches never change what the verifier decides")
@@ -86,7 +86,7 @@ struct OneVerdictTests {
             ).sign(with: keys.intermediateKey)
         }
 
-        /// A leaf under the intermediate, TestPKI's leaf profile plus `extra`.
+        /// A leaf under the intermediate, the `.appStoreEC` test hierarchy's leaf profile plus `extra`.
         func leaf(
             name: CraftedName? = nil, publicKey: CraftedPublicKey? = nil, validity: ClosedRange<Int64>? = nil,
             extra: [TestExtension] = []

@@ -38,8 +38,8 @@ enum ParseCountRun {
     static func run() -> Int32 {
         var problems: [String] = []
         do {
-            let pki = try TestPKI.generate(seed: 21)
-            let minter = TokenMinter(pki: pki)
+            let pki = try TestHierarchy.generate(.appStoreEC, seed: 21)
+            let minter = try TokenMinter(hierarchy: pki)
             let parameters = PayloadParameters(
                 bundleId: bundleId, signedDate: Date(timeIntervalSince1970: 1_780_000_000))
             let good = try minter.mint(.transaction, parameters: parameters)[0]

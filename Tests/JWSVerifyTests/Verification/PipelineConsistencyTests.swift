@@ -12,12 +12,12 @@ import Testing
 @Suite("Pipeline: one verdict, one report, warm and cold")
 struct PipelineConsistencyTests {
     static let bundleId = "com.example.jwsverify"
-    /// Inside TestPKI's default validity (2025 ... 2035).
+    /// Inside the `.appStoreEC` test hierarchy's default validity (2025 ... 2035).
     static let inside = Date(timeIntervalSince1970: 1_780_000_000)
-    /// TestPKI's default notAfter (2035-01-01T00:00:00Z): expired there (OpenSSL 3.0).
+    /// The `.appStoreEC` test hierarchy's default notAfter (2035-01-01T00:00:00Z): expired there (OpenSSL 3.0).
     static let notAfter: Int64 = 2_051_222_400
 
-    static let pki = fixture { try TestPKI.generate(seed: 4242) }
+    static let pki = fixture { try TestHierarchy.generate(.appStoreEC, seed: 4242) }
 
     static func fixture<T>(_ make: () throws -> T) -> T {
         do { return try make() } catch { fatalError("fixture: \(error)") }
@@ -63,7 +63,7 @@ struct PipelineConsistencyTests {
     /// Every token below carries the PKI's exact Apple header, so that a warm verifier finds the
     /// header in its chain cache (the cached-header path), usable or not at the token's time.
     static func inputs() throws -> [Input] {
-        let minter = TokenMinter(pki: pki)
+        let minter = try TokenMinter(hierarchy: pki)
         let parameters = PayloadParameters(bundleId: bundleId, signedDate: inside, seed: 4242)
         let transaction = DefaultPayloads.transaction(parameters)
         let appTransaction = DefaultPayloads.appTransaction(parameters)
@@ -279,7 +279,7 @@ extension PipelineFixture {
     static var bundleId: String { PipelineConsistencyTests.bundleId }
     static var inside: Date { PipelineConsistencyTests.inside }
     static var notAfter: Int64 { PipelineConsistencyTests.notAfter }
-    static var pki: TestPKI { PipelineConsistencyTests.pki }
+    static var pki: TestHierarchy { PipelineConsistencyTests.pki }
 
     static func verifier(capacity: Int, validationTime: ValidationTime = .signedDate) throws -> SignedDataVerifier {
         try PipelineConsistencyTests.verifier(capacity: capacity, validationTime: validationTime)
@@ -292,8 +292,8 @@ extension PipelineFixture {
 enum PipelineConsistencyOutOfMemory {
     static func run() -> Int32 {
         do {
-            let pki = try TestPKI.generate(seed: 77)
-            let token = try TokenMinter(pki: pki).mint(
+            let pki = try TestHierarchy.generate(.appStoreEC, seed: 77)
+            let token = try TokenMinter(hierarchy: pki).mint(
                 .transaction,
                 parameters: PayloadParameters(
                     bundleId: "com.example.jwsverify", signedDate: Date(timeIntervalSince1970: 1_780_000_000)),

@@ -15,12 +15,12 @@ struct RealtimeRequestTests {
     ]
 
     private func verify(_ payload: [String: JSONValue]) throws -> VerificationResult<DecodedRealtimeRequestBody> {
-        let pki = try TestPKI.generate(seed: 20_261_129)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 20_261_129)
         let verifier = try SignedDataVerifier(
             rootCertificates: [pki.root.der], bundleId: Self.parameters.bundleId,
             appAppleId: Self.parameters.appAppleId,
             environment: .sandbox)
-        return verifier.verifyAndDecodeRealtimeRequest(try TokenMinter(pki: pki).sign(payload))
+        return verifier.verifyAndDecodeRealtimeRequest(try TokenMinter(hierarchy: pki).sign(payload))
     }
 
     @Test("a request with every member verifies, and an unknown extra member is kept")

@@ -10,7 +10,7 @@ struct ReportTests {
     static let bundleId = "com.example.jwsverify"
 
     static func verifier(
-        _ pki: TestPKI, bundleId: String? = bundleId, environment: AppStoreEnvironment? = .sandbox
+        _ pki: TestHierarchy, bundleId: String? = bundleId, environment: AppStoreEnvironment? = .sandbox
     ) throws
         -> SignedDataVerifier
     {
@@ -19,8 +19,8 @@ struct ReportTests {
 
     @Test("a verified transaction passes every step but the skipped ones")
     func verifiedTransaction() throws {
-        let pki = try TestPKI.generate(seed: 11)
-        let token = try TokenMinter(pki: pki).mint(
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 11)
+        let token = try TokenMinter(hierarchy: pki).mint(
             .transaction, parameters: PayloadParameters(bundleId: Self.bundleId), count: 1)[0]
         let verifier = try Self.verifier(pki)
         let report = verifier.report(for: verifier.verifyAndDecode(token, as: nil))
@@ -37,8 +37,8 @@ struct ReportTests {
     /// Without a configured bundle id the step is skipped, never passed, and says what the payload claims.
     @Test("an unconfigured bundle id and environment are reported as skipped")
     func unconfiguredClaims() throws {
-        let pki = try TestPKI.generate(seed: 11)
-        let token = try TokenMinter(pki: pki).mint(
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 11)
+        let token = try TokenMinter(hierarchy: pki).mint(
             .transaction, parameters: PayloadParameters(bundleId: Self.bundleId), count: 1)[0]
         let verifier = try Self.verifier(pki, bundleId: nil, environment: nil)
         let report = verifier.report(for: verifier.verifyAndDecode(token, as: nil))
@@ -52,8 +52,8 @@ struct ReportTests {
     /// the nested step fails with the nested code.
     @Test("a failing nested token fails the nested step only")
     func nestedFailure() throws {
-        let pki = try TestPKI.generate(seed: 12)
-        let minter = TokenMinter(pki: pki)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 12)
+        let minter = try TokenMinter(hierarchy: pki)
         let nested = try minter.mint(
             .transaction, parameters: PayloadParameters(bundleId: "com.example.other"), count: 1)[0]
         let notification: [String: JSONValue] = [

@@ -40,8 +40,8 @@ struct RequestBodyTests {
     /// without the member fails at check 1.
     @Test("a realtime request body verifies in one call")
     func realtimeBody() async throws {
-        let pki = try TestPKI.generate(seed: 76)
-        let token = try TokenMinter(pki: pki).mint(.realtimeRequest)[0]
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: 76)
+        let token = try TokenMinter(hierarchy: pki).mint(.realtimeRequest)[0]
         let verifier = try SignedDataVerifier(
             rootCertificates: [pki.root.der], bundleId: nil, appAppleId: PayloadParameters().appAppleId,
             environments: [.production, .sandbox])

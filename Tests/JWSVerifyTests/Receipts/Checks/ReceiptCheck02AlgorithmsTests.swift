@@ -47,7 +47,7 @@ struct ReceiptCheck02AlgorithmsTests {
     ]
 
     static func receipt(_ oids: [String]) throws -> [UInt8] {
-        try ReceiptSigner(pki: Fixture.get().pki).sign(
+        try ReceiptSigner(hierarchy: Fixture.get().pki).sign(
             content: Fixture.content(), options: .init(digestAlgorithmOIDs: oids))
     }
 

@@ -27,7 +27,7 @@ struct Check02AlgorithmTests: AppleTokenVariants, PipelineFixture {
     /// (`UnverifiedPayload.later` in `SignedDataVerifier.check`), so `unverifiedPayload` is the model.
     @Test("a forged header's failure carries no unverified payload (ErrorCodes.md)")
     func forgedHeaderHasNoPayload() throws {
-        let minter = TokenMinter(pki: Self.pki)
+        let minter = try TokenMinter(hierarchy: Self.pki)
         let payload = DefaultPayloads.transaction(PayloadParameters(bundleId: Self.bundleId, signedDate: Self.inside))
         let verifier = try Self.verifier(capacity: 0)
         for header in [

@@ -14,7 +14,7 @@ struct Check07ValidityTests: PipelineFixture {
     /// (signedDate) verifies far enough to fail at check 12 as another kind.
     @Test("an app transaction is validated at receiptCreationDate, warm and cold")
     func appTransactionDate() throws {
-        let minter = TokenMinter(pki: Self.pki)
+        let minter = try TokenMinter(hierarchy: Self.pki)
         var payload = DefaultPayloads.appTransaction(
             PayloadParameters(bundleId: Self.bundleId, signedDate: Self.inside))
         payload["receiptCreationDate"] = Self.millis(Self.notAfter)

@@ -13,13 +13,18 @@ struct Check09LeafKeyTests: PipelineFixture {
     /// check 9 the token would reach the signature check and fail there as `invalidSignature`.
     @Test("a P-384 leaf key is refused before the signature, warm and cold")
     func p384LeafKey() throws {
-        let leaf = try Self.pki.makeLeaf(curve: .p384, seed: 9)
-        let minter = TokenMinter(pki: Self.pki.replacing(leaf: leaf))
+        let leaf = try Self.pki.makeLeaf(
+            key: .ec(TestPrivateKey.generate(curve: .p384, seed: 9, label: "extra-leaf")), seed: 9)
+        let minter = try TokenMinter(hierarchy: Self.pki.replacing(leaf: leaf))
         let payload = DefaultPayloads.transaction(PayloadParameters(bundleId: Self.bundleId, signedDate: Self.inside))
-        let token = try minter.sign(payload, signature: .init(key: Self.pki.leafKey))
+        guard case .ec(let p256Key) = Self.pki.leafKey else {
+            Issue.record("the .appStoreEC hierarchy's leaf key is not EC")
+            return
+        }
+        let token = try minter.sign(payload, signature: .init(key: p256Key))
         for capacity in [0, 64] {
             let verifier = try Self.verifier(capacity: capacity)
-            _ = verifier.verifyAndDecode(try TokenMinter(pki: Self.pki).sign(payload), as: nil)
+            _ = verifier.verifyAndDecode(try TokenMinter(hierarchy: Self.pki).sign(payload), as: nil)
             let result = verifier.verifyAndDecodeTransaction(token)
             #expect(result.error?.code == .unsupportedKey, "\(String(describing: result.error))")
             #expect(result.error?.check == .chain)

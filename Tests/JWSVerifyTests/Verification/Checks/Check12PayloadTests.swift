@@ -13,7 +13,7 @@ struct Check12PayloadTests: PipelineFixture {
     /// check (step 12), after the signature passed, warm and cold.
     @Test("a payload of another kind is payloadDecodingFailed at the payload step, warm and cold")
     func otherKind() throws {
-        let minter = TokenMinter(pki: Self.pki)
+        let minter = try TokenMinter(hierarchy: Self.pki)
         let parameters = PayloadParameters(bundleId: Self.bundleId, signedDate: Self.inside)
         let appTransaction = try minter.sign(DefaultPayloads.appTransaction(parameters))
         for capacity in [0, 64] {

@@ -8,8 +8,8 @@ import Testing
     import Darwin
 #endif
 
-@Suite("Test certificate hierarchy")
-struct TestPKITests {
+@Suite("Test hierarchy, App Store EC profile")
+struct AppStoreECHierarchyTests {
     static let seed: UInt64 = 42
 
     /// DER of the extension `SEQUENCE { OID, OCTET STRING { NULL } }` (non-critical) for `oid`.
@@ -22,7 +22,7 @@ struct TestPKITests {
     static let intermediateMarker = markerExtensionDER([0x02, 0x01])
     static let leafMarker = markerExtensionDER([0x0b, 0x01])
 
-    func written(_ pki: TestPKI) throws -> TemporaryDirectory {
+    func written(_ pki: TestHierarchy) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
         try pki.write(to: directory.url)
         return directory
@@ -31,7 +31,7 @@ struct TestPKITests {
     @Test("openssl parses every generated certificate as X.509 v3 signed with ecdsa-with-SHA384")
     func certificatesParse() throws {
         guard let openssl = Tools.requireOpenSSL("certificatesParse") else { return }
-        let directory = try written(TestPKI.generate(seed: Self.seed))
+        let directory = try written(TestHierarchy.generate(.appStoreEC, seed: Self.seed))
         for name in ["root.der", "intermediate.der", "leaf.der"] {
             let output = try Tools.run(
                 openssl, ["x509", "-inform", "DER", "-in", directory.file(name).path, "-noout", "-text"])
@@ -48,7 +48,7 @@ struct TestPKITests {
     @Test("openssl verify accepts leaf <- intermediate <- root, also with -x509_strict")
     func chainVerifies() throws {
         guard let openssl = Tools.requireOpenSSL("chainVerifies") else { return }
-        let directory = try written(TestPKI.generate(seed: Self.seed))
+        let directory = try written(TestHierarchy.generate(.appStoreEC, seed: Self.seed))
         for strict in [false, true] {
             let output = try Tools.run(
                 openssl,
@@ -65,9 +65,9 @@ struct TestPKITests {
     @Test("openssl verify rejects a leaf under another root")
     func chainFromOtherRootFails() throws {
         guard let openssl = Tools.requireOpenSSL("chainFromOtherRootFails") else { return }
-        let pki = try TestPKI.generate(seed: Self.seed)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: Self.seed)
         let directory = try written(pki)
-        let other = try pki.makeUnrelatedPKI(seed: 7)
+        let other = try pki.makeUnrelated(seed: 7)
         try other.root.pem.write(to: directory.file("other-root.pem"), atomically: true, encoding: .utf8)
         let output = try Tools.run(
             openssl,
@@ -80,7 +80,7 @@ struct TestPKITests {
 
     @Test("The Apple marker extensions are present, non-critical, DER NULL, only where Apple puts them")
     func markersPresent() throws {
-        let pki = try TestPKI.generate(seed: Self.seed)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: Self.seed)
         #expect(pki.intermediate.der.range(of: Self.intermediateMarker) != nil)
         #expect(pki.leaf.der.range(of: Self.leafMarker) != nil)
         #expect(pki.root.der.range(of: Self.intermediateMarker) == nil)
@@ -106,22 +106,23 @@ struct TestPKITests {
         #expect(leaf.text.contains("Digital Signature"))
     }
 
-    @Test("generate(rootOCSPURL:intermediateOCSPURL:) puts the URLs in the intermediate's and leaf's AIA")
+    @Test("the rootOCSPURL and intermediateOCSPURL options put the URLs in the intermediate's and leaf's AIA")
     func ocspURLs() throws {
         let rootURL = "http://127.0.0.1:8801"
         let intermediateURL = "http://127.0.0.1:8802/intermediate"
-        let pki = try TestPKI.generate(seed: Self.seed, rootOCSPURL: rootURL, intermediateOCSPURL: intermediateURL)
-        let defaults = try TestPKI.generate(seed: Self.seed)
+        let pki = try TestHierarchy.generate(
+            .appStoreEC, seed: Self.seed, options: .init(rootOCSPURL: rootURL, intermediateOCSPURL: intermediateURL))
+        let defaults = try TestHierarchy.generate(.appStoreEC, seed: Self.seed)
         // The URL is an IA5String in the DER; the defaults are gone.
         #expect(pki.intermediate.der.range(of: Data(rootURL.utf8)) != nil)
         #expect(pki.leaf.der.range(of: Data(intermediateURL.utf8)) != nil)
-        #expect(pki.intermediate.der.range(of: Data(TestPKI.rootOCSPURL.utf8)) == nil)
-        #expect(pki.leaf.der.range(of: Data(TestPKI.intermediateOCSPURL.utf8)) == nil)
-        #expect(defaults.leaf.der.range(of: Data(TestPKI.intermediateOCSPURL.utf8)) != nil)
+        #expect(pki.intermediate.der.range(of: Data(TestHierarchy.AppStoreEC.rootOCSPURL.utf8)) == nil)
+        #expect(pki.leaf.der.range(of: Data(TestHierarchy.AppStoreEC.intermediateOCSPURL.utf8)) == nil)
+        #expect(defaults.leaf.der.range(of: Data(TestHierarchy.AppStoreEC.intermediateOCSPURL.utf8)) != nil)
         // Only the URLs differ: the same seed gives the same keys.
         #expect(pki.leaf.publicKeyDER == defaults.leaf.publicKeyDER)
         // Leaves issued later keep the default URL.
-        #expect(try pki.makeLeaf(seed: 3).certificate.der.range(of: Data(TestPKI.intermediateOCSPURL.utf8)) != nil)
+        #expect(try pki.makeLeaf(seed: 3).certificate.der.range(of: Data(TestHierarchy.AppStoreEC.intermediateOCSPURL.utf8)) != nil)
 
         guard let openssl = Tools.requireOpenSSL("ocspURLs (openssl part)") else { return }
         let directory = try written(pki)
@@ -135,16 +136,16 @@ struct TestPKITests {
         #expect(try ocspURI("intermediate.der", in: directory) == rootURL)
         #expect(try ocspURI("leaf.der", in: directory) == intermediateURL)
         #expect(try ocspURI("root.der", in: directory) == "")
-        #expect(try ocspURI("intermediate.der", in: defaultsDirectory) == TestPKI.rootOCSPURL)
-        #expect(try ocspURI("leaf.der", in: defaultsDirectory) == TestPKI.intermediateOCSPURL)
+        #expect(try ocspURI("intermediate.der", in: defaultsDirectory) == TestHierarchy.AppStoreEC.rootOCSPURL)
+        #expect(try ocspURI("leaf.der", in: defaultsDirectory) == TestHierarchy.AppStoreEC.intermediateOCSPURL)
     }
 
     @Test("The leaf is prime256v1, the root and intermediate secp384r1")
     func curves() throws {
-        let pki = try TestPKI.generate(seed: Self.seed)
-        #expect(pki.leafKey.curve == .p256)
-        #expect(pki.intermediateKey.curve == .p384)
-        #expect(pki.rootKey.curve == .p384)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: Self.seed)
+        #expect(pki.leafKey.ec?.curve == .p256)
+        #expect(pki.intermediateKey.ec?.curve == .p384)
+        #expect(pki.rootKey.ec?.curve == .p384)
         guard let openssl = Tools.requireOpenSSL("curves (openssl part)") else { return }
         let directory = try written(pki)
         let expectations = ["root.der": "secp384r1", "intermediate.der": "secp384r1", "leaf.der": "prime256v1"]
@@ -153,23 +154,23 @@ struct TestPKITests {
                 openssl, ["x509", "-inform", "DER", "-in", directory.file(name).path, "-noout", "-text"])
             #expect(output.text.contains("ASN1 OID: \(curve)"), "\(name) should be \(curve)")
         }
-        let p384Leaf = try pki.makeLeaf(curve: .p384)
-        #expect(p384Leaf.privateKey.curve == .p384)
+        let p384Leaf = try pki.makeLeaf(key: .ec(TestPrivateKey.generate(curve: .p384)))
+        #expect(p384Leaf.privateKey.ec?.curve == .p384)
     }
 
     @Test("The same seed gives identical keys and serials; another seed gives other keys")
     func deterministicSeeds() throws {
-        let first = try TestPKI.generate(seed: Self.seed)
-        let second = try TestPKI.generate(seed: Self.seed)
+        let first = try TestHierarchy.generate(.appStoreEC, seed: Self.seed)
+        let second = try TestHierarchy.generate(.appStoreEC, seed: Self.seed)
         #expect(try first.rootKey.pkcs8PEM() == second.rootKey.pkcs8PEM())
         #expect(try first.intermediateKey.pkcs8PEM() == second.intermediateKey.pkcs8PEM())
         #expect(try first.leafKey.pkcs8PEM() == second.leafKey.pkcs8PEM())
         #expect(first.leaf.publicKeyDER == second.leaf.publicKeyDER)
         #expect(first.leaf.notAfter == second.leaf.notAfter)
-        let third = try TestPKI.generate(seed: Self.seed + 1)
+        let third = try TestHierarchy.generate(.appStoreEC, seed: Self.seed + 1)
         #expect(first.rootKey != third.rootKey)
         #expect(first.leafKey != third.leafKey)
-        let random = try TestPKI.generate()
+        let random = try TestHierarchy.generate(.appStoreEC)
         #expect(first.leafKey != random.leafKey)
         #expect(try first.makeLeaf(seed: 9).privateKey == first.makeLeaf(seed: 9).privateKey)
     }
@@ -226,7 +227,7 @@ struct TestPKITests {
 
     @Test("Key files are written with mode 0600 and certificates beside them")
     func keyFileModes() throws {
-        let directory = try written(TestPKI.generate(seed: Self.seed))
+        let directory = try written(TestHierarchy.generate(.appStoreEC, seed: Self.seed))
         for name in ["root.key.pem", "intermediate.key.pem", "leaf.key.pem"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: directory.file(name).path)
             let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
@@ -237,24 +238,24 @@ struct TestPKITests {
         }
         // Rewriting over a key file that was world-readable tightens it again.
         chmod(directory.file("leaf.key.pem").path, 0o644)
-        try TestPKI.generate(seed: Self.seed).write(to: directory.url)
+        try TestHierarchy.generate(.appStoreEC, seed: Self.seed).write(to: directory.url)
         let attributes = try FileManager.default.attributesOfItem(atPath: directory.file("leaf.key.pem").path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
     @Test("load(from:) reads back what write(to:) wrote and refuses a key of another certificate")
     func loadRoundTrip() throws {
-        let pki = try TestPKI.generate(seed: Self.seed)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: Self.seed)
         let directory = try written(pki)
-        let loaded = try TestPKI.load(from: directory.url)
+        let loaded = try TestHierarchy.load(from: directory.url)
         #expect(loaded == pki)
         let leaf = try loaded.makeLeaf()
-        #expect(leaf.certificate.subject.commonName == TestPKI.leafName.commonName)
+        #expect(leaf.certificate.subject.commonName == TestHierarchy.AppStoreEC.leafName.commonName)
 
         try FileManager.default.copyItem(at: directory.file("root.key.pem"), to: directory.file("swap.pem"))
         try FileManager.default.removeItem(at: directory.file("leaf.key.pem"))
         try FileManager.default.moveItem(at: directory.file("swap.pem"), to: directory.file("leaf.key.pem"))
-        #expect(throws: JWSTestingError.self) { try TestPKI.load(from: directory.url) }
+        #expect(throws: JWSTestingError.self) { try TestHierarchy.load(from: directory.url) }
     }
 
     @Test("Private keys round-trip through PKCS#8 and SEC1 PEM, which openssl reads")
@@ -282,7 +283,7 @@ struct TestPKITests {
 
     @Test("Negative-test certificates: expired, self-signed, not-CA intermediate, forged leaf")
     func negativeCertificates() throws {
-        let pki = try TestPKI.generate(seed: Self.seed)
+        let pki = try TestHierarchy.generate(.appStoreEC, seed: Self.seed)
         let start = Date(timeIntervalSince1970: 1_735_689_600)
         let end = Date(timeIntervalSince1970: 1_767_225_599)
         let expired = try pki.makeLeaf(validity: start...end)
@@ -309,7 +310,7 @@ struct TestPKITests {
         let underNotCA = try pki.makeLeaf(issuer: notCA)
         #expect(try verify(leaf: underNotCA.certificate, intermediate: notCA.certificate).status != 0)
         let forger = try TestPrivateKey.generate(curve: .p384)
-        let forged = try pki.makeLeaf(issuer: TestCredential(certificate: pki.intermediate, privateKey: forger))
+        let forged = try pki.makeLeaf(issuer: TestSigningCredential(certificate: pki.intermediate, privateKey: .ec(forger)))
         #expect(try verify(leaf: forged.certificate, intermediate: pki.intermediate).status != 0)
         let fresh = try pki.makeLeaf()
         #expect(try verify(leaf: fresh.certificate, intermediate: pki.intermediate).status == 0)
