@@ -208,6 +208,7 @@ def main():
 
     spark = (SparkSession.builder.master(arguments.master).appName("jwsverify spark-local")
              .config("spark.driver.memory", "2g").config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
              .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
              .config("spark.sql.shuffle.partitions", str(arguments.partitions)).getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
