@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # App receipts (issue "StoreKit 1 app receipts") against OpenSSL's RSA-2048 verify rate, in one run:
 # `jwsverify-benchmark --receipts` pinned to core 0 (`taskset -c 0`) ROUNDS times; each round runs
-# `openssl speed -seconds S rsa2048` before and after its four scenarios (receipt-warm, receipt-cold,
-# receipt-decode-187, receipt-verify-187) and prints the ratios and targets:
+# `openssl speed -seconds S rsa2048` before and after its scenarios (receipt-warm, receipt-cold,
+# receipt-decode-187, receipt-verify-187, and the payload JSON's writing: receipt-json, receipt-json-187) and
+# prints the ratios and targets:
 #   receipt-warm per CPU-second >= 0.5 x openssl rsa2048 verify/s (openssl speed divides by CPU time too);
 #   receipt-decode-187 >= 2,000/s.
 #
@@ -23,7 +24,7 @@ while [ $# -gt 0 ]; do
     --rounds) shift; rounds="${1:?--rounds needs a number}" ;;
     --seconds) shift; seconds="${1:?--seconds needs a number}" ;;
     --out) shift; out="${1:?--out needs a directory}" ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "receipt-rate.sh: unknown argument '$1' (try --help)" >&2; exit 64 ;;
   esac
   shift

@@ -11,10 +11,15 @@ import JWSVerify
 /// - `receipt-warm`: the 2025 SHA-256 sandbox receipt (`04_*`, base64 text as a device sends it), chain cache warm;
 /// - `receipt-cold`: the same with `chainCacheCapacity: 0` (OpenSSL parses the CMS, builds and verifies the chain);
 /// - `receipt-decode-187`: the content of the 187-purchase receipt (`06_*`) decoded (`AppReceipt(content:)`);
-/// - `receipt-verify-187`: that receipt verified in full, warm.
+/// - `receipt-verify-187`: that receipt verified in full, warm;
+/// - `receipt-json`: the payload JSON of the 2025 receipt written (``AppReceipt/appendJSON(to:)``, what `batch` and
+///   `receipt --json` print), into a buffer kept between receipts as `batch` keeps its output;
+/// - `receipt-json-187`: the same for the 187-purchase receipt.
 enum ReceiptScenarios {
     /// The scenarios in the order they run.
-    static let names = ["receipt-warm", "receipt-cold", "receipt-decode-187", "receipt-verify-187"]
+    static let names = [
+        "receipt-warm", "receipt-cold", "receipt-decode-187", "receipt-verify-187", "receipt-json", "receipt-json-187",
+    ]
 
     /// One scenario's figures.
     struct Figure {
@@ -53,8 +58,17 @@ enum ReceiptScenarios {
                 throw BenchmarkError("a benchmark receipt does not verify: \(String(describing: result.error))")
             }
         }
-        guard (try? AppReceipt(content: largeContent))?.inApp.count == 187 else {
+        guard let largeReceipt = try? AppReceipt(content: largeContent), largeReceipt.inApp.count == 187 else {
             throw BenchmarkError("the 187-purchase receipt does not decode to 187 purchases")
+        }
+        guard let warmReceipt = warm.verifyAndDecodeAppReceipt(sandbox2025).payload else {
+            throw BenchmarkError("the 2025 receipt does not verify")
+        }
+        var json: [UInt8] = []
+        /// Writes `receipt`'s payload JSON after the previous one's is dropped; false when the writer refuses it.
+        func writeJSON(_ receipt: AppReceipt) -> Bool {
+            json.removeAll(keepingCapacity: true)
+            return receipt.appendJSON(to: &json)
         }
 
         let seconds = max(1, Int(options.seconds.rounded(.up)))
@@ -66,6 +80,8 @@ enum ReceiptScenarios {
             ("receipt-cold", { cold.verifyAndDecodeAppReceipt(sandbox2025).isVerified }),
             ("receipt-decode-187", { (try? AppReceipt(content: largeContent))?.inApp.count == 187 }),
             ("receipt-verify-187", { largeVerifier.verifyAndDecodeAppReceipt(large).isVerified }),
+            ("receipt-json", { writeJSON(warmReceipt) }),
+            ("receipt-json-187", { writeJSON(largeReceipt) }),
         ]
         var figures: [Figure] = []
         for (name, body) in bodies where options.receiptScenarios.contains(name) {

@@ -124,16 +124,11 @@ package struct JSONWriter {
         if let text { writeString(text, into: &out) } else { writeNull(into: &out) }
     }
 
-    /// Decimal digits, without an intermediate `String`.
+    /// Decimal digits, a minus sign first when negative, without an intermediate `String`.
     package static func writeInteger(_ number: Int64, into out: inout [UInt8]) {
-        if number < 0 { out.append(UInt8(ascii: "-")) }
-        let magnitude = number.magnitude
-        var divisor: UInt64 = 1
-        while magnitude / divisor >= 10 { divisor *= 10 }  // at most 10^18 for Int64's magnitudes
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
-            divisor /= 10
-        } while divisor > 0
+        var chunk = Chunk()
+        chunk.appendInteger(number)
+        out.append(contentsOf: chunk)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -14,7 +14,8 @@ import Foundation
 /// Unsafe pointers: this is one of the few files outside `OpenSSL/` that holds them (see
 /// Docs/Security.md, "Unsafe code"). The decoder reads four input bytes and three table entries per
 /// quantum; through buffer pointers that loop runs without a bounds check per byte, at several times
-/// the speed of indexed arrays, and every index is bounded by the counts computed before the loop.
+/// the speed of indexed arrays, and every index is bounded by the counts computed before the loop. The one
+/// encoder writes four output bytes per quantum the same way, into room it appended to the output first.
 /// Callers pass arrays, slices or strings; no pointer leaves this file.
 package enum Base64 {
     private static let invalid: UInt8 = 0xFF
@@ -128,35 +129,62 @@ package enum Base64 {
 
     /// Encodes as base64url without padding.
     package static func encodeURL<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        encode(bytes, alphabet: Array(urlAlphabet.utf8), padded: false)
+        var output: [UInt8] = []
+        append(Array(bytes), alphabet: urlEncoding, padded: false, to: &output)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Encodes as padded standard base64.
     package static func encodeStandard<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        encode(bytes, alphabet: Array(standardAlphabet.utf8), padded: true)
+        var output: [UInt8] = []
+        append(Array(bytes), alphabet: standardEncoding, padded: true, to: &output)
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private static func encode<C: Collection>(_ bytes: C, alphabet: [UInt8], padded: Bool) -> String
-    where C.Element == UInt8 {
-        var output = [UInt8]()
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for byte in bytes {
-            accumulator = (accumulator << 8) | UInt32(byte)
-            bits += 8
-            while bits >= 6 {
-                bits -= 6
-                output.append(alphabet[Int((accumulator >> UInt32(bits)) & 0x3F)])
+    /// Appends padded standard base64 of `bytes` to `out`: the text of ``encodeStandard(_:)``, without an
+    /// intermediate string (the payload JSON of receipts).
+    package static func appendStandard(_ bytes: [UInt8], to out: inout [UInt8]) {
+        append(bytes, alphabet: standardEncoding, padded: true, to: &out)
+    }
+
+    private static let standardEncoding = Array(standardAlphabet.utf8)
+    private static let urlEncoding = Array(urlAlphabet.utf8)
+
+    /// The one encoder: `bytes` in `alphabet` (64 entries), `=` padding to a multiple of four when `padded`,
+    /// appended to `out`. The output grows once, by the length computed here, and every quantum is written
+    /// through buffer pointers within it (three input bytes, four table entries, four output bytes).
+    private static func append(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool, to out: inout [UInt8]) {
+        let fullGroups = bytes.count / 3
+        let remainder = bytes.count % 3
+        let length = fullGroups * 4 + (remainder == 0 ? 0 : padded ? 4 : remainder + 1)
+        guard length > 0, alphabet.count == 64 else { return }
+        let start = out.count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: length))
+        bytes.withUnsafeBufferPointer { input in
+            alphabet.withUnsafeBufferPointer { table in
+                out.withUnsafeMutableBufferPointer { output in
+                    var inOffset = 0
+                    var outOffset = start
+                    for _ in 0..<fullGroups {
+                        let group =
+                            UInt32(input[inOffset]) << 16 | UInt32(input[inOffset + 1]) << 8
+                            | UInt32(input[inOffset + 2])
+                        output[outOffset] = table[Int(group >> 18)]
+                        output[outOffset + 1] = table[Int(group >> 12 & 0x3F)]
+                        output[outOffset + 2] = table[Int(group >> 6 & 0x3F)]
+                        output[outOffset + 3] = table[Int(group & 0x3F)]
+                        inOffset += 3
+                        outOffset += 4
+                    }
+                    // The last, partial group: its characters, then the `=` already in place when padded.
+                    guard remainder > 0 else { return }
+                    let second = remainder == 2 ? UInt32(input[inOffset + 1]) << 8 : 0
+                    let group = UInt32(input[inOffset]) << 16 | second
+                    output[outOffset] = table[Int(group >> 18)]
+                    output[outOffset + 1] = table[Int(group >> 12 & 0x3F)]
+                    if remainder == 2 { output[outOffset + 2] = table[Int(group >> 6 & 0x3F)] }
+                }
             }
-            accumulator &= (1 << UInt32(bits)) - 1
         }
-        if bits > 0 {
-            output.append(alphabet[Int((accumulator << UInt32(6 - bits)) & 0x3F)])
-        }
-        if padded {
-            while output.count % 4 != 0 { output.append(UInt8(ascii: "=")) }
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 }

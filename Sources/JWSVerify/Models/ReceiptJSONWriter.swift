@@ -1,128 +1,88 @@
 import Foundation
 
 /// Writes an app receipt's JSON, the `verifyReceipt` shape of ``AppReceipt``'s `Codable` form, straight as bytes:
-/// compact, members sorted by the UTF-8 bytes of their names, strings escaped by ``appendString(_:to:)``.
+/// compact, members sorted by the UTF-8 bytes of their names, values written by the library's one JSON writer
+/// (``JSONWriter``: strings with its one escape set, integers) and its base64 encoder (``Base64/appendStandard(_:to:)``);
+/// this type only decides which receipt field goes where.
 ///
 /// These are the bytes that the CLI's writer produced for the `Codable` form (`JSONEncoder`, parsed back and written
 /// with sorted keys), which `batch` spent most of a receipt line's time on; tests hold the two equal for every
 /// receipt vector and for crafted and random receipts. Member names are written in their sorted order here, so a new
 /// member goes where its name sorts.
 package enum ReceiptJSONWriter {
-    // MARK: Byte-level JSON values, to fold into the library's JSON writer
+    /// A member's name as written before its value: `,"name":`, the comma left out for an object's first member.
+    struct Key {
+        let bytes: [UInt8]
 
-    /// Appends `text` as a JSON string literal, escaped as the CLI's JSON output escapes it: `"` and `\`, and every
-    /// character ``EscapedText`` escapes (C0 controls as `\n`, `\r`, `\t` or `\u00XX`; DEL, C1 controls, U+2028,
-    /// U+2029 and the bidirectional formatting characters as `\uXXXX`, lowercase hex). Everything else is copied.
-    package static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most strings need no escape: copied whole when their bytes say so.
-        let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
-            for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if copied != true {
-            for scalar in text.unicodeScalars {
-                if scalar == "\"" || scalar == "\\" || EscapedText.needsEscape(scalar) {
-                    appendEscaped(scalar, to: &out)
-                } else if let encoded = UTF8.encode(scalar) {
-                    out.append(contentsOf: encoded)
-                }
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// `scalar` as a JSON escape: the two-character forms for `"`, `\`, newline, carriage return and tab, else
-    /// `\u` and four lowercase hex digits (every escaped scalar is below U+10000).
-    private static func appendEscaped(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\\"))
-        switch scalar {
-        case "\"", "\\": out.append(UInt8(scalar.value))
-        case "\n": out.append(UInt8(ascii: "n"))
-        case "\r": out.append(UInt8(ascii: "r"))
-        case "\t": out.append(UInt8(ascii: "t"))
-        default:
-            out.append(UInt8(ascii: "u"))
-            for shift in stride(from: 12, through: 0, by: -4) {
-                out.append(hexDigits[Int((scalar.value >> UInt32(shift)) & 0xF)])
-            }
+        init(_ name: StaticString) {
+            var bytes = Array(",\"".utf8)
+            name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            self.bytes = bytes + Array("\":".utf8)
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    /// The three members of a date named `D`: `,"D":"`, `","D_ms":"` and `","D_pst":"`, each before its text.
+    struct DateKey {
+        let gmt: Key
+        let milliseconds: [UInt8]
+        let pacific: [UInt8]
 
-    /// Appends `number` in decimal, as a JSON number.
-    package static func appendInteger(_ number: Int64, to out: inout [UInt8]) {
-        if number < 0 { out.append(UInt8(ascii: "-")) }
-        appendDigits(number.magnitude, minimumCount: 1, to: &out)
-    }
-
-    /// Appends `value` in decimal digits, with leading zeros to at least `minimumCount` digits.
-    package static func appendDigits(_ value: UInt64, minimumCount: Int, to out: inout [UInt8]) {
-        var count = 1
-        var power: UInt64 = 10
-        while count < 20, value >= power {
-            count += 1
-            power = power &* 10
-        }
-        count = max(count, minimumCount)
-        // Written from the last digit back, dividing by the constant 10 (a multiplication).
-        var index = out.count + count
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        var rest = value
-        while rest > 0 {
-            index -= 1
-            out[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
+        init(_ name: StaticString) {
+            gmt = Key(name)
+            var prefix = Array("\",\"".utf8)
+            name.withUTF8Buffer { prefix.append(contentsOf: $0) }
+            milliseconds = prefix + Array("_ms\":\"".utf8)
+            pacific = prefix + Array("_pst\":\"".utf8)
         }
     }
 
-    /// Appends `bytes` as padded standard base64 (RFC 4648 §4), the text ``Base64/encodeStandard(_:)`` returns,
-    /// without an intermediate string.
-    package static func appendBase64(_ bytes: [UInt8], to out: inout [UInt8]) {
-        let alphabet = base64Alphabet
-        func character(_ sextet: UInt32) -> UInt8 { alphabet[Int(sextet & 0x3F)] }
-        var index = 0
-        while index + 3 <= bytes.count {
-            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            out.append(character(group >> 18))
-            out.append(character(group >> 12))
-            out.append(character(group >> 6))
-            out.append(character(group))
-            index += 3
-        }
-        switch bytes.count - index {
-        case 1:
-            let group = UInt32(bytes[index]) << 16
-            out.append(character(group >> 18))
-            out.append(character(group >> 12))
-            out.append(contentsOf: "==".utf8)
-        case 2:
-            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            out.append(character(group >> 18))
-            out.append(character(group >> 12))
-            out.append(character(group >> 6))
-            out.append(UInt8(ascii: "="))
-        default: break
-        }
+    /// Every member name of the receipt's JSON, each written once.
+    enum Keys {
+        static let appItemId = Key("app_item_id")
+        static let applicationVersion = Key("application_version")
+        static let ageRating = Key("asn1_age_rating")
+        static let bundleIdValue = Key("asn1_bundle_id_value")
+        static let opaqueValue = Key("asn1_opaque_value")
+        static let productType = Key("asn1_product_type")
+        static let sha1Hash = Key("asn1_sha1_hash")
+        static let unknownAttributes = Key("asn1_unknown_attributes")
+        static let bundleId = Key("bundle_id")
+        static let cancellationDate = DateKey("cancellation_date")
+        static let expirationDate = DateKey("expiration_date")
+        static let expiresDate = DateKey("expires_date")
+        static let inApp = Key("in_app")
+        static let isInIntroOfferPeriod = Key("is_in_intro_offer_period")
+        static let isTrialPeriod = Key("is_trial_period")
+        static let originalApplicationVersion = Key("original_application_version")
+        static let originalPurchaseDate = DateKey("original_purchase_date")
+        static let originalTransactionId = Key("original_transaction_id")
+        static let productId = Key("product_id")
+        static let promotionalOfferId = Key("promotional_offer_id")
+        static let purchaseDate = DateKey("purchase_date")
+        static let quantity = Key("quantity")
+        static let receiptCreationDate = DateKey("receipt_creation_date")
+        static let receiptType = Key("receipt_type")
+        static let transactionId = Key("transaction_id")
+        static let type = Key("type")
+        static let value = Key("value")
+        static let version = Key("version")
+        static let webOrderLineItemId = Key("web_order_line_item_id")
     }
 
-    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    // MARK: The receipt's members
-
-    /// The members of one JSON object, appended in the order they are given (which must be their sorted order).
+    /// The members of one JSON object, appended in the order they are given (which must be their sorted order),
+    /// their values written by the library's ``JSONWriter`` and ``Base64``.
     struct Object {
         private var opened = false
 
-        /// Appends the comma or opening brace and `"name":`; `name` needs no escape.
-        mutating func name(_ name: StaticString, _ out: inout [UInt8]) {
-            out.append(UInt8(ascii: opened ? "," : "{"))
-            opened = true
-            out.append(UInt8(ascii: "\""))
-            name.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: "\":".utf8)
+        /// Appends the opening brace or comma and `"name":`.
+        mutating func name(_ key: Key, _ out: inout [UInt8]) {
+            if opened {
+                out.append(contentsOf: key.bytes)
+            } else {
+                out.append(UInt8(ascii: "{"))
+                out.append(contentsOf: key.bytes[1...])
+                opened = true
+            }
         }
 
         /// Closes the object (`{}` when it has no members).
@@ -131,51 +91,59 @@ package enum ReceiptJSONWriter {
             out.append(UInt8(ascii: "}"))
         }
 
-        mutating func string(_ value: String?, _ name: StaticString, _ out: inout [UInt8]) {
+        mutating func string(_ value: String?, _ key: Key, _ out: inout [UInt8]) {
             guard let value else { return }
-            self.name(name, &out)
-            ReceiptJSONWriter.appendString(value, to: &out)
+            name(key, &out)
+            JSONWriter.writeString(value, into: &out)
+        }
+
+        /// An integer as a JSON number.
+        mutating func integer(_ value: Int64?, _ key: Key, _ out: inout [UInt8]) {
+            guard let value else { return }
+            name(key, &out)
+            JSONWriter.writeInteger(value, into: &out)
         }
 
         /// An integer as `verifyReceipt` wrote most of them: a decimal string.
-        mutating func integerString(_ value: Int64?, _ name: StaticString, _ out: inout [UInt8]) {
+        mutating func integerString(_ value: Int64?, _ key: Key, _ out: inout [UInt8]) {
             guard let value else { return }
-            self.name(name, &out)
-            out.append(UInt8(ascii: "\""))
-            ReceiptJSONWriter.appendInteger(value, to: &out)
-            out.append(UInt8(ascii: "\""))
+            name(key, &out)
+            var text = JSONWriter.Chunk()
+            text.append(UInt8(ascii: "\""))
+            text.appendInteger(value)
+            text.append(UInt8(ascii: "\""))
+            out.append(contentsOf: text)
         }
 
-        mutating func flag(_ value: Bool?, _ name: StaticString, _ out: inout [UInt8]) {
+        mutating func flag(_ value: Bool?, _ key: Key, _ out: inout [UInt8]) {
             guard let value else { return }
-            self.name(name, &out)
-            out.append(contentsOf: (value ? "\"true\"" : "\"false\"").utf8)
+            name(key, &out)
+            out.append(contentsOf: value ? Self.trueText : Self.falseText)
         }
+
+        private static let trueText = Array("\"true\"".utf8)
+        private static let falseText = Array("\"false\"".utf8)
 
         /// Bytes as a standard base64 string (which needs no escape).
-        mutating func bytes(_ value: [UInt8]?, _ name: StaticString, _ out: inout [UInt8]) {
+        mutating func bytes(_ value: [UInt8]?, _ key: Key, _ out: inout [UInt8]) {
             guard let value else { return }
-            self.name(name, &out)
+            name(key, &out)
             out.append(UInt8(ascii: "\""))
-            ReceiptJSONWriter.appendBase64(value, to: &out)
+            Base64.appendStandard(value, to: &out)
             out.append(UInt8(ascii: "\""))
         }
 
         /// `name`, `name_ms` and `name_pst` (``ReceiptDate/VerifyReceiptTexts``); false for a date outside the
         /// years 0 to 9999, which the `Codable` form refuses.
-        mutating func date(_ value: Date?, _ name: StaticString, _ out: inout [UInt8]) -> Bool {
+        mutating func date(_ value: Date?, _ key: DateKey, _ out: inout [UInt8]) -> Bool {
             guard let value else { return true }
             guard let texts = ReceiptDate.VerifyReceiptTexts(value) else { return false }
-            self.name(name, &out)
+            name(key.gmt, &out)
             out.append(UInt8(ascii: "\""))
             texts.appendGMT(to: &out)
-            out.append(contentsOf: "\",\"".utf8)
-            name.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: "_ms\":\"".utf8)
+            out.append(contentsOf: key.milliseconds)
             texts.appendMilliseconds(to: &out)
-            out.append(contentsOf: "\",\"".utf8)
-            name.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: "_pst\":\"".utf8)
+            out.append(contentsOf: key.pacific)
             texts.appendPacific(to: &out)
             out.append(UInt8(ascii: "\""))
             return true
@@ -184,7 +152,7 @@ package enum ReceiptJSONWriter {
         /// `asn1_unknown_attributes`, when there are any.
         mutating func attributes(_ value: [ReceiptAttribute], _ out: inout [UInt8]) {
             guard !value.isEmpty else { return }
-            name("asn1_unknown_attributes", &out)
+            name(Keys.unknownAttributes, &out)
             out.append(UInt8(ascii: "["))
             for index in value.indices {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -192,6 +160,13 @@ package enum ReceiptJSONWriter {
             }
             out.append(UInt8(ascii: "]"))
         }
+    }
+
+    /// Makes room in `out` for about `count` more bytes at once, growing it geometrically (never to the exact size:
+    /// a caller that appends many receipts to one buffer keeps amortized growth).
+    static func reserve(_ count: Int, in out: inout [UInt8]) {
+        guard out.capacity - out.count < count else { return }
+        out.reserveCapacity(max(out.capacity * 2, out.count + count))
     }
 }
 
@@ -204,29 +179,29 @@ extension AppReceipt {
     package func appendJSON(to out: inout [UInt8]) -> Bool {
         let start = out.count
         var json = ReceiptJSONWriter.Object()
-        if let appItemId {
-            json.name("app_item_id", &out)
-            ReceiptJSONWriter.appendInteger(appItemId, to: &out)
-        }
-        json.string(applicationVersion, "application_version", &out)
-        json.string(ageRating, "asn1_age_rating", &out)
-        json.bytes(bundleIdRawValue, "asn1_bundle_id_value", &out)
-        json.bytes(opaqueValue, "asn1_opaque_value", &out)
-        json.bytes(sha1Hash, "asn1_sha1_hash", &out)
+        // About what the receipts of the App Store need (3.5 KB for two purchases): one allocation, not several.
+        ReceiptJSONWriter.reserve(1_024 + 1_280 * inApp.count, in: &out)
+        typealias Keys = ReceiptJSONWriter.Keys
+        json.integer(appItemId, Keys.appItemId, &out)
+        json.string(applicationVersion, Keys.applicationVersion, &out)
+        json.string(ageRating, Keys.ageRating, &out)
+        json.bytes(bundleIdRawValue, Keys.bundleIdValue, &out)
+        json.bytes(opaqueValue, Keys.opaqueValue, &out)
+        json.bytes(sha1Hash, Keys.sha1Hash, &out)
         json.attributes(unknownAttributes, &out)
-        json.string(bundleId, "bundle_id", &out)
-        var valid = json.date(expirationDate, "expiration_date", &out)
-        json.name("in_app", &out)
+        json.string(bundleId, Keys.bundleId, &out)
+        var valid = json.date(expirationDate, Keys.expirationDate, &out)
+        json.name(Keys.inApp, &out)
         out.append(UInt8(ascii: "["))
         for index in inApp.indices where valid {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             valid = inApp[index].appendJSON(to: &out)
         }
         out.append(UInt8(ascii: "]"))
-        json.string(originalApplicationVersion, "original_application_version", &out)
-        valid = valid && json.date(originalPurchaseDate, "original_purchase_date", &out)
-        valid = valid && json.date(receiptCreationDate, "receipt_creation_date", &out)
-        json.string(receiptType, "receipt_type", &out)
+        json.string(originalApplicationVersion, Keys.originalApplicationVersion, &out)
+        valid = valid && json.date(originalPurchaseDate, Keys.originalPurchaseDate, &out)
+        valid = valid && json.date(receiptCreationDate, Keys.receiptCreationDate, &out)
+        json.string(receiptType, Keys.receiptType, &out)
         json.close(&out)
         if !valid { out.removeSubrange(start...) }
         return valid
@@ -238,21 +213,22 @@ extension InAppPurchaseReceipt {
     ///
     /// - Returns: false when a date lies outside the years 0 to 9999 (`out` then holds part of the object).
     func appendJSON(to out: inout [UInt8]) -> Bool {
+        typealias Keys = ReceiptJSONWriter.Keys
         var json = ReceiptJSONWriter.Object()
-        json.integerString(productType, "asn1_product_type", &out)
+        json.integerString(productType, Keys.productType, &out)
         json.attributes(unknownAttributes, &out)
-        var valid = json.date(cancellationDate, "cancellation_date", &out)
-        valid = valid && json.date(expiresDate, "expires_date", &out)
-        json.flag(isInIntroOfferPeriod, "is_in_intro_offer_period", &out)
-        json.flag(isTrialPeriod, "is_trial_period", &out)
-        valid = valid && json.date(originalPurchaseDate, "original_purchase_date", &out)
-        json.string(originalTransactionId, "original_transaction_id", &out)
-        json.string(productId, "product_id", &out)
-        json.string(promotionalOfferId, "promotional_offer_id", &out)
-        valid = valid && json.date(purchaseDate, "purchase_date", &out)
-        json.integerString(quantity, "quantity", &out)
-        json.string(transactionId, "transaction_id", &out)
-        json.integerString(webOrderLineItemId, "web_order_line_item_id", &out)
+        var valid = json.date(cancellationDate, Keys.cancellationDate, &out)
+        valid = valid && json.date(expiresDate, Keys.expiresDate, &out)
+        json.flag(isInIntroOfferPeriod, Keys.isInIntroOfferPeriod, &out)
+        json.flag(isTrialPeriod, Keys.isTrialPeriod, &out)
+        valid = valid && json.date(originalPurchaseDate, Keys.originalPurchaseDate, &out)
+        json.string(originalTransactionId, Keys.originalTransactionId, &out)
+        json.string(productId, Keys.productId, &out)
+        json.string(promotionalOfferId, Keys.promotionalOfferId, &out)
+        valid = valid && json.date(purchaseDate, Keys.purchaseDate, &out)
+        json.integerString(quantity, Keys.quantity, &out)
+        json.string(transactionId, Keys.transactionId, &out)
+        json.integerString(webOrderLineItemId, Keys.webOrderLineItemId, &out)
         json.close(&out)
         return valid
     }
@@ -261,12 +237,11 @@ extension InAppPurchaseReceipt {
 extension ReceiptAttribute {
     /// Appends `{"type":…,"value":"…","version":…}` to `out`.
     func appendJSON(to out: inout [UInt8]) {
+        typealias Keys = ReceiptJSONWriter.Keys
         var json = ReceiptJSONWriter.Object()
-        json.name("type", &out)
-        ReceiptJSONWriter.appendInteger(type, to: &out)
-        json.bytes(value, "value", &out)
-        json.name("version", &out)
-        ReceiptJSONWriter.appendInteger(version, to: &out)
+        json.integer(type, Keys.type, &out)
+        json.bytes(value, Keys.value, &out)
+        json.integer(version, Keys.version, &out)
         json.close(&out)
     }
 }

@@ -101,19 +101,21 @@ package enum ReceiptDate {
 
         /// `2020-05-06 18:28:49 Etc/GMT`.
         package func appendGMT(to out: inout [UInt8]) {
-            ReceiptDate.appendSpaced(seconds, to: &out)
-            out.append(contentsOf: " Etc/GMT".utf8)
+            var text = ReceiptDate.spaced(seconds)
+            text.append(" Etc/GMT")
+            out.append(contentsOf: text)
         }
 
         /// `1588789729000`.
         package func appendMilliseconds(to out: inout [UInt8]) {
-            ReceiptJSONWriter.appendInteger(milliseconds, to: &out)
+            JSONWriter.writeInteger(milliseconds, into: &out)
         }
 
         /// `2020-05-06 11:28:49 America/Los_Angeles`.
         package func appendPacific(to out: inout [UInt8]) {
-            ReceiptDate.appendSpaced(pacificSeconds, to: &out)
-            out.append(contentsOf: " America/Los_Angeles".utf8)
+            var text = ReceiptDate.spaced(pacificSeconds)
+            text.append(" America/Los_Angeles")
+            out.append(contentsOf: text)
         }
     }
 
@@ -168,23 +170,34 @@ package enum ReceiptDate {
     }
 
     /// `seconds` since 1970 as `2020-05-06 18:28:49`, the date and time of ``ISO8601Text`` with a space for `T`
-    /// (years outside 0 to 9999 as it writes them: a sign and six digits).
-    private static func appendSpaced(_ seconds: Int64, to out: inout [UInt8]) {
+    /// (years outside 0 to 9999 as it writes them: a sign and six digits), in a chunk of at most 21 bytes.
+    private static func spaced(_ seconds: Int64) -> JSONWriter.Chunk {
         let (days, secondOfDay) = ISO8601Text.floorDivide(seconds, 86_400)
         let (year, month, day) = ISO8601Text.civil(fromDays: days)
-        if year < 0 || year > 9999 { out.append(UInt8(ascii: year < 0 ? "-" : "+")) }
-        ReceiptJSONWriter.appendDigits(year.magnitude, minimumCount: year < 0 || year > 9999 ? 6 : 4, to: &out)
-        /// Two digits of a value below 100, after `separator`.
-        func two(_ separator: Unicode.Scalar, _ value: Int64) {
-            out.append(UInt8(ascii: separator))
-            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
-            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
+        let hour = UInt64(secondOfDay / 3600)
+        let minute = UInt64(secondOfDay % 3600 / 60)
+        let second = UInt64(secondOfDay % 60)
+        /// The two ASCII digits of a value below 100, the tens in the low byte.
+        func two(_ value: UInt64) -> UInt64 { (0x30 + value / 10) | (0x30 + value % 10) << 8 }
+        /// `MM-DD HH:MM:SS` from byte 5 on (after the year and its dash).
+        let monthAndDay = two(UInt64(month)) | 0x2D << 16 | two(UInt64(day)) << 24 | 0x20 << 40 | two(hour) << 48
+        let time = 0x3A | two(minute) << 8 | 0x3A << 24 | two(second) << 32
+        guard (0...9999).contains(year) else {
+            var text = JSONWriter.Chunk()
+            text.append(UInt8(ascii: year < 0 ? "-" : "+"))
+            text.appendDigits(year.magnitude, minimumCount: 6)
+            text.append(UInt8(ascii: "-"))
+            for index in 0..<8 { text.append(UInt8(truncatingIfNeeded: monthAndDay >> UInt64(index * 8))) }
+            for index in 0..<6 { text.append(UInt8(truncatingIfNeeded: time >> UInt64(index * 8))) }
+            return text
         }
-        two("-", month)
-        two("-", day)
-        two(" ", secondOfDay / 3600)
-        two(":", secondOfDay % 3600 / 60)
-        two(":", secondOfDay % 60)
+        let y = UInt64(year)
+        let yearText =
+            (0x30 + y / 1000) | (0x30 + y / 100 % 10) << 8 | (0x30 + y / 10 % 10) << 16 | (0x30 + y % 10) << 24
+        // Bytes 0-7 `YYYY-MM-`, 8-15 `DD HH:MM`, 16-18 `:SS`.
+        return JSONWriter.Chunk(
+            low: yearText | 0x2D << 32 | (monthAndDay & 0xFF_FFFF) << 40,
+            middle: monthAndDay >> 24 | time << 40, high: time >> 24, count: 19)
     }
 
     /// The date of a `verifyReceipt` milliseconds string (optional minus sign, decimal digits, at most 16 of them).

@@ -42,4 +42,24 @@ struct Base64Tests {
         #expect(Base64.encodeStandard([0xFF, 0xEF]) == "/+8=")
         #expect(Base64.decodeURL("") == [])
     }
+
+    /// Input: byte strings of every length from 0 to 70 over all byte values, encoded by the one encoder as
+    /// standard base64 (as a string and appended after other bytes) and as base64url. Expected: RFC 4648's
+    /// lengths and padding, the appended text equal to the string, each decoding back to the bytes, and the bytes
+    /// before the appended text untouched.
+    @Test("the one encoder round-trips every length, appended or as a string")
+    func encoderRoundTrips() {
+        for length in 0...70 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ length &* 31) }
+            let standard = Base64.encodeStandard(bytes)
+            #expect(standard.utf8.count == (length + 2) / 3 * 4, "\(length)")
+            #expect(Base64.decodeStandard(standard) == bytes, "\(length)")
+            var appended = Array("prefix".utf8)
+            Base64.appendStandard(bytes, to: &appended)
+            #expect(appended == Array("prefix".utf8) + Array(standard.utf8), "\(length)")
+            let url = Base64.encodeURL(bytes)
+            #expect(url.utf8.count == (length * 4 + 2) / 3, "\(length)")
+            #expect(Base64.decodeURL(url) == bytes, "\(length)")
+        }
+    }
 }

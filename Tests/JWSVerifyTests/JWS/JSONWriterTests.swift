@@ -56,4 +56,31 @@ struct JSONWriterTests {
             Set(object.keys) == ["code", "check", "message", "underlying", "retryable", "nestedField", "nestedCheck"])
         #expect(JSONSchema.version == 1)
     }
+
+    /// Input: integers at every power of ten and either side, `Int64.min` and `Int64.max`; digits with leading
+    /// zeros; a chunk filled past its capacity. Expected: `String(_:)`'s text; zeros to the minimum count; the
+    /// chunk keeps its first 48 bytes and drops the rest.
+    @Test("integers and digits as String writes them, chunks bounded")
+    func integersAndChunks() {
+        var numbers: [Int64] = [0, Int64.min, Int64.max, Int64.min + 1, Int64.max - 1]
+        var power: Int64 = 1
+        for _ in 0...18 {
+            numbers += [power - 1, power, power + 1, -power, -(power - 1), -(power + 1)]
+            if power <= Int64.max / 10 { power *= 10 }
+        }
+        for number in numbers {
+            var out = Array("x".utf8)
+            JSONWriter.writeInteger(number, into: &out)
+            #expect(String(decoding: out, as: UTF8.self) == "x" + String(number), "\(number)")
+        }
+        var digits: [UInt8] = []
+        JSONWriter.writeDigits(7, minimumCount: 4, into: &digits)
+        JSONWriter.writeDigits(UInt64.max, minimumCount: 6, into: &digits)
+        JSONWriter.writeDigits(0, minimumCount: 0, into: &digits)
+        #expect(String(decoding: digits, as: UTF8.self) == "0007" + String(UInt64.max) + "0")
+        var chunk = JSONWriter.Chunk()
+        for index in 0..<60 { chunk.append(UInt8(ascii: "a") + UInt8(index % 26)) }
+        #expect(chunk.count == JSONWriter.Chunk.capacity)
+        #expect(Array(chunk) == (0..<48).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+    }
 }
