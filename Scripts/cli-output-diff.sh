@@ -12,7 +12,9 @@
 #
 # What cannot be compared byte for byte is normalized, in Scripts/cli-output-diff.py, and said there:
 #   - batch's summary line "elapsed: X s, N tokens/s" (time): the numbers are replaced by '#';
-#   - instants of the day of the run (`--at now`, payloads without a signed date): compared as '<today>';
+#   - instants of the day of the run (`--at now`), the run's own directory in absolute paths, the key order of a
+#     Foundation error's userInfo, and the signatures of nested tokens in minted notifications: masked on both
+#     sides when the records are compared (see `masked` in the .py file);
 #   - `mint token`: the ES256 signature segment (ECDSA signatures are randomized): header.payload are compared;
 #   - `mint receipt`: the opaque value and device hash are random, and so are the signature bytes: the minted
 #     receipt is verified with the same binary and its JSON is compared without those two fields;
