@@ -40,7 +40,6 @@ enum BatchCommand {
 
     // MARK: Options and definition
 
-    /// `--report <report>`.
     static let report = OptionDeclaration<VerifyOptions>.value(
         "--report", label: "<report>",
         help: "compact: one short line per token (schemaVersion 2: verdict, identifiers, decoded payload);"
@@ -51,7 +50,6 @@ enum BatchCommand {
         options.report = report
     }
 
-    /// `--fields <list>`.
     static let fields = OptionDeclaration<VerifyOptions>.value(
         "--fields", label: "<list>",
         help: "Comma-separated top-level fields each line keeps; line and schemaVersion are always kept.",
@@ -182,14 +180,13 @@ enum BatchCommand {
         _ options: VerifyOptions, standardOutput: ([UInt8]) -> Void, standardError: (String) -> Void,
         showProgress: Bool
     ) -> Int32 {
-        var runner: VerificationRunner
-        switch VerifyCommand.makeRunner(options, subcommand: .batch, annotate: false, showsUndecodedDetails: false) {
+        let runner: VerificationRunner
+        switch VerificationRunner.make(options, forms: .both, subcommand: .batch, showsUndecodedDetails: false) {
         case .failure(let result):
             standardError(result.stderr)
             return result.status
         case .success(let value): runner = value
         }
-        runner.receipts = ReceiptBatchLine.runner(options)
         let source: ByteSource
         switch ByteSource.open(options.input) {
         case .failure(let failure):
@@ -201,7 +198,8 @@ enum BatchCommand {
         let oneProcessor = UsableProcessors.count == 1
         let chunking = oneProcessor ? Chunking.oneProcessor : Chunking.severalProcessors
         let reader = LineReader(
-            source, lineLimit: ReceiptBatchLine.lineLimit(tokens: lineLimit), readSize: chunking.readSize)
+            source, lineLimit: max(lineLimit, AppReceiptVerifier.defaultMaximumReceiptBytes + lineSlack),
+            readSize: chunking.readSize)
         var tally = Tally()
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -318,28 +316,47 @@ enum BatchCommand {
 
     /// The outcome of one line (its bytes in `bytes`), in any shape ``InputShape/readLine(_:range:)`` accepts,
     /// with the line's `id` as written.
+    ///
+    /// A line longer than the tokens' limit is read only when it may hold a receipt (``mayHoldReceipt(_:)``). A bare
+    /// receipt in plain ASCII goes to the verifier as the line's bytes, without the text round trip of a token.
     static func outcome(
         of line: InputLine, in bytes: [UInt8], runner: VerificationRunner, lineLimit: Int, report: BatchReport
-    ) -> (TokenOutcome, JSONLiteral?) {
-        if line.overflowed || (line.length > lineLimit && !ReceiptBatchLine.mayHoldReceipt(bytes[line.range])) {
+    ) -> (SignedDataOutcome, JSONLiteral?) {
+        let reporting = report == .full
+        if line.overflowed || (line.length > lineLimit && !mayHoldReceipt(bytes[line.range])) {
             return (
-                .unreadableToken(
+                .unreadable(
+                    .token,
                     "the line is \(line.length) bytes, over the line limit of \(lineLimit) bytes (a token is at most"
                         + " \(runner.maximumTokenBytes) bytes); skipped"), nil
             )
         }
+        let trimmed = bytes[line.range].trimmingASCIIWhitespace()
+        if trimmed.first == UInt8(ascii: "M"), ReceiptInputDescription.startsLikeReceipt(Array(trimmed.prefix(24))),
+            InputShape.isPlainASCII(trimmed.span)
+        {
+            return (runner.run(receipt: Array(trimmed), reporting: reporting), nil)
+        }
         switch InputShape.readLine(bytes, range: line.range) {
         case .failure(let failure):
-            guard failure.receipt else { return (.unreadableToken(failure.message), failure.id) }
-            return (ReceiptBatchLine.outcome(failing: failure.error, reporting: report == .full), failure.id)
+            return (.refused(failure.receipt ? .receipt : .token, failure.error, reporting: reporting), failure.id)
         case .success(let shaped):
             switch shaped.content {
-            case .receipt(let receipt):
-                let outcome = ReceiptBatchLine.outcome(receipt, runner: runner.receipts, reporting: report == .full)
-                return (outcome, shaped.id)
-            case .token(let token):
-                return (runner.run(token, reporting: report == .full), shaped.id)
+            case .receipt(let receipt): return (runner.run(receipt: receipt, reporting: reporting), shaped.id)
+            case .token(let token): return (runner.run(token, reporting: reporting), shaped.id)
             }
+        }
+    }
+
+    /// Whether a line longer than the tokens' line limit may hold a receipt, and so is read: it starts (after
+    /// whitespace) as base64 of a SignedData does (`M`), as a JSON string of it (`"M`), or as an object (whose
+    /// token ``InputShape`` then finds). Any other long line is refused as before, without being parsed.
+    static func mayHoldReceipt(_ line: ArraySlice<UInt8>) -> Bool {
+        var bytes = line.drop { $0 == 0x20 || (0x09...0x0D).contains($0) }.makeIterator()
+        switch bytes.next() {
+        case UInt8(ascii: "M"), UInt8(ascii: "{"): return true
+        case UInt8(ascii: "\""): return bytes.next() == UInt8(ascii: "M")
+        default: return false
         }
     }
 }

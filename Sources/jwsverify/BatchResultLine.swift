@@ -8,12 +8,15 @@ enum BatchReport: String, CaseIterable, Sendable {
     case full
 }
 
-/// The `batch` result line, both reports: the fields each has, and the compact line's rendering.
+/// The `batch` result line of a token or an app receipt, both reports: the fields each has, and the compact line's
+/// rendering.
 ///
 /// Documented in `Docs/CLI.md` ("Batch result line"). The compact line names the token by the key
-/// identifiers of its kind (``PayloadKind/identifierKeys``) and carries its decoded payload; a notification's
-/// nested tokens are replaced, at their place in the payload, by their own verdict and decoded payload,
-/// so no raw token is ever echoed. The full object is ``JSONRenderer/document(_:line:includeDER:)``.
+/// identifiers of its kind (``PayloadKind/identifierKeys``; a receipt by ``SignedDataForm/receiptIdentifierKeys``)
+/// and carries its decoded payload (a receipt: in the `verifyReceipt` shape, as the library writes it); a
+/// notification's nested tokens are replaced, at their place in the payload, by their own verdict and decoded
+/// payload, so no raw token is ever echoed. The full object is ``JSONRenderer/document(_:includeDER:)`` with `line`
+/// and `id`, without certificates' `der`.
 enum BatchResultLine {
     /// The version of the compact line (the full object keeps ``JSONRenderer/schemaVersion``).
     static let compactSchemaVersion = 2
@@ -27,28 +30,27 @@ enum BatchResultLine {
             "schemaVersion", "line", "id", "verified", "code", "check", "message", "underlying", "retryable", "kind",
             "environment", "nestedField", "nestedCheck", "payload",
         ]
-        for kind in PayloadKind.allCases {
-            for key in kind.identifierKeys where !fields.contains(key) { fields.append(key) }
+        for key in PayloadKind.allCases.flatMap(\.identifierKeys) + SignedDataForm.receiptIdentifierKeys
+        where !fields.contains(key) {
+            fields.append(key)
         }
         return fields
     }()
 
-    /// The full object's top-level fields.
+    /// The full object's top-level fields, a token's and a receipt's.
     static let fullFields = [
         "schemaVersion", "line", "id", "verified", "kind", "code", "check", "message", "underlying", "retryable",
         "nestedField", "nestedCheck", "checks", "chain", "chainValidated", "certificateProblems", "validationTime",
-        "payload", "nested",
+        "payload", "nested", "environment", "hints", "receipt",
     ]
 
     /// Every name `--fields` accepts: the fields of either report, for tokens and receipts, sorted.
-    static let selectableFields = Array(
-        Set(compactFields + fullFields + ReceiptBatchLine.compactFields + ReceiptBatchLine.fullFields)
-    ).sorted()
+    static let selectableFields = Array(Set(compactFields + fullFields)).sorted()
 
     /// Appends one result line, newline-terminated, to `out`.
     ///
     /// - Parameters:
-    ///   - outcome: The token's outcome.
+    ///   - outcome: The token's or receipt's outcome.
     ///   - line: The 1-based input line.
     ///   - id: The input object's `id`, echoed as given.
     ///   - report: Compact or full.
@@ -56,63 +58,25 @@ enum BatchResultLine {
     ///   - out: The bytes the line is appended to. They are UTF-8: the JSON writer writes strings from
     ///     `String`s, and the payload copier copies only payload text that is valid UTF-8.
     static func render(
-        _ outcome: TokenOutcome, line: Int, id: JSONLiteral?, report: BatchReport, fields: Set<String>?,
+        _ outcome: SignedDataOutcome, line: Int, id: JSONLiteral?, report: BatchReport, fields: Set<String>?,
         into out: inout [UInt8]
     ) {
-        if let receipt = outcome.receipt {
-            ReceiptBatchLine.write(receipt, line: line, id: id, report: report, fields: fields, into: &out)
-            return
-        }
-        var members: [String: JSONValue]
-        switch report {
-        case .compact:
+        if report == .compact {
             writeCompact(outcome, line: line, id: id, fields: fields, into: &out)
-            out.append(UInt8(ascii: "\n"))
-            return
-        case .full:
-            guard case .object(let object) = JSONRenderer.document(outcome, line: line, includeDER: false) else {
-                members = [:]
-                break
-            }
-            members = object
+        } else if case .object(var members) = JSONRenderer.document(outcome, includeDER: false) {
+            members["line"] = .integer(Int64(line))
+            if let fields { members = members.filter { fields.contains($0.key) || alwaysKept.contains($0.key) } }
+            writeObject(members, id: fields?.contains("id") ?? true ? id : nil, payloadOf: nil, into: &out)
         }
-        members["line"] = .integer(Int64(line))
-        var writesPayload = report == .compact
-        if let fields {
-            members = members.filter { fields.contains($0.key) || alwaysKept.contains($0.key) }
-            writesPayload = writesPayload && fields.contains("payload")
-        }
-        let echoesId = fields?.contains("id") ?? true
-        writeObject(members, id: echoesId ? id : nil, payloadOf: writesPayload ? outcome : nil, into: &out)
         out.append(UInt8(ascii: "\n"))
     }
 
     /// A field of the compact line, as ``writeCompact(_:line:id:fields:into:)`` writes it.
-    private enum CompactField {
+    private enum CompactField: String {
         case schemaVersion, line, id, verified, code, check, message, underlying, retryable, kind, environment
         case nestedField, nestedCheck, payload
-        /// One of ``PayloadKind/identifierKeys``.
+        /// One of ``PayloadKind/identifierKeys`` or ``SignedDataForm/receiptIdentifierKeys`` (any other name).
         case identifier
-
-        init(_ name: String) {
-            switch name {
-            case "schemaVersion": self = .schemaVersion
-            case "line": self = .line
-            case "id": self = .id
-            case "verified": self = .verified
-            case "code": self = .code
-            case "check": self = .check
-            case "message": self = .message
-            case "underlying": self = .underlying
-            case "retryable": self = .retryable
-            case "kind": self = .kind
-            case "environment": self = .environment
-            case "nestedField": self = .nestedField
-            case "nestedCheck": self = .nestedCheck
-            case "payload": self = .payload
-            default: self = .identifier
-            }
-        }
     }
 
     /// The compact line's fields, each with its key written once as `"key":`, in the order keys sort
@@ -122,7 +86,7 @@ enum BatchResultLine {
             var key: [UInt8] = []
             JSONWriter.writeString(name, into: &key)
             key.append(UInt8(ascii: ":"))
-            return (name, CompactField(name), key)
+            return (name, CompactField(rawValue: name) ?? .identifier, key)
         }
 
     /// A member of the compact line as ``writeCompact(_:line:id:fields:into:)`` writes it: its field, and
@@ -136,10 +100,8 @@ enum BatchResultLine {
     /// Every `"key":` of ``compactKeysInOrder``, each after a comma, one after the other.
     private static let compactKeyBytes: [UInt8] = compactKeysInOrder.flatMap { [UInt8(ascii: ",")] + $0.key }
 
-    /// ``compactKeysInOrder`` without the identifiers of other kinds than `kind` (``PayloadKind/identifierKeys``),
-    /// or without any for an unknown kind.
-    private static func compactMembers(for kind: PayloadKind?) -> [CompactMember] {
-        let identifiers = kind?.identifierKeys ?? []
+    /// ``compactKeysInOrder`` without the identifiers not in `identifiers`.
+    private static func compactMembers(identifiers: [String]) -> [CompactMember] {
         var members: [CompactMember] = []
         var offset = 0
         for (index, entry) in compactKeysInOrder.enumerated() {
@@ -151,23 +113,20 @@ enum BatchResultLine {
         return members
     }
 
-    private static let transactionMembers = compactMembers(for: .transaction)
-    private static let renewalInfoMembers = compactMembers(for: .renewalInfo)
-    private static let appTransactionMembers = compactMembers(for: .appTransaction)
-    private static let notificationMembers = compactMembers(for: .notification)
-    private static let realtimeRequestMembers = compactMembers(for: .realtimeRequest)
-    private static let membersWithoutKind = compactMembers(for: nil)
+    /// The compact members of each payload kind's tokens, in the order of ``PayloadKind/allCases``.
+    private static let membersByKind = PayloadKind.allCases.map { compactMembers(identifiers: $0.identifierKeys) }
+    /// The compact members of a token of unknown kind.
+    private static let membersWithoutKind = compactMembers(identifiers: [])
+    /// The compact members of a receipt.
+    private static let receiptMembers = compactMembers(identifiers: SignedDataForm.receiptIdentifierKeys)
 
-    /// The members of the compact line of a token of `kind`.
-    private static func compactMembersOfKind(_ kind: PayloadKind?) -> [CompactMember] {
-        switch kind {
-        case .transaction?: return transactionMembers
-        case .renewalInfo?: return renewalInfoMembers
-        case .appTransaction?: return appTransactionMembers
-        case .notification?: return notificationMembers
-        case .realtimeRequest?: return realtimeRequestMembers
-        case nil: return membersWithoutKind
+    /// The members of the compact line of an outcome: its kind's identifiers, a receipt's, or none.
+    private static func compactMembers(of outcome: SignedDataOutcome) -> [CompactMember] {
+        if outcome.form == .receipt { return receiptMembers }
+        guard let kind = outcome.kind, let index = PayloadKind.allCases.firstIndex(of: kind) else {
+            return membersWithoutKind
         }
+        return membersByKind[index]
     }
 
     /// Writes the compact line of one outcome, without its newline, those of its members `fields` keeps:
@@ -177,7 +136,7 @@ enum BatchResultLine {
     /// ``JSONWriter`` writes an object), each value with the writer's own functions, without building a
     /// dictionary of ``JSONValue``s.
     static func writeCompact(
-        _ outcome: TokenOutcome, line: Int, id: JSONLiteral?, fields: Set<String>?, into out: inout [UInt8]
+        _ outcome: SignedDataOutcome, line: Int, id: JSONLiteral?, fields: Set<String>?, into out: inout [UInt8]
     ) {
         let keyBytes = compactKeyBytes
         var first = true
@@ -188,7 +147,7 @@ enum BatchResultLine {
         }
         let error = outcome.error
         out.append(UInt8(ascii: "{"))
-        for member in compactMembersOfKind(outcome.kind) {
+        for member in compactMembers(of: outcome) {
             if let fields {
                 let name = compactKeysInOrder[member.index].name
                 if !fields.contains(name), !alwaysKept.contains(name) { continue }
@@ -211,7 +170,7 @@ enum BatchResultLine {
                 JSONWriter.writeString(error?.message ?? "every check passed", into: &out)
             case .kind:
                 begin(member, &out)
-                JSONWriter.writeString(orNull: outcome.kind?.rawValue, into: &out)
+                JSONWriter.writeString(orNull: outcome.kindName, into: &out)
             case .schemaVersion:
                 begin(member, &out)
                 JSONWriter.writeInteger(Int64(compactSchemaVersion), into: &out)
@@ -251,7 +210,7 @@ enum BatchResultLine {
 
     /// `verified`, `code`, `check`, `message` and `kind`: with `payload`, the members a nested token's
     /// verdict has too.
-    private static func verdict(_ outcome: TokenOutcome) -> [String: JSONValue] {
+    private static func verdict(_ outcome: SignedDataOutcome) -> [String: JSONValue] {
         [
             "verified": .bool(outcome.verified),
             "code": outcome.error.map { .string($0.code.rawValue) } ?? .null,
@@ -274,13 +233,13 @@ enum BatchResultLine {
         /// The caller's `id`, written as the caller wrote it.
         case literal(JSONLiteral)
         /// The payload, written from the outcome.
-        case payload(TokenOutcome)
+        case payload(SignedDataOutcome)
     }
 
     /// Writes an object, members sorted by key, with an `id` member echoed as written and a `payload` member
     /// written from `outcome`, when given.
     static func writeObject(
-        _ members: [String: JSONValue], id: JSONLiteral?, payloadOf outcome: TokenOutcome?, into out: inout [UInt8]
+        _ members: [String: JSONValue], id: JSONLiteral?, payloadOf outcome: SignedDataOutcome?, into out: inout [UInt8]
     ) {
         var entries: [(key: String, value: Member)] = []
         entries.reserveCapacity(members.count + 2)
@@ -304,7 +263,11 @@ enum BatchResultLine {
 
     /// Writes the decoded payload: its JSON text as in the token, compacted and escaped (member order
     /// the token's), a notification's nested tokens replaced by their verdicts; null when there is none.
-    private static func writePayload(_ outcome: TokenOutcome, into out: inout [UInt8]) {
+    private static func writePayload(_ outcome: SignedDataOutcome, into out: inout [UInt8]) {
+        if outcome.form == .receipt {
+            if outcome.receipt?.appendJSON(to: &out) != true { JSONWriter.writeNull(into: &out) }
+            return
+        }
         var replacements: [String: JSONTextCopier.Writer] = [:]
         if outcome.kind == .notification {
             for nested in outcome.nested {
@@ -325,7 +288,7 @@ enum BatchResultLine {
     }
 
     /// The payload as a tree, for payloads the copier refused: each nested token replaced by its verdict.
-    private static func payloadTree(_ outcome: TokenOutcome) -> JSONValue {
+    private static func payloadTree(_ outcome: SignedDataOutcome) -> JSONValue {
         guard var json = outcome.payload?.json else { return .null }
         guard outcome.kind == .notification else { return json }
         for nested in outcome.nested {
@@ -354,7 +317,16 @@ enum BatchResultLine {
 
     /// An identifier of the token: a top-level string or number of its payload; for a notification,
     /// of its nested transaction or renewal info when the notification has no such member.
-    private static func identifier(_ key: String, of outcome: TokenOutcome) -> JSONValue? {
+    private static func identifier(_ key: String, of outcome: SignedDataOutcome) -> JSONValue? {
+        if let receipt = outcome.receipt {
+            let first = receipt.inApp.first
+            return
+                (key == "bundleId"
+                ? receipt.bundleId
+                : key == "transactionId"
+                    ? first?.transactionId
+                    : key == "originalTransactionId" ? first?.originalTransactionId : nil).map(JSONValue.string)
+        }
         if case .object(let members)? = outcome.payload?.json, let value = members[key] {
             switch value {
             case .string, .integer, .double: return value

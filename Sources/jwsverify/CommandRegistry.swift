@@ -9,7 +9,7 @@ enum Command: Equatable, Sendable {
     /// `jwsverify [verify] …`
     case verify(VerifyOptions)
     /// `jwsverify receipt …`
-    case receipt(ReceiptOptions)
+    case receipt(VerifyOptions)
     /// `jwsverify inspect …`
     case inspect(InspectOptions)
     /// `jwsverify batch …`

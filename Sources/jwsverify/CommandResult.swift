@@ -22,107 +22,80 @@ struct CommandResult: Error, Equatable, Sendable {
     }
 }
 
-/// The single token of `verify` and `inspect`, read from a file or standard input.
-enum TokenInput {
+/// The single input of `verify`, `receipt` and `inspect`, read whole from a file or standard input, and what it holds
+/// in the shapes the library's ``InputShape`` decides: a token (bare, a JSON string, a `token` or `signedPayload`
+/// object) or an app receipt (its file's bytes, base64 of them, a JSON string of that, a `receipt-data` object).
+struct WholeInput {
     /// The most bytes of input read into memory; the rest of a larger input is read and discarded.
-    static let inputLimit = 16 * 1024 * 1024
+    static let limit = 16 * 1024 * 1024
 
-    /// What was read.
-    enum Content: Equatable {
-        /// The token, in any shape ``InputShape`` accepts (a bare token, a JSON string, a `token` or
-        /// `signedPayload` object).
-        case token(String)
-        /// Why the input holds no token: over ``inputLimit`` (no token can be that long), not UTF-8, or
-        /// in no shape ``InputShape`` accepts. Reported as `malformedToken`.
+    /// What an input holds: the token or receipt, or why it holds none in an accepted shape.
+    enum Shaped<Value> {
+        /// The token's text or the receipt's bytes.
+        case value(Value)
+        /// Why there is none (over ``limit``, not UTF-8, no accepted shape), reported as `malformedToken` or
+        /// `malformedReceipt`.
         case unreadable(String)
     }
 
-    /// Reads the input and finds its token with ``InputShape``, as `batch` does for each line.
-    ///
-    /// - Returns: the token, or why there is none; an ``InputFailure`` (exit 66) when the input cannot be
-    ///   opened or read or holds nothing but whitespace.
-    static func read(_ source: InputSource) -> Result<Content, InputFailure> {
-        readWhole(source, what: "token").map(shape)
-    }
+    /// The bytes kept.
+    var bytes: [UInt8]
+    /// The size of the whole input.
+    var total: Int
 
-    /// The whole input, at most ``inputLimit`` bytes of it, that is more than whitespace.
-    struct Whole {
-        /// The bytes kept.
-        var bytes: [UInt8]
-        /// The size of the whole input.
-        var total: Int
-        /// Whether the input was over ``inputLimit`` (only its start was kept).
-        var overflowed: Bool { total > inputLimit }
-    }
-
-    /// Reads the whole input of `verify`, `inspect` or `receipt`, keeping at most ``inputLimit`` bytes.
+    /// Reads the input, keeping at most ``limit`` bytes.
     ///
     /// - Parameters:
     ///   - source: The input.
     ///   - what: What the input should hold, for the message on an empty one: `token`, `receipt`.
     /// - Returns: the input; an ``InputFailure`` (exit 66) when it cannot be opened or read or holds nothing but
     ///   whitespace (`no token on standard input`).
-    static func readWhole(_ source: InputSource, what: String) -> Result<Whole, InputFailure> {
-        let input: ByteSource
-        switch ByteSource.open(source) {
-        case .success(let value): input = value
-        case .failure(let failure): return .failure(failure)
-        }
-        return input.readAll(keepingAtMost: inputLimit).flatMap { bytes, total in
-            guard total > inputLimit || !bytes.trimmingASCIIWhitespace().isEmpty else {
-                return .failure(
-                    InputFailure(message: "no \(what) \(source == .standardInput ? "on" : "in") \(input.name)"))
+    static func read(_ source: InputSource, what: String) -> Result<WholeInput, InputFailure> {
+        ByteSource.open(source).flatMap { input in
+            input.readAll(keepingAtMost: limit).flatMap { bytes, total in
+                guard total > limit || !bytes.trimmingASCIIWhitespace().isEmpty else {
+                    return .failure(
+                        InputFailure(message: "no \(what) \(source == .standardInput ? "on" : "in") \(input.name)"))
+                }
+                return .success(WholeInput(bytes: bytes, total: total))
             }
-            return .success(Whole(bytes: bytes, total: total))
         }
     }
 
-    /// The token of a whole input, in any shape ``InputShape`` accepts.
-    static func shape(_ whole: Whole) -> Content {
-        if whole.overflowed {
-            return .unreadable(
-                "the input is \(whole.total) bytes, over the \(inputLimit)-byte read limit; a token is at most"
-                    + " \(CompactJWS.defaultMaximumBytes) bytes")
-        }
-        switch InputShape.read(whole.bytes, what: "the input") {
-        case .success(let shaped): return .token(shaped.token?.string ?? "")
+    /// Why an input over ``limit`` holds no `what`, whose largest size is `maximum`.
+    private func overflow(_ what: String, maximum: Int) -> String? {
+        guard total > Self.limit else { return nil }
+        return
+            ("the input is \(total) bytes, over the \(Self.limit)-byte read limit; a \(what) is at most \(maximum) bytes")
+    }
+
+    /// The token the input holds.
+    var token: Shaped<String> {
+        if let message = overflow("token", maximum: CompactJWS.defaultMaximumBytes) { return .unreadable(message) }
+        switch InputShape.read(bytes, what: "the input") {
+        case .success(let shaped): return .value(shaped.token?.string ?? "")
         case .failure(let failure): return .unreadable(failure.message)
         }
     }
 
-    /// Reads the `--root` and `--xcode-certificate` files (``readCertificate(_:option:)``).
-    ///
-    /// - Parameters:
-    ///   - roots: The `--root` paths, in order.
-    ///   - xcodeCertificate: The `--xcode-certificate` path, if one was given.
-    /// - Returns: the files' contents, or the ``InputFailure`` (exit 66) of the first that cannot be read.
-    static func readCertificateFiles(
-        roots: [String], xcodeCertificate: String?
-    ) -> Result<(roots: [VerificationRunner.RootFile], xcodeCertificate: Data?), InputFailure> {
-        var files: [VerificationRunner.RootFile] = []
-        for path in roots {
-            switch readCertificate(path, option: VerifyCommand.trust.root.name) {
-            case .failure(let failure): return .failure(failure)
-            case .success(let data): files.append(.init(path: path, contents: data))
-            }
+    /// The receipt the input holds, as the verifier takes it: raw bytes or base64 text.
+    var receipt: Shaped<[UInt8]> {
+        if let message = overflow("receipt", maximum: AppReceiptVerifier.defaultMaximumReceiptBytes) {
+            return .unreadable(message)
         }
-        guard let path = xcodeCertificate else { return .success((files, nil)) }
-        return readCertificate(path, option: VerifyCommand.trust.xcodeCertificate.name).map { (files, $0) }
+        switch InputShape.receipt(bytes) {
+        case .success(let receipt): return .value(receipt)
+        case .failure(let failure): return .unreadable(failure.message)
+        }
     }
 
-    /// Reads a certificate file given with `--root` or `--xcode-certificate` (at most 1 MiB is kept).
+    /// The receipt of an input that holds one, for `inspect` and `verify`'s hint; nil for any other input (a token).
     ///
-    /// - Returns: the bytes; an ``InputFailure`` (exit 66) naming the option and the file, such as
-    ///   `--root /x: cannot open: No such file or directory` or `--root /x: empty file, not a certificate`.
-    static func readCertificate(_ path: String, option: String) -> Result<Data, InputFailure> {
-        switch ByteSource.open(path: path, option: option) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let input):
-            return input.readAll(keepingAtMost: 1024 * 1024).flatMap { bytes, _ in
-                bytes.isEmpty
-                    ? .failure(InputFailure(message: "\(input.name): empty file, not a certificate"))
-                    : .success(Data(bytes))
-            }
-        }
+    /// An input is a receipt when it is a `receipt-data` object, or when what it holds, raw or in a JSON string,
+    /// starts like a receipt (``ReceiptInputDescription/startsLikeReceipt(_:)``).
+    var recognizedReceipt: [UInt8]? {
+        guard total <= Self.limit, case .success(let receipt) = InputShape.receipt(bytes) else { return nil }
+        if bytes.trimmingASCIIWhitespace().first == UInt8(ascii: "{") { return receipt }
+        return ReceiptInputDescription.startsLikeReceipt(receipt) ? receipt : nil
     }
 }

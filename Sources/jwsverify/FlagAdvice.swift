@@ -48,7 +48,8 @@ enum FlagAdvice {
                 + " not Apple's roots; verify them in a run of their own"
         case .xcodeCertificateUnreadable?:
             let path = xcodeCertificatePath ?? "?"
-            message = "\(VerifyCommand.trust.xcodeCertificate.name) \(quotedPath(path)): \(notACertificate(xcodeCertificate))"
+            message =
+                "\(VerifyCommand.trust.xcodeCertificate.name) \(quotedPath(path)): \(notACertificate(xcodeCertificate))"
         case .rootUnreadable(let index)? where roots.indices.contains(index):
             message =
                 "\(VerifyCommand.trust.root.name) \(quotedPath(roots[index].path)): \(notACertificate(roots[index].contents))"
@@ -113,12 +114,8 @@ enum FlagAdvice {
         }
         guard error.check == .claims else { return nil }
         switch failedStep {
-        case "bundleId":
-            return "the token names another app's bundle id; '\(VerifyCommand.trust.bundleId.name)' must be your app's:"
-                + " change it only if that bundle id is yours too"
-        case "appAppleId":
-            return "the token names another app Apple id; '\(VerifyCommand.trust.appAppleId.name)' must be your app's, from"
-                + " App Store Connect: never copy the token's"
+        case "bundleId", "appAppleId":
+            return appHint(failedStep, form: .token)
         case "environment":
             let given = environment.map { " '\(VerifyCommand.trust.environment.name) \($0.rawValue)'" } ?? ""
             return "the token comes from another environment than\(given); pass the environment it names to"
@@ -128,11 +125,27 @@ enum FlagAdvice {
         }
     }
 
-    /// The note on a validation time that is the current time for lack of a signed date.
-    static func withoutSignedDate(kind: PayloadKind?) -> String {
-        let key = kind?.validationDateKey ?? "signedDate"
-        return "the current time: the payload has no \(key); pass '\(VerifyCommand.trust.at.name) <time>' to validate at"
-            + " another time"
+    /// The hint after the claims step `bundleId` or `appAppleId` failed: the flag must name the user's own app.
+    private static func appHint(_ step: String?, form: SignedDataForm) -> String {
+        let noun = form == .token ? "token" : "receipt"
+        guard step == "appAppleId" else {
+            return
+                "the \(noun) names another app's bundle id; '\(VerifyCommand.trust.bundleId.name)' must be your app's:"
+                + " change it only if that bundle id is yours too"
+        }
+        let field = form == .receipt ? " (field 1)" : ""
+        return "the \(noun) names another app Apple id\(field); '\(VerifyCommand.trust.appAppleId.name)' must be your"
+            + " app's, from App Store Connect: never copy the \(noun)'s"
+    }
+
+    /// The note on a validation time that is the current time for lack of a signed date (a receipt's: of a
+    /// creation date).
+    static func withoutSignedDate(_ form: SignedDataForm, kind: PayloadKind?) -> String {
+        let missing =
+            form == .receipt
+            ? "the receipt has no creation date (field 12)"
+            : "the payload has no \(kind?.validationDateKey ?? "signedDate")"
+        return "the current time: \(missing); pass '\(VerifyCommand.trust.at.name) <time>' to validate at another time"
     }
 
     // MARK: Receipts
@@ -154,12 +167,8 @@ enum FlagAdvice {
         let environment = ReceiptCommand.trust.environment.name
         let xcode = AppStoreEnvironment.xcode.rawValue
         switch (error.check, failedStep) {
-        case (.claims, "bundleId"):
-            return "the receipt names another app's bundle id; '\(ReceiptCommand.trust.bundleId.name)' must be your app's:"
-                + " change it only if that bundle id is yours too"
-        case (.claims, "appAppleId"):
-            return "the receipt names another app Apple id (field 1); '\(ReceiptCommand.trust.appAppleId.name)' must be your"
-                + " app's, from App Store Connect: never copy the receipt's"
+        case (.claims, "bundleId"), (.claims, "appAppleId"):
+            return appHint(failedStep, form: .receipt)
         case (.claims, "environment"):
             let given = environments.map { "'\(environment) \($0.rawValue)'" }
             return "the receipt comes from another environment than \(OptionValue.alternatives(given)); pass the"
@@ -195,10 +204,4 @@ enum FlagAdvice {
     /// The hint when `verify` is given an app receipt.
     static let receiptGivenToVerify =
         "this looks like a StoreKit 1 app receipt, not a JWS token: verify it with 'jwsverify \(Subcommand.receipt.path)'"
-
-    /// The note on a receipt's validation time that is the current time for lack of a creation date.
-    static func withoutCreationDate() -> String {
-        "the current time: the receipt has no creation date (field 12); pass '\(ReceiptCommand.trust.at.name) <time>' to"
-            + " validate at another time"
-    }
 }

@@ -6,15 +6,8 @@ extension Subcommand {
     static let inspect = Subcommand(path: "inspect")
 }
 
-/// The options of `inspect`.
-struct InspectOptions: Equatable, Sendable {
-    /// The token file, or standard input.
-    var input: InputSource = .standardInput
-    /// `--kind`; nil for `auto`.
-    var kind: PayloadKind?
-    /// `--json`.
-    var json = false
-}
+/// The options of `inspect` (`--kind`, `--json` and the input): those of `verify`.
+typealias InspectOptions = VerifyOptions
 
 /// What `inspect` shows of a token: decoded, nothing verified.
 struct Inspection: Sendable {
@@ -38,15 +31,14 @@ struct Inspection: Sendable {
 }
 
 /// `jwsverify inspect`: decodes a token with ``SignedDataVerifier/decodeUnverified(_:as:)`` and shows
-/// header, certificates and payload, labelled UNVERIFIED; an app receipt (``ReceiptInput/recognize(_:)``) with
+/// header, certificates and payload, labelled UNVERIFIED; an app receipt (``WholeInput/recognizedReceipt``) with
 /// ``AppReceiptVerifier/decodeUnverified(_:maximumReceiptBytes:)``: its signer, embedded certificates and content.
 enum InspectCommand {
     // MARK: Options and definition
 
     /// The options of `inspect`, in help order.
-    static let declarations: [OptionDeclaration<InspectOptions>] = [
-        .kind(values: VerifyCommand.kindValues, defaultValue: "auto", parse: VerifyCommand.payloadKind, \.kind),
-        .json(help: "Print one JSON object (schemaVersion 1).", \.json),
+    static let declarations = [
+        VerifyCommand.kind, VerifyCommand.json.withHelp("Print one JSON object (schemaVersion 1)."),
     ]
 
     /// `inspect` in ``CommandRegistry``.
@@ -69,48 +61,35 @@ enum InspectCommand {
                 (ExitCode.usage, "Usage error."),
                 (ExitCode.noInput, "Input missing, unreadable or empty."),
             ]),
-        options: declarations, parse: parse,
+        options: declarations,
+        parse: { VerifyCommand.parse($0, subcommand: .inspect, declarations: declarations).map(Command.inspect) },
         execute: { command, io in
             guard case .inspect(let options) = command else { return nil }
             io.hintWhenReadingATerminal(options.input)
             return io.emit(run(options))
         })
 
-    /// Parses the arguments after `inspect`.
-    ///
-    /// - Returns: the command, or the usage error (see ``CommandLineGrammar``; a second FILE).
-    @Sendable static func parse(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
-        CommandLineGrammar.parseOptions(
-            arguments, declarations: declarations, into: InspectOptions(), subcommand: .inspect
-        ).flatMap { parsed in
-            parsed.input().map { input in
-                var options = parsed.options
-                options.input = input
-                return .inspect(options)
-            }
-        }
-    }
-
     // MARK: Run
 
     /// Runs `inspect` on the input.
     static func run(_ options: InspectOptions) -> CommandResult {
-        let whole: TokenInput.Whole
-        switch TokenInput.readWhole(options.input, what: "token") {
+        let whole: WholeInput
+        switch WholeInput.read(options.input, what: "token") {
         case .failure(let failure): return .inputFailure(failure)
         case .success(let value): whole = value
         }
-        if let receipt = ReceiptInput.recognize(whole) {
-            let inspection = ReceiptInspection(receipt)
-            let text = options.json ? ReceiptRenderer.json(inspection) : ReceiptRenderer.text(inspection)
-            return CommandResult(stdout: text, status: inspection.exitCode)
+        if let receipt = whole.recognizedReceipt {
+            let inspection = Result { () throws(VerificationError) in try AppReceiptVerifier.decodeUnverified(receipt) }
+            let text = options.json ? JSONRenderer.render(inspection) : TextRenderer.render(inspection)
+            let decoded = (try? inspection.get()) != nil
+            return CommandResult(stdout: text, status: decoded ? ExitCode.verified : ExitCode.notVerified)
         }
         let token: String
-        switch TokenInput.shape(whole) {
+        switch whole.token {
         case .unreadable(let message):
             let inspection = Inspection(error: VerificationError(.malformedToken, check: .format, message))
             return render(inspection, options: options)
-        case .token(let value): token = value
+        case .value(let value): token = value
         }
         return render(inspect(token, kind: options.kind, nesting: true), options: options)
     }
@@ -129,7 +108,7 @@ enum InspectCommand {
             return Inspection(error: error)
         }
         var inspection = Inspection(kind: unverified.kind)
-        inspection.header = headerJSON(unverified.header)
+        inspection.header = unverified.header.jsonValue
         inspection.chain = VerificationRunner.roles(
             unverified.certificates, complete: unverified.certificateProblems.isEmpty)
         inspection.certificateProblems = unverified.certificateProblems
@@ -144,16 +123,5 @@ enum InspectCommand {
             }
         }
         return inspection
-    }
-
-    /// The header's members as its `encode(to:)` writes them, built directly (no encoder round trip).
-    static func headerJSON(_ header: JWSHeader) -> JSONValue {
-        var members = header.additionalMembers
-        if let alg = header.alg { members["alg"] = .string(alg) }
-        if let x5c = header.x5c { members["x5c"] = .array(x5c.map(JSONValue.string)) }
-        if let kid = header.kid { members["kid"] = .string(kid) }
-        if let typ = header.typ { members["typ"] = .string(typ) }
-        if let crit = header.crit { members["crit"] = crit }
-        return .object(members)
     }
 }

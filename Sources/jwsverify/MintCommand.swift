@@ -49,4 +49,27 @@ enum MintCommand {
         if !text.isEmpty, text.allSatisfy(safe.contains) { return text }
         return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
+
+    /// Why `mint token` (`receipts` false) or `mint receipt` cannot use the `--pki` directory, with the command that
+    /// makes one.
+    static func loadFailure(_ error: TestPKIDirectory.LoadError, path: String, receipts: Bool) -> InputFailure {
+        let option = receipts ? MintReceiptCommand.pki.name : MintTokenCommand.pki.name
+        let hint =
+            "; make one with '\(HelpText.program) \(Subcommand.mintPKI.path)"
+            + (receipts ? " \(MintPKICommand.receipt.name)" : "") + " \(MintPKICommand.out.name) \(shellQuoted(path))'"
+        let shown = receipts ? EscapedText.escaped(path) : path
+        switch error {
+        case .noSuchDirectory where !receipts:
+            return InputFailure(message: "cannot open \(option) directory '\(path)': no such directory" + hint)
+        case .noSuchDirectory, .notADirectory:
+            return InputFailure(message: "\(option) '\(shown)' is not a directory" + hint)
+        case .missingFiles(let missing):
+            return InputFailure(
+                message: "\(option) directory '\(path)' has no \(missing.joined(separator: ", "))" + hint)
+        case .unreadable(let underlying):
+            return InputFailure(
+                message: "cannot load the \(receipts ? "receipt " : "")test PKI in \(option) directory '\(shown)':"
+                    + " \(underlying)" + (receipts ? hint : ""))
+        }
+    }
 }

@@ -19,25 +19,21 @@ struct MintPKIOptions: Equatable, Sendable {
     var receipt = false
 }
 
-/// `jwsverify mint pki`: a test PKI made by ``TestHierarchy`` of `JWSVerifyTesting` (profile `.appStoreEC`, tokens), or by its `.receiptRSA` profile
-/// with an Xcode StoreKit Testing credential (`--receipt`).
+/// `jwsverify mint pki`: a test PKI written by ``TestPKIDirectory`` of `JWSVerifyTesting`: an EC ``TestHierarchy`` (tokens), or
+/// an RSA one with an Xcode StoreKit Testing credential (`--receipt`).
 enum MintPKICommand {
     // MARK: Options and definition
 
-    /// `--out <directory>`, required.
     static let out = OptionDeclaration<MintPKIOptions>.out(
         label: "<directory>", help: "The directory to write; created when missing.", required: true
     ) { options, path in options.out = path }
 
-    /// `--seed <n>`.
     static let seed = OptionDeclaration<MintPKIOptions>.seed(
         help: "Makes the keys and serial numbers repeatable", \.seed)
 
-    /// `--force`.
     static let force = OptionDeclaration<MintPKIOptions>.flag(
         "--force", help: "Replace existing PKI files in the directory.", \.force)
 
-    /// `--receipt`.
     static let receipt = OptionDeclaration<MintPKIOptions>.flag(
         "--receipt",
         help: "Write the RSA hierarchy that signs app receipts (shaped like Apple Inc. Root, WWDR G5 and the receipt"
@@ -92,87 +88,40 @@ enum MintPKICommand {
 
     // MARK: Run
 
-    /// The files `mint pki` writes, in the order it lists them, with what each one is.
-    static let pkiFiles: [(name: String, description: String)] = [
-        (TestHierarchy.FileName.rootDER, "root certificate (P-384), DER: trust this one in your tests"),
-        (TestHierarchy.FileName.rootPEM, "root certificate, PEM"),
-        (TestHierarchy.FileName.intermediateDER, "intermediate certificate (P-384, Apple's intermediate marker), DER"),
-        (TestHierarchy.FileName.intermediatePEM, "intermediate certificate, PEM"),
-        (TestHierarchy.FileName.leafDER, "leaf certificate (P-256, receipt signing marker) that signs tokens, DER"),
-        (TestHierarchy.FileName.leafPEM, "leaf certificate, PEM"),
-        (TestHierarchy.FileName.rootKey, "root private key, PKCS#8 PEM, mode 0600"),
-        (TestHierarchy.FileName.intermediateKey, "intermediate private key, PKCS#8 PEM, mode 0600"),
-        (TestHierarchy.FileName.leafKey, "leaf private key, PKCS#8 PEM, mode 0600"),
-    ]
-
-    /// The files `mint pki --receipt` writes, in the order it lists them, with what each one is.
-    static let receiptPKIFiles: [(name: String, description: String)] = [
-        (
-            TestHierarchy.FileName.rootDER,
-            "root certificate (RSA, named like Apple Root CA), DER: trust this one in your tests"
-        ),
-        (TestHierarchy.FileName.rootPEM, "root certificate, PEM"),
-        (TestHierarchy.FileName.intermediateDER, "intermediate certificate (RSA, WWDR G5's names and marker), DER"),
-        (TestHierarchy.FileName.intermediatePEM, "intermediate certificate, PEM"),
-        (TestHierarchy.FileName.leafDER, "receipt signing leaf (RSA, receipt signing marker) that signs receipts, DER"),
-        (TestHierarchy.FileName.leafPEM, "leaf certificate, PEM"),
-        (TestHierarchy.FileName.rootKey, "root private key, PKCS#8 PEM, mode 0600"),
-        (TestHierarchy.FileName.intermediateKey, "intermediate private key, PKCS#8 PEM, mode 0600"),
-        (TestHierarchy.FileName.leafKey, "leaf private key, PKCS#8 PEM, mode 0600"),
-        (
-            TestHierarchy.XcodeFileName.certificateDER,
-            "StoreKit Testing certificate (self-signed RSA), DER: for"
-                + " '--xcode-certificate'"
-        ),
-        (TestHierarchy.XcodeFileName.certificatePEM, "StoreKit Testing certificate, PEM"),
-        (TestHierarchy.XcodeFileName.key, "StoreKit Testing private key, PKCS#8 PEM, mode 0600"),
-    ]
-
-    /// Runs `mint pki`: generates a hierarchy and writes it, refusing to replace existing files without
-    /// `--force`.
+    /// Runs `mint pki`: generates a hierarchy and writes it (``TestPKIDirectory/write(_:to:seed:)``), refusing to
+    /// replace existing files without `--force`.
     ///
     /// - Returns: the list of files and the next commands (exit 0); a usage error when files exist
     ///   (exit 64); `Error:` and exit 1 when the PKI cannot be made or written.
     static func run(_ options: MintPKIOptions) -> CommandResult {
         let directory = URL(fileURLWithPath: options.out)
+        let profile: TestPKIDirectory.Profile = options.receipt ? .receipts : .tokens
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             return MintCommand.failure("cannot write the test PKI: '\(options.out)' exists and is not a directory")
         }
-        let files = options.receipt ? receiptPKIFiles : pkiFiles
-        let existing = files.map(\.name).filter { name in
-            (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)) != nil
-        }
+        let existing = TestPKIDirectory.existingFiles(profile, in: directory)
         if !existing.isEmpty, !options.force {
             return .usage(
                 UsageError(
                     message: "'\(options.out)' already holds \(existing.joined(separator: ", ")); pass"
                         + " '\(force.name)' to replace the PKI files", subcommand: .mintPKI))
         }
-        let validity: ClosedRange<Date>
         do {
-            if options.receipt {
-                let pki = try TestHierarchy.generate(.receiptRSA)
-                try pki.write(to: directory)
-                try TestHierarchy.writeXcodeStoreKitCredential(
-                    TestHierarchy.makeXcodeStoreKitCertificate(), to: directory)
-                validity = pki.root.notBefore...pki.root.notAfter
-            } else {
-                let pki = try TestHierarchy.generate(.appStoreEC, seed: options.seed)
-                try pki.write(to: directory)
-                validity = pki.root.notBefore...pki.root.notAfter
-            }
+            let validity = try TestPKIDirectory.write(profile, to: directory, seed: options.seed)
+            return CommandResult(
+                stdout: report(
+                    files: TestPKIDirectory.files(profile), validity: validity, directory: options.out,
+                    receipt: options.receipt),
+                status: ExitCode.verified)
         } catch {
             return MintCommand.failure("cannot write the test PKI to '\(options.out)': \(error)")
         }
-        return CommandResult(
-            stdout: report(files: files, validity: validity, directory: options.out, receipt: options.receipt),
-            status: ExitCode.verified)
     }
 
     /// What `mint pki` prints: the files, the validity and the next commands.
     static func report(
-        files: [(name: String, description: String)], validity: ClosedRange<Date>, directory: String, receipt: Bool
+        files: [TestPKIDirectory.File], validity: ClosedRange<Date>, directory: String, receipt: Bool
     ) -> String {
         let width = files.map(\.name.count).max() ?? 0
         var lines = ["Wrote a test PKI to '\(directory)' (test certificates, NOT Apple's):"]

@@ -64,15 +64,12 @@ enum MintTokenCommand {
     /// The library's defaults, shown in help.
     private static let defaults = PayloadParameters()
 
-    /// `--pki <directory>`, required.
     static let pki = OptionDeclaration<MintTokenOptions>.pki(
         help: "A directory written by 'jwsverify \(Subcommand.mintPKI.path)'.", \.pki)
 
-    /// `--kind <kind>`, required.
     static let kind = OptionDeclaration<MintTokenOptions>.kind(
         values: TestPayloadKind.allCases.map(\.rawValue), required: true, parse: TestPayloadKind.init(name:), \.kind)
 
-    /// `--type <type>`.
     static let type = OptionDeclaration<MintTokenOptions>.value(
         "--type", label: "<type>",
         help: "The notificationType, such as DID_RENEW; '\(kind.name) \(TestPayloadKind.notification.rawValue)' only.",
@@ -86,7 +83,6 @@ enum MintTokenCommand {
         options.notificationType = string
     }
 
-    /// `--subtype <subtype>`.
     static let subtype = OptionDeclaration<MintTokenOptions>.value(
         "--subtype", label: "<subtype>", help: "The subtype, such as BILLING_RECOVERY.",
         defaultValue: "\(defaults.notificationSubtype ?? "none") with the default type, else none"
@@ -99,38 +95,24 @@ enum MintTokenCommand {
         options.notificationSubtype = string
     }
 
-    /// `--bundle-id <id>`.
     static let bundleId = OptionDeclaration<MintTokenOptions>.bundleId(
         help: "The bundleId.", defaultValue: defaults.bundleId, allowsEmpty: false, \.bundleId)
 
-    /// `--app-apple-id <n>`.
     static let appAppleId = OptionDeclaration<MintTokenOptions>.appAppleId(
         help: "The appAppleId.", defaultValue: "\(defaults.appAppleId)", \.appAppleId)
 
-    /// `--environment <environment>`.
     static let environment = OptionDeclaration<MintTokenOptions>.environment(
         values: [AppStoreEnvironment.sandbox, .production].map(\.rawValue), defaultValue: defaults.environment
     ) { options, canonical in options.environment = canonical }
 
-    /// `--product-id <id>`.
     static let productId = OptionDeclaration<MintTokenOptions>.value(
         "--product-id", label: "<id>", help: "The productId.", defaultValue: defaults.productId
     ) { options, string throws(InvalidValue) in options.productId = try OptionValue.nonEmpty(string) }
 
-    /// `--signed-date <time>`.
-    static let signedDate = OptionDeclaration<MintTokenOptions>.value(
-        "--signed-date", label: "<time>",
-        help: "The signedDate, 'now' or an ISO 8601 date-time; the other dates follow it.", defaultValue: "now"
-    ) { options, string throws(InvalidValue) in
-        switch Arguments.parseTime(string) {
-        case .fixed(let date)?: options.signedDate = date
-        case .now?: options.signedDate = nil
-        case .signed?, nil:
-            throw InvalidValue(hint: ". Please provide 'now' or an ISO 8601 date-time such as 2023-01-05T21:22:34Z.")
-        }
-    }
+    static let signedDate = OptionDeclaration<MintTokenOptions>.mintDate(
+        "--signed-date", help: "The signedDate, 'now' or an ISO 8601 date-time; the other dates follow it.",
+        example: "2023-01-05T21:22:34Z", \.signedDate)
 
-    /// `--set <key=value>`, repeatable.
     static let set = OptionDeclaration<MintTokenOptions>.value(
         "--set", label: "<key=value>",
         help: "Set a payload field; repeat for several. The value is JSON when it parses as JSON, else a string; a"
@@ -145,13 +127,11 @@ enum MintTokenCommand {
         options.assignments.append(string)
     }
 
-    /// `--payload <file>`.
     static let payload = OptionDeclaration<MintTokenOptions>.value(
         "--payload", label: "<file>",
         help: "A JSON object merged into the payload, objects member by member, before '\(set.name)'."
     ) { options, string throws(InvalidValue) in options.payloadFile = try OptionValue.nonEmpty(string) }
 
-    /// `--count <n>`.
     static let count = OptionDeclaration<MintTokenOptions>.value(
         "--count", label: "<n>", help: "How many distinct tokens: 1 to \(maximumCount).", defaultValue: "1"
     ) { options, string throws(InvalidValue) in
@@ -161,7 +141,6 @@ enum MintTokenCommand {
         options.count = count
     }
 
-    /// `--seed <n>`.
     static let seed = OptionDeclaration<MintTokenOptions>.seed(help: "Makes the identifiers repeatable", \.seed)
 
     /// The options of `mint token`, in help order.
@@ -225,19 +204,17 @@ enum MintTokenCommand {
 
     // MARK: Run
 
-    /// How many token lines are collected before they are written.
-    private static let linesPerWrite = 64
-
-    /// Runs `mint token`: loads the PKI and the payload file, then mints the tokens and hands them to
-    /// `standardOutput`, one per line, a few lines at a time (memory stays flat whatever `--count`).
+    /// Runs `mint token`: loads the PKI and the payload file, then mints the tokens with
+    /// ``TokenMinter/mintLines(_:parameters:overrides:count:linesPerWrite:write:)``, written a few lines at a time.
     ///
     /// - Returns: exit 0 with nothing more to print; 66 when the PKI directory or the payload file cannot
     ///   be used; 1 when a token cannot be signed (the tokens before it have been written).
     static func run(_ options: MintTokenOptions, standardOutput: (String) -> Void) -> CommandResult {
         let minter: TokenMinter
-        switch loadPKI(options.pki) {
-        case .failure(let failure): return .inputFailure(failure)
-        case .success(let value): minter = value
+        do {
+            minter = try TestPKIDirectory.loadTokenMinter(from: URL(fileURLWithPath: options.pki))
+        } catch {
+            return .inputFailure(MintCommand.loadFailure(error, path: options.pki, receipts: false))
         }
         var merge: [String: JSONValue] = [:]
         if let path = options.payloadFile {
@@ -252,86 +229,30 @@ enum MintTokenCommand {
         } catch {
             return .usage(UsageError(message: "\(error)", subcommand: .mintToken))
         }
-        var parameters = options.parameters
-        // One seed for the whole run, as TokenMinter.mint(_:parameters:overrides:count:) draws it, so that
-        // the tokens differ by their index.
-        if parameters.seed == nil { parameters.seed = UInt64.random(in: .min ... .max) }
-        var pending = ""
-        for index in 0..<options.count {
-            do {
-                let payload = try minter.defaultPayload(options.kind, parameters: parameters, index: index)
-                pending += try minter.sign(overrides.apply(to: payload)) + "\n"
-            } catch {
-                standardOutput(pending)
-                return MintCommand.failure("cannot sign token \(index + 1) of \(options.count): \(error)")
-            }
-            if (index + 1) % linesPerWrite == 0 {
-                standardOutput(pending)
-                pending = ""
-            }
-        }
-        if !pending.isEmpty { standardOutput(pending) }
-        return CommandResult(status: ExitCode.verified)
-    }
-
-    /// Loads the hierarchy that `mint pki` wrote, explaining what is missing.
-    static func loadPKI(_ path: String) -> Result<TokenMinter, InputFailure> {
-        let directory = URL(fileURLWithPath: path)
-        let hint =
-            "; make one with '\(HelpText.program) \(Subcommand.mintPKI.path) \(MintPKICommand.out.name)"
-            + " \(MintCommand.shellQuoted(path))'"
-        let option = pki.name
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
-            return .failure(
-                InputFailure(message: "cannot open \(option) directory '\(path)': no such directory" + hint))
-        }
-        guard isDirectory.boolValue else {
-            return .failure(InputFailure(message: "\(option) '\(path)' is not a directory" + hint))
-        }
-        func exists(_ name: String) -> Bool {
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
-        }
-        let names = TestHierarchy.FileName.self
-        let missing =
-            [
-                (names.rootDER, names.rootPEM), (names.intermediateDER, names.intermediatePEM),
-                (names.leafDER, names.leafPEM),
-            ]
-            .filter { !exists($0.0) && !exists($0.1) }.map(\.0)
-            + [names.rootKey, names.intermediateKey, names.leafKey].filter { !exists($0) }
-        guard missing.isEmpty else {
-            return .failure(
-                InputFailure(
-                    message: "\(option) directory '\(path)' has no \(missing.joined(separator: ", "))" + hint))
-        }
         do {
-            return .success(try TokenMinter(hierarchy: TestHierarchy.load(from: directory, profile: .appStoreEC)))
+            try minter.mintLines(
+                options.kind, parameters: options.parameters, overrides: overrides, count: options.count,
+                write: standardOutput)
         } catch {
-            return .failure(
-                InputFailure(message: "cannot load the test PKI in \(option) directory '\(path)': \(error)"))
+            return MintCommand.failure(
+                "cannot sign token \(error.index + 1) of \(options.count): \(error.underlying)")
         }
+        return CommandResult(status: ExitCode.verified)
     }
 
     /// Reads the `--payload` file: one JSON object (at most 16 MiB).
     static func readPayloadFile(_ path: String) -> Result<[String: JSONValue], InputFailure> {
         let limit = 16 * 1024 * 1024
-        let input: ByteSource
-        switch ByteSource.open(path: path, role: "\(payload.name) file ") {
-        case .failure(let failure): return .failure(failure)
-        case .success(let value): input = value
-        }
-        switch input.readAll(keepingAtMost: limit) {
-        case .failure(let failure):
-            return .failure(failure)
-        case .success(let (bytes, total)):
-            guard total <= limit else {
-                return .failure(InputFailure(message: "\(input.name) is over \(limit) bytes"))
+        return ByteSource.open(path: path, role: "\(payload.name) file ").flatMap { input in
+            input.readAll(keepingAtMost: limit).flatMap { bytes, total in
+                guard total <= limit else {
+                    return .failure(InputFailure(message: "\(input.name) is over \(limit) bytes"))
+                }
+                guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
+                    return .failure(InputFailure(message: "\(input.name) does not hold a JSON object"))
+                }
+                return .success(members)
             }
-            guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
-                return .failure(InputFailure(message: "\(input.name) does not hold a JSON object"))
-            }
-            return .success(members)
         }
     }
 }

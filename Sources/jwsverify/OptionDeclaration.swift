@@ -76,13 +76,6 @@ struct OptionDeclaration<Options>: Sendable {
             apply: { options, _ in options[keyPath: keyPath] = true })
     }
 
-    /// The same option setting a part of larger options (a ``TrustOptions`` inside `verify`'s options).
-    func lifted<Outer>(_ part: WritableKeyPath<Outer, Options> & Sendable) -> OptionDeclaration<Outer> {
-        OptionDeclaration<Outer>(summary: summary) { options, string throws(InvalidValue) in
-            try apply(&options[keyPath: part], string)
-        }
-    }
-
     /// The same option with another help text (`batch` words `--json` and `--quiet` its own way).
     func withHelp(_ help: String) -> Self {
         var summary = summary

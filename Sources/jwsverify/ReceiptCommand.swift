@@ -6,24 +6,12 @@ extension Subcommand {
     static let receipt = Subcommand(path: "receipt")
 }
 
-/// The options of `receipt`, exactly as given on the command line.
-struct ReceiptOptions: Equatable, Sendable {
-    /// The receipt file, or standard input.
-    var input: InputSource = .standardInput
-    /// `--root`, `--bundle-id`, `--app-apple-id`, `--environment`, `--xcode-certificate`, `--at`.
-    var trust = TrustOptions()
-    /// `--device-guid`: the device identifier's bytes.
-    var deviceIdentifier: [UInt8]?
-    /// `--json`.
-    var json = false
-}
-
 /// `jwsverify receipt`: verifies one StoreKit 1 app receipt with ``AppReceiptVerifier`` and explains every check.
 enum ReceiptCommand {
     // MARK: Options
 
     /// `--root`, `--bundle-id`, `--app-apple-id`, `--environment`, `--xcode-certificate`, `--at`.
-    static let trust = TrustOptionGroup<ReceiptOptions>(
+    static let trust = TrustOptionGroup(
         TrustOptionHelp(
             rootDefault: "the bundled Apple Inc. Root (Apple Root CA)",
             bundleId: "The bundle id the receipt must carry (field 2).",
@@ -39,20 +27,15 @@ enum ReceiptCommand {
                     + " byte-identical to it."
             },
             at: "When the certificates must be valid: signed (the receipt's creation date), now, or an ISO 8601"
-                + " date-time."), \.trust)
+                + " date-time."))
 
-    /// `--device-guid <hex>`.
-    static let deviceGuid = OptionDeclaration<ReceiptOptions>.deviceGuid(
+    static let deviceGuid = OptionDeclaration<VerifyOptions>.deviceGuid(
         help: "Check that the receipt was issued to this device (its SHA-1 hash, field 5): identifierForVendor on"
             + " iOS (the UUID form is accepted), the MAC address of the primary network interface on macOS, in"
             + " hex.", \.deviceIdentifier)
 
-    /// `--json`.
-    static let json = OptionDeclaration<ReceiptOptions>.json(
-        help: "Print one JSON object (schemaVersion 1), on success and on failure.", \.json)
-
     /// The options of `receipt`, in help order.
-    static let declarations = trust.declarations + [deviceGuid, json]
+    static let declarations = trust.declarations + [deviceGuid, VerifyCommand.json]
 
     // MARK: Definition
 
@@ -64,7 +47,7 @@ enum ReceiptCommand {
             discussion: "Checks the PKCS#7 signature, the signer's chain to Apple Inc. Root with Apple's marker"
                 + " extensions, the bundle id, the environment and, with '\(deviceGuid.name)', the device hash, without"
                 + " sending the receipt anywhere: a local replacement for Apple's deprecated verifyReceipt endpoint."
-                + " '\(json.name)' prints the receipt in the shape of verifyReceipt's 'receipt' object.",
+                + " '\(VerifyCommand.json.name)' prints the receipt in the shape of verifyReceipt's 'receipt' object.",
             argument: ArgumentDeclaration.file(
                 help: "The receipt: the receipt file's bytes, base64 of them, or a verifyReceipt request body"
                     + " {\"receipt-data\": \"...\"}; '-' or none reads standard input."),
@@ -74,7 +57,8 @@ enum ReceiptCommand {
                 (ExitCode.usage, "Usage error, or a configuration the verifier refuses."),
                 (ExitCode.noInput, "Input missing, unreadable or empty."),
             ]),
-        options: declarations, parse: parse,
+        options: declarations,
+        parse: { VerifyCommand.parse($0, subcommand: .receipt, declarations: declarations).map(Command.receipt) },
         execute: { command, io in
             guard case .receipt(let options) = command else { return nil }
             if options.input == .standardInput, io.standardInputIsTerminal, io.standardErrorIsTerminal {
@@ -83,57 +67,26 @@ enum ReceiptCommand {
             return io.emit(run(options))
         })
 
-    /// Parses the arguments after `receipt`.
-    ///
-    /// - Returns: the command, or the usage error: a bad option (see ``CommandLineGrammar``),
-    ///   `--xcode-certificate` without `--environment Xcode`, or a second FILE.
-    @Sendable static func parse(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
-        CommandLineGrammar.parseOptions(
-            arguments, declarations: declarations, into: ReceiptOptions(), subcommand: .receipt
-        ).flatMap { parsed in
-            if let conflict = trust.conflict(parsed.options.trust, subcommand: .receipt) { return .failure(conflict) }
-            return parsed.input().map { input in
-                var options = parsed.options
-                options.input = input
-                return .receipt(options)
-            }
-        }
-    }
-
     // MARK: Run
 
     /// Runs `receipt`: configures the verifier (exit 64 when the configuration is refused), reads the receipt
     /// (exit 66 when there is none), verifies it and renders the outcome.
-    static func run(_ options: ReceiptOptions) -> CommandResult {
-        let runner: ReceiptRunner
-        switch makeRunner(options.trust, subcommand: .receipt, showsUndecodedDetails: true)
-        {
+    static func run(_ options: VerifyOptions) -> CommandResult {
+        let runner: VerificationRunner
+        switch VerificationRunner.make(options, forms: .receipts, subcommand: .receipt, showsUndecodedDetails: true) {
         case .failure(let result): return result
         case .success(let value): runner = value
         }
-        let outcome: ReceiptOutcome
-        switch ReceiptInput.read(options.input) {
+        let outcome: SignedDataOutcome
+        switch WholeInput.read(options.input, what: "receipt").map(\.receipt) {
         case .failure(let failure): return .inputFailure(failure)
-        case .success(.unreadable(let message)): outcome = .unreadable(message)
-        case .success(.receipt(let receipt)): outcome = runner.run(receipt, deviceIdentifier: options.deviceIdentifier)
+        case .success(.unreadable(let message)): outcome = .unreadable(.receipt, message)
+        case .success(.value(let receipt)):
+            outcome = runner.run(receipt: receipt, deviceIdentifier: options.deviceIdentifier)
         }
         let text =
             options.json
-            ? ReceiptRenderer.json(outcome, pretty: true, includeDER: true) : ReceiptRenderer.text(outcome)
+            ? JSONRenderer.render(outcome, pretty: true, includeDER: true) : TextRenderer.render(outcome)
         return CommandResult(stdout: text, status: outcome.exitCode)
-    }
-
-    /// Reads the certificate files and configures the library's receipt verifier
-    /// (``TrustOptions/configure(signedData:_:)``).
-    ///
-    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64 when the
-    ///   library refuses the configuration, in the words of the flags and files given.
-    static func makeRunner(
-        _ trust: TrustOptions, subcommand: Subcommand, showsUndecodedDetails: Bool
-    ) -> Result<ReceiptRunner, CommandResult> {
-        trust.configure(signedData: "receipts") { roots, xcodeCertificate in
-            ReceiptRunner.make(
-                trust, roots: roots, xcodeCertificate: xcodeCertificate, showsUndecodedDetails: showsUndecodedDetails)
-        }.mapError { $0.result(subcommand: subcommand) }
     }
 }

@@ -1,5 +1,11 @@
+import Foundation
+import JWSVerify
+
 /// The options that several subcommands declare under one name, each subcommand with its own help,
 /// default, accepted values and property; the name, value label and parsing live here once.
+///
+/// Each function takes the subcommand's `help` text, the `defaultValue` its help shows, whether it is `required`,
+/// and the `keyPath` of the property it sets (or a `set` function), and returns the declaration.
 extension OptionDeclaration {
     /// `--json`: JSON output (`verify`, `batch`, `inspect`).
     static func json(help: String, _ keyPath: WritableKeyPath<Options, Bool> & Sendable) -> Self {
@@ -8,15 +14,6 @@ extension OptionDeclaration {
 
     /// `--kind <kind>`: the payload kind (`verify`, `batch`, `inspect`: a ``PayloadKind`` or `auto`;
     /// `mint token`: a `TestPayloadKind`).
-    ///
-    /// - Parameters:
-    ///   - values: The accepted values, listed in help and in the error for another value.
-    ///   - help: The help text after the list of values.
-    ///   - defaultValue: The default shown in help, if any.
-    ///   - required: Whether the subcommand needs it.
-    ///   - parse: The kind a value names, nil when it names none.
-    ///   - keyPath: The property it sets.
-    /// - Returns: the declaration.
     static func kind<Kind>(
         values: [String], help: String = "", defaultValue: String? = nil, required: Bool = false,
         parse: @escaping @Sendable (String) -> Kind?, _ keyPath: WritableKeyPath<Options, Kind> & Sendable
@@ -31,13 +28,6 @@ extension OptionDeclaration {
     }
 
     /// `--bundle-id <id>`: the bundle id expected (`verify`) or minted (`mint token`).
-    ///
-    /// - Parameters:
-    ///   - help: The help text.
-    ///   - defaultValue: The default shown in help, if any.
-    ///   - allowsEmpty: Whether an empty value is accepted.
-    ///   - keyPath: The property it sets.
-    /// - Returns: the declaration.
     static func bundleId(
         help: String, defaultValue: String?, allowsEmpty: Bool, _ keyPath: WritableKeyPath<Options, String?> & Sendable
     ) -> Self {
@@ -59,14 +49,6 @@ extension OptionDeclaration {
     }
 
     /// `--environment <environment>`: one of `values` in any letter case, set in its canonical spelling.
-    ///
-    /// - Parameters:
-    ///   - values: The accepted values, canonical spelling, listed in help and in the error for another value.
-    ///   - help: The help text after the list of values.
-    ///   - defaultValue: The default shown in help, if any.
-    ///   - repeats: Whether the option may be given several times (each value is passed to `set`).
-    ///   - set: Sets the property from the canonical spelling.
-    /// - Returns: the declaration.
     static func environment(
         values: [String], help: String = "", defaultValue: String?, repeats: Bool = false,
         set: @escaping @Sendable (inout Options, String) -> Void
@@ -91,12 +73,6 @@ extension OptionDeclaration {
     }
 
     /// `--root <file>`: a trusted root certificate file, DER or PEM, repeatable (`verify`, `batch`, `receipt`).
-    ///
-    /// - Parameters:
-    ///   - help: The help text.
-    ///   - defaultValue: The root used when none is given, as help shows it.
-    ///   - keyPath: The list the paths are appended to, in order.
-    /// - Returns: the declaration.
     static func root(
         help: String, defaultValue: String, _ keyPath: WritableKeyPath<Options, [String]> & Sendable
     ) -> Self {
@@ -125,6 +101,21 @@ extension OptionDeclaration {
         }
     }
 
+    /// A date of `mint token` and `mint receipt` (`--signed-date`, `--created`): `now` (nil, the default) or an
+    /// ISO 8601 date-time such as `example`.
+    static func mintDate(
+        _ name: String, help: String, example: String, _ keyPath: WritableKeyPath<Options, Date?> & Sendable
+    ) -> Self {
+        .value(name, label: "<time>", help: help, defaultValue: "now") { options, string throws(InvalidValue) in
+            switch Arguments.parseTime(string) {
+            case .fixed(let date)?: options[keyPath: keyPath] = date
+            case .now?: options[keyPath: keyPath] = nil
+            case .signed?, nil:
+                throw InvalidValue(hint: ". Please provide 'now' or an ISO 8601 date-time such as \(example).")
+            }
+        }
+    }
+
     /// `--pki <directory>`, required: the test PKI directory that `mint token` and `mint receipt` sign with.
     static func pki(help: String, _ keyPath: WritableKeyPath<Options, String> & Sendable) -> Self {
         .value("--pki", label: "<directory>", help: help, required: true) { options, string throws(InvalidValue) in
@@ -133,14 +124,6 @@ extension OptionDeclaration {
     }
 
     /// `--out <path>`: where `mint pki` (a directory, required) and `mint receipt` (a file) write.
-    ///
-    /// - Parameters:
-    ///   - label: The value label: `<directory>` or `<file>`.
-    ///   - help: The help text.
-    ///   - defaultValue: The default shown in help, if any.
-    ///   - required: Whether the subcommand needs it.
-    ///   - set: Sets the property from the (non-empty) path.
-    /// - Returns: the declaration.
     static func out(
         label: String, help: String, defaultValue: String? = nil, required: Bool,
         set: @escaping @Sendable (inout Options, String) -> Void
@@ -152,46 +135,16 @@ extension OptionDeclaration {
     }
 
     /// `--device-guid <hex>`: the device identifier an app receipt is bound to (`receipt`, `mint receipt`), read by
-    /// ``OptionValue/deviceIdentifier(_:)``.
+    /// ``AppReceiptVerifier/deviceIdentifier(hex:)``.
     static func deviceGuid(help: String, _ keyPath: WritableKeyPath<Options, [UInt8]?> & Sendable) -> Self {
         .value("--device-guid", label: "<hex>", help: help) { options, string throws(InvalidValue) in
-            guard let bytes = OptionValue.deviceIdentifier(string) else {
+            guard let bytes = AppReceiptVerifier.deviceIdentifier(hex: string) else {
                 throw InvalidValue(
                     hint: ". Please provide the identifier's bytes in hex (0a1b2c3d4e5f), as a UUID"
                         + " (E621E1F8-C36C-495A-93FC-0C247A3E6E5F) or as a MAC address (0a:1b:2c:3d:4e:5f), at most"
-                        + " \(OptionValue.maximumDeviceIdentifierBytes) bytes.")
+                        + " \(AppReceiptVerifier.maximumDeviceIdentifierBytes) bytes.")
             }
             options[keyPath: keyPath] = bytes
         }
-    }
-}
-
-extension OptionValue {
-    /// The most bytes `--device-guid` takes (an `identifierForVendor` has 16, a MAC address 6).
-    static let maximumDeviceIdentifierBytes = 64
-
-    /// The bytes of a device identifier written in hex: pairs of hex digits in either case, which `-` (the UUID
-    /// form of `identifierForVendor`) or `:` (a MAC address) may separate; nil for anything else, for no digits,
-    /// and for more than ``maximumDeviceIdentifierBytes`` bytes.
-    static func deviceIdentifier(_ string: String) -> [UInt8]? {
-        let digits = Array(string.utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: ":") })
-        guard !digits.isEmpty, digits.count % 2 == 0, digits.count <= 2 * maximumDeviceIdentifierBytes else {
-            return nil
-        }
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
     }
 }

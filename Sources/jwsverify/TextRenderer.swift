@@ -1,15 +1,16 @@
 import Foundation
 import JWSVerify
 
-/// The human output of `verify` and `inspect`: verdict first, then the checks, the chain and the payload.
+/// The human output of `verify`, `receipt` and `inspect`: verdict first, then the checks, the chain and the payload
+/// (a receipt: a summary of its fields). Text from the input never reaches the terminal unescaped (``printable(_:)``).
 ///
 /// Payloads are rendered generically from their JSON, keys sorted, so that fields Apple adds appear
 /// without code changes. Numbers at timestamp paths (known from the model) or under keys ending in
 /// `Date` show as ISO 8601 beside the raw milliseconds; enumeration values show their Swift constant
 /// name beside the raw value (`environment: Sandbox (sandbox)`).
 enum TextRenderer {
-    /// The text of a verification outcome.
-    static func render(_ outcome: TokenOutcome) -> String {
+    /// The text of a verification outcome, a token's or a receipt's.
+    static func render(_ outcome: SignedDataOutcome) -> String {
         lines(outcome, outerChain: nil).joined(separator: "\n") + "\n"
     }
 
@@ -20,17 +21,17 @@ enum TextRenderer {
 
     // MARK: - Verification
 
-    private static func lines(_ outcome: TokenOutcome, outerChain: [ChainEntry]?) -> [String] {
+    private static func lines(_ outcome: SignedDataOutcome, outerChain: [ChainEntry]?) -> [String] {
         var out = [outcome.verdict]
         if outcome.decodedWithoutVerification {
             out.append("  LocalTesting token: decoded WITHOUT verification; nobody signed it, trust nothing below")
         }
         if let underlying = outcome.error?.underlying { out.append("  OpenSSL: \(underlying)") }
         if outcome.error?.isRetryable == true { out.append("  retryable: the same token may verify later") }
-        out.append(
-            "  kind: \(outcome.kind?.rawValue ?? "unknown")")
+        out.append("  kind: \(outcome.kindName ?? "unknown")")
         out += outcome.hintLines + outcome.checkLines
         out.append("")
+        let receipt = outcome.form == .receipt
         if let outerChain, !outcome.chain.isEmpty,
             outcome.chain.map(\.info.sha256Fingerprint) == outerChain.map(\.info.sha256Fingerprint)
         {
@@ -39,15 +40,23 @@ enum TextRenderer {
         } else {
             out.append(
                 outcome.chainValidated
-                    ? "CHAIN (validated, leaf first, ending in the trusted root that matched)"
-                    : "CHAIN (the token's x5c as decoded, not the validated chain; the checks above say what passed)")
+                    ? "CHAIN (validated, \(receipt ? "signer" : "leaf") first, ending in the trusted root that matched)"
+                    : receipt
+                        ? "CERTIFICATES (embedded in the receipt, as decoded; NOT the validated chain: the checks above say"
+                            + " what passed)"
+                        : "CHAIN (the token's x5c as decoded, not the validated chain; the checks above say what passed)"
+            )
             out += chainLines(outcome.chain, problems: outcome.certificateProblems)
         }
 
         out.append("")
-        let label = outcome.kind.map { "PAYLOAD (\($0.rawValue)" } ?? "PAYLOAD ("
         let trust = outcome.verified ? "verified)" : "NOT VERIFIED: do not trust it)"
-        out.append(label + (outcome.kind == nil ? "" : "; ") + trust)
+        if receipt {
+            out.append("RECEIPT (" + trust)
+            out += outcome.receipt.map(receiptLines) ?? ["  (not decoded)"]
+            return out
+        }
+        out.append((outcome.kind.map { "PAYLOAD (\($0.rawValue); " } ?? "PAYLOAD (") + trust)
         out += payloadLines(outcome.payload, nestedPaths: Set(outcome.nested.map(\.path)))
 
         for item in outcome.nested {
@@ -92,6 +101,92 @@ enum TextRenderer {
             out += lines(item.inspection).map { $0.isEmpty ? $0 : "    " + $0 }
         }
         return out
+    }
+
+    // MARK: - Receipts
+
+    /// The text of a receipt's inspection: its decoding, or why it did not decode.
+    static func render(_ inspection: Result<UnverifiedAppReceipt, VerificationError>) -> String {
+        var out = [
+            "UNVERIFIED: decoded only; nothing was checked, anybody can make a receipt that decodes to anything"
+        ]
+        let unverified: UnverifiedAppReceipt
+        switch inspection {
+        case .failure(let error):
+            out.append("NOT DECODED: \(error.code.rawValue) (\(error.check.rawValue)): \(error.message)")
+            return out.joined(separator: "\n") + "\n"
+        case .success(let value): unverified = value
+        }
+        out.append("  kind: \(SignedDataForm.receiptKind)")
+        out.append("")
+        out.append("SIGNER (as the SignerInfo states it)")
+        out.append("  digest:             \(unverified.digestAlgorithm)")
+        out.append("  signature:          \(unverified.signatureAlgorithm)")
+        out.append("  signed attributes:  \(unverified.hasSignedAttributes ? "present" : "none")")
+        out.append(
+            "  certificate:        "
+                + (unverified.signerIndex.map { "embedded certificate \($0 + 1) of \(unverified.certificates.count)" }
+                    ?? "none of the embedded certificates"))
+        out.append("")
+        out.append("CERTIFICATES (embedded in the receipt; NOT validated)")
+        out += chainLines(VerificationRunner.roles(unverified), problems: unverified.certificateProblems)
+        out.append("")
+        out.append("RECEIPT (UNVERIFIED)")
+        out += receiptLines(unverified.receipt)
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The receipt's fields that are present, one per line, with its purchases: what a reader checks first
+    /// (bundle id, type, creation date, versions), then the rest of the app fields, then each purchase.
+    static func receiptLines(_ receipt: AppReceipt) -> [String] {
+        var out: [String] = []
+        func add(_ label: String, _ value: String?, indent: Int = 2) {
+            guard let value else { return }
+            let head = String(repeating: " ", count: indent) + label + ":"
+            out.append(head.padding(toLength: max(head.count + 1, indent + 24), withPad: " ", startingAt: 0) + value)
+        }
+        let environment =
+            receipt.environment.flatMap { $0.rawValue == receipt.receiptType ? nil : " (\($0.rawValue))" } ?? ""
+        add("bundle id", receipt.bundleId.map(printable))
+        add("receipt type", receipt.receiptType.map { printable($0) + environment })
+        add("created", receipt.receiptCreationDate.map(ISO8601Text.iso8601))
+        add("app version", receipt.applicationVersion.map(printable))
+        add("original app version", receipt.originalApplicationVersion.map(printable))
+        add("app item id", receipt.appItemId.map { "\($0)" })
+        add("original purchase", receipt.originalPurchaseDate.map(ISO8601Text.iso8601))
+        add("expires", receipt.expirationDate.map(ISO8601Text.iso8601))
+        add("age rating", receipt.ageRating.map(printable))
+        add("opaque value", receipt.opaqueValue.map(hex))
+        add("SHA-1 hash", receipt.sha1Hash.map(hex))
+        if !receipt.unknownAttributes.isEmpty {
+            add("other attributes", receipt.unknownAttributes.map { "\($0.type)" }.joined(separator: ", "))
+        }
+        add("purchases", "\(receipt.inApp.count)")
+        for (index, purchase) in receipt.inApp.enumerated() {
+            out.append("    [\(index)] " + (purchase.productId.map(printable) ?? "(no product id)"))
+            add("transaction", purchase.transactionId.map(printable), indent: 8)
+            add("original transaction", purchase.originalTransactionId.map(printable), indent: 8)
+            add("purchased", purchase.purchaseDate.map(ISO8601Text.iso8601), indent: 8)
+            add("original purchase", purchase.originalPurchaseDate.map(ISO8601Text.iso8601), indent: 8)
+            add("expires", purchase.expiresDate.map(ISO8601Text.iso8601), indent: 8)
+            add("cancelled", purchase.cancellationDate.map(ISO8601Text.iso8601), indent: 8)
+            add("quantity", purchase.quantity.map { "\($0)" }, indent: 8)
+            add("web order line item", purchase.webOrderLineItemId.map { "\($0)" }, indent: 8)
+            add("trial period", purchase.isTrialPeriod.map { "\($0)" }, indent: 8)
+            add("intro offer period", purchase.isInIntroOfferPeriod.map { "\($0)" }, indent: 8)
+            add("promotional offer", purchase.promotionalOfferId.map(printable), indent: 8)
+            add("product type", purchase.productType.map { "\($0)" }, indent: 8)
+            if !purchase.unknownAttributes.isEmpty {
+                add(
+                    "other attributes", purchase.unknownAttributes.map { "\($0.type)" }.joined(separator: ", "),
+                    indent: 8)
+            }
+        }
+        return out
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.isEmpty ? "(empty)" : bytes.map { String(format: "%02X", $0) }.joined()
     }
 
     // MARK: - Chain

@@ -1,37 +1,9 @@
 import Foundation
 import JWSVerify
 
-/// What a verifier of signed data (a token or an app receipt) trusts and expects, exactly as given on the
-/// command line: the options `verify`, `batch` and `receipt` share, declared once (``TrustOptionGroup``).
-@dynamicMemberLookup
-struct TrustOptions: Equatable, Sendable {
-    /// `--root` files, in order; empty means the bundled root of what is verified.
-    var roots: [String] = []
-    /// `--bundle-id`.
-    var bundleId: String?
-    /// `--app-apple-id`.
-    var appAppleId: Int64?
-    /// `--environment`, each given once, in canonical spelling; empty when not configured.
-    var environments: [AppStoreEnvironment] = []
-    /// `--xcode-certificate`.
-    var xcodeCertificate: String?
-    /// `--at`.
-    var at: ValidationTimeOption = .signed
-
-    /// The only `--environment`, or nil when none or several were given.
-    var environment: AppStoreEnvironment? {
-        get { environments.count == 1 ? environments[0] : nil }
-        set { environments = newValue.map { [$0] } ?? [] }
-    }
-
-    /// Reads a trust option through the options that hold it (`options.roots`).
-    subscript<Value>(dynamicMember field: WritableKeyPath<TrustOptions, Value>) -> Value {
-        get { self[keyPath: field] }
-        set { self[keyPath: field] = newValue }
-    }
-}
-
-extension TrustOptions {
+/// The trust options of ``VerifyOptions`` (`--root`, `--bundle-id`, `--app-apple-id`, `--environment`,
+/// `--xcode-certificate`, `--at`), which `verify`, `batch` and `receipt` share, declared once (``TrustOptionGroup``).
+extension VerifyOptions {
     /// Why the trust options configure no verifier.
     enum ConfigurationFailure: Error {
         /// A certificate file cannot be read or is empty (exit 66).
@@ -67,7 +39,7 @@ extension TrustOptions {
         signedData: String,
         _ make: (_ roots: [VerificationRunner.RootFile], _ xcodeCertificate: Data?) -> Result<Runner, VerificationError>
     ) -> Result<Runner, ConfigurationFailure> {
-        switch TokenInput.readCertificateFiles(roots: roots, xcodeCertificate: xcodeCertificate) {
+        switch Self.readCertificateFiles(roots: roots, xcodeCertificate: xcodeCertificate) {
         case .failure(let failure): return .failure(.input(failure))
         case .success(let files):
             return make(files.roots, files.xcodeCertificate).mapError { error in
@@ -103,57 +75,86 @@ struct TrustOptionHelp: Sendable {
     var at: String
 }
 
-/// The trust options' declarations for one subcommand, whose options hold a ``TrustOptions``.
-struct TrustOptionGroup<Options>: Sendable {
-    /// `--root <file>`.
-    let root: OptionDeclaration<Options>
-    /// `--bundle-id <id>`.
-    let bundleId: OptionDeclaration<Options>
-    /// `--app-apple-id <n>`.
-    let appAppleId: OptionDeclaration<Options>
-    /// `--environment <environment>`.
-    let environment: OptionDeclaration<Options>
-    /// `--xcode-certificate <file>`.
-    let xcodeCertificate: OptionDeclaration<Options>
-    /// `--at <time>`.
-    let at: OptionDeclaration<Options>
+/// The trust options' declarations for one subcommand, whose help words them its own way.
+struct TrustOptionGroup: Sendable {
+    let root: OptionDeclaration<VerifyOptions>
+    let bundleId: OptionDeclaration<VerifyOptions>
+    let appAppleId: OptionDeclaration<VerifyOptions>
+    let environment: OptionDeclaration<VerifyOptions>
+    let xcodeCertificate: OptionDeclaration<VerifyOptions>
+    let at: OptionDeclaration<VerifyOptions>
 
     /// The declarations, in help order.
-    var declarations: [OptionDeclaration<Options>] { [root, bundleId, appAppleId, environment, xcodeCertificate, at] }
+    var declarations: [OptionDeclaration<VerifyOptions>] {
+        [root, bundleId, appAppleId, environment, xcodeCertificate, at]
+    }
 
-    /// Declares the group with a subcommand's help, setting the trust options at `trust`.
-    init(_ help: TrustOptionHelp, _ trust: WritableKeyPath<Options, TrustOptions> & Sendable) {
-        typealias Declaration = OptionDeclaration<TrustOptions>
-        let environment = Declaration.environment(
+    /// Declares the group with a subcommand's help.
+    init(_ help: TrustOptionHelp) {
+        typealias Declaration = OptionDeclaration<VerifyOptions>
+        environment = Declaration.environment(
             values: help.environmentValues.map(\.rawValue), help: help.environment,
             defaultValue: help.environmentDefault, repeats: true
         ) { options, canonical in
             let environment = AppStoreEnvironment(rawValue: canonical)
             if !options.environments.contains(environment) { options.environments.append(environment) }
         }
-        self.environment = environment.lifted(trust)
         root = Declaration.root(
             help: "A trusted root certificate, DER or PEM; repeat for several.", defaultValue: help.rootDefault,
-            \.roots
-        ).lifted(trust)
+            \.roots)
         bundleId = Declaration.bundleId(
-            help: help.bundleId, defaultValue: "not checked; the report says so", allowsEmpty: true, \.bundleId
-        ).lifted(trust)
+            help: help.bundleId, defaultValue: "not checked; the report says so", allowsEmpty: true, \.bundleId)
         appAppleId = Declaration.appAppleId(
-            help: help.appAppleId(environment.name), defaultValue: help.appAppleIdDefault, \.appAppleId
-        ).lifted(trust)
+            help: help.appAppleId(environment.name), defaultValue: help.appAppleIdDefault, \.appAppleId)
         xcodeCertificate = Declaration.xcodeCertificate(
-            help: help.xcodeCertificate(environment.name), \.xcodeCertificate
-        ).lifted(trust)
-        at = Declaration.at(help: help.at, \.at).lifted(trust)
+            help: help.xcodeCertificate(environment.name), \.xcodeCertificate)
+        at = Declaration.at(help: help.at, \.at)
     }
 
     /// The usage error of trust options that contradict each other: `--xcode-certificate` without
     /// `--environment Xcode`.
-    func conflict(_ options: TrustOptions, subcommand: Subcommand) -> UsageError? {
+    func conflict(_ options: VerifyOptions, subcommand: Subcommand) -> UsageError? {
         guard options.xcodeCertificate != nil && !options.environments.contains(.xcode) else { return nil }
         return UsageError(
             message: "'\(xcodeCertificate.name)' requires '\(environment.name) \(AppStoreEnvironment.xcode.rawValue)'",
             subcommand: subcommand)
+    }
+}
+
+extension VerifyOptions {
+    /// Reads the `--root` and `--xcode-certificate` files (``readCertificate(_:option:)``).
+    ///
+    /// - Parameters:
+    ///   - roots: The `--root` paths, in order.
+    ///   - xcodeCertificate: The `--xcode-certificate` path, if one was given.
+    /// - Returns: the files' contents, or the ``InputFailure`` (exit 66) of the first that cannot be read.
+    static func readCertificateFiles(
+        roots: [String], xcodeCertificate: String?
+    ) -> Result<(roots: [VerificationRunner.RootFile], xcodeCertificate: Data?), InputFailure> {
+        var files: [VerificationRunner.RootFile] = []
+        for path in roots {
+            switch readCertificate(path, option: VerifyCommand.trust.root.name) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let data): files.append(.init(path: path, contents: data))
+            }
+        }
+        guard let path = xcodeCertificate else { return .success((files, nil)) }
+        return readCertificate(path, option: VerifyCommand.trust.xcodeCertificate.name).map { (files, $0) }
+    }
+
+    /// Reads a certificate file given with `--root` or `--xcode-certificate` (at most 1 MiB is kept).
+    ///
+    /// - Returns: the bytes; an ``InputFailure`` (exit 66) naming the option and the file, such as
+    ///   `--root /x: cannot open: No such file or directory` or `--root /x: empty file, not a certificate`.
+    static func readCertificate(_ path: String, option: String) -> Result<Data, InputFailure> {
+        switch ByteSource.open(path: path, option: option) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let input):
+            return input.readAll(keepingAtMost: 1024 * 1024).flatMap { bytes, _ in
+                bytes.isEmpty
+                    ? .failure(InputFailure(message: "\(input.name): empty file, not a certificate"))
+                    : .success(Data(bytes))
+            }
+        }
     }
 }

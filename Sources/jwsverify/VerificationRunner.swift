@@ -1,21 +1,32 @@
 import Foundation
 import JWSVerify
 
-/// Turns tokens into ``TokenOutcome``s with one configured verifier; shared by `verify` and `batch`.
+/// Turns tokens and app receipts into ``SignedDataOutcome``s with the library's verifiers, configured once from the
+/// trust options: `verify` verifies tokens, `receipt` receipts, `batch` both.
 ///
 /// The verdict, every check and a notification's nested tokens come from the library
-/// (``SignedDataVerifier/verifyAndDecode(_:as:)``, ``VerificationResult/report``,
-/// ``VerificationResult/nestedTokens``): each token is parsed and verified once, by the library. The
-/// runner only gathers what to print: the chain with roles, the payload as JSON, and what a refused
-/// token claims. It is `Sendable`: `batch` shares one runner, and so one chain cache, between threads.
+/// (``SignedDataVerifier/verifyAndDecode(_:as:)``, ``AppReceiptVerifier``, ``VerificationResult/report``): each
+/// input is parsed and verified once, by the library. The runner only gathers what to print: the chain with roles,
+/// the payload, and what a refused input claims. It is `Sendable`: `batch` shares one runner, and so one chain cache
+/// per verifier, between threads.
 struct VerificationRunner: Sendable {
     /// How tokens are handled.
-    enum Mode: Sendable {
+    enum TokenMode: Sendable {
         /// Verified by the library.
         case verify(SignedDataVerifier)
         /// `--environment LocalTesting`: decoded without verification, never verified; the library's
         /// reason it cannot verify such tokens.
         case decodeOnly(VerificationError)
+    }
+
+    /// What a runner verifies.
+    enum Forms: Sendable {
+        /// Tokens (`verify`).
+        case tokens
+        /// App receipts (`receipt`).
+        case receipts
+        /// Both (`batch`): a configuration refused for receipts is reported on each receipt line.
+        case both
     }
 
     /// A root certificate file given with `--root`.
@@ -26,69 +37,110 @@ struct VerificationRunner: Sendable {
         var contents: Data
     }
 
-    /// How tokens are handled.
-    let mode: Mode
+    /// How tokens are handled; nil when the runner verifies receipts only.
+    var tokens: TokenMode?
+    /// The receipt verifier, or the library's refusal of the options; nil when the runner verifies tokens only.
+    var receipts: Result<AppReceiptVerifier, VerificationError>?
     /// `--kind`; nil recognizes the kind from the payload.
-    let kind: PayloadKind?
+    var kind: PayloadKind?
     /// Whether payloads carry enumeration names and timestamp paths (text output only).
-    let annotate: Bool
-    /// How the user configured each trusted root, by SHA-256 fingerprint.
-    let trustAnchorNames: [String: String]
-    /// Whether a failed token also shows its `x5c` certificates and, when the library did not decode
-    /// the payload, its raw payload JSON (one more decoding per failure; `batch` skips it).
-    let showsUndecodedDetails: Bool
-    /// `batch`'s verifier of the lines that hold app receipts (``ReceiptBatchLine``), or why the options
-    /// configure none; nil outside `batch`.
-    var receipts: Result<ReceiptRunner, VerificationError>?
+    var annotate = false
+    /// Whether a failure also shows the certificates it carries and, for a token whose payload the library did not
+    /// decode, its raw payload JSON (one more decoding per failure; `batch` skips it).
+    var showsUndecodedDetails = true
+    /// How the user configured each trusted root of tokens, by SHA-256 fingerprint.
+    var tokenAnchorNames: [String: String] = [:]
+    /// How the user configured each trusted root of receipts, by SHA-256 fingerprint.
+    var receiptAnchorNames: [String: String] = [:]
+    /// Whether the receipt verifier trusts the bundled Apple Inc. Root (no `--root` given).
+    var usesBundledReceiptRoot = false
 
     /// The largest token the verifier accepts.
     var maximumTokenBytes: Int {
-        if case .verify(let verifier) = mode { return verifier.maximumTokenBytes }
+        if case .verify(let verifier)? = tokens { return verifier.maximumTokenBytes }
         return CompactJWS.defaultMaximumBytes
     }
 
-    /// Configures the library's verifier from the options.
+    // MARK: Configuration
+
+    /// Reads the `--root` and `--xcode-certificate` files and configures the library's verifiers of `forms`.
     ///
     /// - Parameters:
-    ///   - options: The parsed options.
-    ///   - roots: The contents of the `--root` files (empty: the bundled Apple Root CA - G3).
-    ///   - xcodeCertificate: The contents of the `--xcode-certificate` file.
+    ///   - options: The trust options, `--online` and `--kind`.
+    ///   - forms: What the runner verifies.
+    ///   - subcommand: The subcommand, for usage errors.
     ///   - annotate: Whether payloads need enumeration names and timestamp paths (text output).
-    ///   - showsUndecodedDetails: Whether failed tokens show their `x5c` certificates and raw payload.
-    /// - Returns: the runner, or the library's ``VerificationError/Code/invalidConfiguration`` error.
+    ///   - showsUndecodedDetails: Whether failures show their carried certificates and raw payload.
+    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64 when the
+    ///   library refuses the configuration (of tokens, in `batch`), in the words of the flags and files given.
     static func make(
-        options: VerifyOptions, roots: [RootFile], xcodeCertificate: Data?, annotate: Bool, showsUndecodedDetails: Bool
-    ) -> Result<VerificationRunner, VerificationError> {
-        let names = trustAnchorNames(
-            roots: roots, bundled: (AppleRootCertificate.rootCAG3SHA256, "Apple Root CA - G3 (bundled)"),
-            xcodeCertificate: xcodeCertificate)
-        let mode: Mode
-        do {
-            let verifier = try SignedDataVerifier(
-                rootCertificates: roots.isEmpty ? AppleRootCertificate.defaultRoots : roots.map(\.contents),
-                bundleId: options.bundleId, appAppleId: options.appAppleId, environments: options.environments,
-                xcodeCertificate: xcodeCertificate, enableOnlineChecks: options.online,
-                validationTime: options.at.validationTime)
-            mode = .verify(verifier)
-        } catch {
-            guard error.remedy == .localTestingCannotBeVerified else {
-                return .failure(error)
+        _ options: VerifyOptions, forms: Forms, subcommand: Subcommand, annotate: Bool = false,
+        showsUndecodedDetails: Bool
+    ) -> Result<VerificationRunner, CommandResult> {
+        var runner = VerificationRunner(
+            kind: options.kind, annotate: annotate, showsUndecodedDetails: showsUndecodedDetails)
+        if forms != .receipts {
+            let configured = options.configure(signedData: "tokens") { roots, xcodeCertificate in
+                runner.tokenAnchorNames = trustAnchorNames(
+                    roots: roots, bundled: (AppleRootCertificate.rootCAG3SHA256, "Apple Root CA - G3 (bundled)"),
+                    xcodeCertificate: xcodeCertificate)
+                return tokenMode(options, roots: roots, xcodeCertificate: xcodeCertificate)
             }
-            mode = .decodeOnly(error)
+            switch configured {
+            case .failure(let failure): return .failure(failure.result(subcommand: subcommand))
+            case .success(let mode): runner.tokens = mode
+            }
         }
-        return .success(
-            VerificationRunner(
-                mode: mode, kind: options.kind, annotate: annotate, trustAnchorNames: names,
-                showsUndecodedDetails: showsUndecodedDetails))
+        if forms != .tokens {
+            let configured = options.configure(signedData: "receipts") { roots, xcodeCertificate in
+                runner.receiptAnchorNames = trustAnchorNames(
+                    roots: roots, bundled: (AppleRootCertificate.appleIncRootSHA256, "Apple Inc. Root (bundled)"),
+                    xcodeCertificate: xcodeCertificate)
+                runner.usesBundledReceiptRoot = roots.isEmpty
+                return Result { () throws(VerificationError) in
+                    try AppReceiptVerifier(
+                        rootCertificates: roots.isEmpty
+                            ? AppleRootCertificate.defaultReceiptRoots : roots.map(\.contents),
+                        bundleId: options.bundleId, appAppleId: options.appAppleId, environments: options.environments,
+                        xcodeCertificate: xcodeCertificate, validationTime: options.at.validationTime)
+                }
+            }
+            switch configured {
+            case .success(let verifier): runner.receipts = .success(verifier)
+            case .failure(let failure) where forms == .receipts: return .failure(failure.result(subcommand: subcommand))
+            case .failure(let failure):
+                runner.receipts = .failure(
+                    VerificationError(
+                        .invalidConfiguration, check: .configuration,
+                        "app receipts cannot be verified with these options: \(failure.message)"))
+            }
+        }
+        return .success(runner)
+    }
+
+    /// Configures the library's token verifier from the trust options.
+    ///
+    /// - Returns: how tokens are handled (decoded only for `--environment LocalTesting`), or the library's
+    ///   ``VerificationError/Code/invalidConfiguration`` error.
+    static func tokenMode(
+        _ trust: VerifyOptions, roots: [RootFile], xcodeCertificate: Data?
+    ) -> Result<TokenMode, VerificationError> {
+        do {
+            return .success(
+                .verify(
+                    try SignedDataVerifier(
+                        rootCertificates: roots.isEmpty ? AppleRootCertificate.defaultRoots : roots.map(\.contents),
+                        bundleId: trust.bundleId, appAppleId: trust.appAppleId, environments: trust.environments,
+                        xcodeCertificate: xcodeCertificate, enableOnlineChecks: trust.online,
+                        validationTime: trust.at.validationTime)))
+        } catch {
+            guard error.remedy == .localTestingCannotBeVerified else { return .failure(error) }
+            return .success(.decodeOnly(error))
+        }
     }
 
     /// How the user configured each trusted root, by SHA-256 fingerprint: `--root <path>` for each root file,
     /// the bundled root's name when there is none, `--xcode-certificate` for Xcode's certificate.
-    ///
-    /// - Parameters:
-    ///   - roots: The `--root` files.
-    ///   - bundled: The fingerprint and name of the root trusted when no `--root` is given.
-    ///   - xcodeCertificate: The contents of the `--xcode-certificate` file.
     static func trustAnchorNames(
         roots: [RootFile], bundled: (fingerprint: String, name: String), xcodeCertificate: Data?
     ) -> [String: String] {
@@ -105,28 +157,24 @@ struct VerificationRunner: Sendable {
         return names
     }
 
+    // MARK: Tokens
+
     /// Verifies (or, for LocalTesting, decodes) one token, and its nested tokens for a notification.
     ///
     /// - Parameters:
-    ///   - token: The token.
+    ///   - token: The token; a token held as bytes goes to the verifier as bytes.
     ///   - reporting: Whether the outcome carries every check and the chain (`verify`, `batch --report
     ///     full`); `batch`'s compact lines show neither, and skip building them.
-    func run(_ token: String, reporting: Bool = true) -> TokenOutcome {
-        run(.string(token), reporting: reporting)
-    }
-
-    /// ``run(_:reporting:)`` of a token as an input held it: a token held as bytes goes to the verifier
-    /// as bytes.
-    func run(_ token: ShapedInput.Token, reporting: Bool = true) -> TokenOutcome {
-        switch mode {
-        case .verify(let verifier):
+    func run(_ token: ShapedInput.Token, reporting: Bool = true) -> SignedDataOutcome {
+        switch tokens {
+        case .verify(let verifier)?:
             let result =
                 switch token {
                 case .string(let text): verifier.verifyAndDecode(text, as: kind)
                 case .utf8(let bytes): verifier.verifyAndDecode(utf8: bytes, as: kind)
                 }
             return outcome(of: result, verifier: verifier, reporting: reporting)
-        case .decodeOnly(let reason):
+        case .decodeOnly(let reason)?:
             var outcome = decodeOnly(token.string, kind: kind, reason: reason)
             if let kind = outcome.kind, case .object(let json)? = outcome.payload?.json {
                 outcome.nested = kind.nestedTokens(in: json).map { token in
@@ -136,7 +184,17 @@ struct VerificationRunner: Sendable {
                 }
             }
             return outcome
+        case nil:
+            return .refused(
+                .token,
+                VerificationError(.invalidConfiguration, check: .configuration, "tokens are not verified here"),
+                reporting: reporting)
         }
+    }
+
+    /// ``run(_:reporting:)`` of a token held as text.
+    func run(_ token: String, reporting: Bool = true) -> SignedDataOutcome {
+        run(.string(token), reporting: reporting)
     }
 
     /// What to print of one verification the library made (nested tokens included, as it verified them).
@@ -144,56 +202,37 @@ struct VerificationRunner: Sendable {
     /// The result is consumed: its payload and trees move into the outcome instead of being copied.
     private func outcome(
         of result: consuming VerificationResult<DecodedPayload>, verifier: SignedDataVerifier, reporting: Bool
-    ) -> TokenOutcome {
-        var outcome = TokenOutcome(
-            verified: false, kind: kind, error: nil, checks: [], chain: [], chainValidated: false)
-        func checkLines(_ report: VerificationReport) -> [CheckLine] {
-            report.steps.map { CheckLine(name: $0.name.rawValue, outcome: $0.outcome.rawValue, detail: $0.detail) }
-        }
+    ) -> SignedDataOutcome {
+        var outcome = SignedDataOutcome(form: .token, verified: false, kind: kind)
         let nestedTokens: [NestedToken]
         switch consume result {
         case .verified(let verified):
-            outcome.verified = true
             outcome.kind = verified.payload.kind
-            if reporting { outcome.checks = checkLines(verified.report) }
             // JSON output: the tree check 1 parsed, which holds what the model decoded.
             outcome.payload =
                 annotate
                 ? PayloadDocument(verified.payload, annotate: true)
                 : PayloadDocument(json: .object(verified.payloadObject), annotatingAs: nil)
             outcome.payloadJSON = verified.payloadJSON
-            outcome.environment = (verified.environment ?? verified.payload.environment)?.rawValue
-            outcome.chainValidated = true
-            outcome.validationTime = verified.validationTime
-            outcome.validatedWithoutSignedDate = verified.validatedWithoutSignedDate
-            if reporting {
-                outcome.showValidatedChain(verified.chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
-            }
+            outcome.record(
+                verified, payloadEnvironment: verified.payload.environment, anchors: tokenAnchorNames,
+                reporting: reporting)
             nestedTokens = verified.nestedTokens
         case .failed(let failure):
             // A token refused before its payload was checked still shows what it claims (decoded from the
             // library's own parse, on use).
             let shown = failure.claimedPayload
             outcome.kind = shown?.kind ?? kind ?? failure.kind
-            outcome.error = failure.error
-            if reporting { outcome.checks = checkLines(failure.report) }
             outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
             outcome.payloadJSON = failure.unverifiedPayloadBytes
             outcome.environment = shown?.environment?.rawValue
-            outcome.validationTime = failure.validationTime
-            outcome.validatedWithoutSignedDate = failure.validatedWithoutSignedDate
+            let validated = outcome.record(failure, anchors: tokenAnchorNames, reporting: reporting)
             let failedStep = outcome.checks.first { $0.outcome == VerificationReport.Outcome.failed.rawValue }?.name
             outcome.hints =
                 FlagAdvice.hint(
                     for: failure.error, failedStep: failedStep, environment: verifier.environment
                 ).map { [$0] } ?? []
-            if let chain = failure.validatedChain {
-                // A later check failed: the chain itself was validated, as for a verified token.
-                outcome.chainValidated = true
-                if reporting {
-                    outcome.showValidatedChain(chain, verifier: verifier, trustAnchorNames: trustAnchorNames)
-                }
-            } else if showsUndecodedDetails, let header = failure.unverifiedHeader {
+            if !validated, showsUndecodedDetails, let header = failure.unverifiedHeader {
                 // Show what the token claims, for debugging; the renderers label it as not trusted.
                 let certificates = UnverifiedToken.certificates(of: header)
                 outcome.chain = Self.roles(certificates.parsed, complete: certificates.problems.isEmpty)
@@ -214,21 +253,20 @@ struct VerificationRunner: Sendable {
         return outcome
     }
 
-    private func decodeOnly(_ token: String, kind: PayloadKind?, reason: VerificationError) -> TokenOutcome {
+    private func decodeOnly(_ token: String, kind: PayloadKind?, reason: VerificationError) -> SignedDataOutcome {
         let unverified: UnverifiedToken
         do {
             unverified = try SignedDataVerifier.decodeUnverified(token, as: kind)
         } catch {
-            return .failedFormat(error)
+            return .refused(.token, error)
         }
         let skipped = "not run: LocalTesting tokens are signed by nobody; the token was decoded without verification"
-        var outcome = TokenOutcome(
-            verified: false, kind: unverified.kind, error: reason,
+        var outcome = SignedDataOutcome(
+            form: .token, verified: false, kind: unverified.kind, error: reason,
             checks: VerificationReport.StepName.tokenSteps.map {
                 CheckLine(name: $0.rawValue, outcome: "skipped", detail: skipped)
             },
-            chain: Self.roles(unverified.certificates, complete: unverified.certificateProblems.isEmpty),
-            chainValidated: false)
+            chain: Self.roles(unverified.certificates, complete: unverified.certificateProblems.isEmpty))
         outcome.certificateProblems = unverified.certificateProblems
         outcome.payload =
             unverified.payload.map { PayloadDocument($0, annotate: annotate) }
@@ -240,7 +278,8 @@ struct VerificationRunner: Sendable {
         return outcome
     }
 
-    /// Names the role of each certificate: by position when the list is the whole chain, else generically.
+    /// Names the role of each certificate of a token: by position when the list is the whole chain, else
+    /// generically.
     static func roles(_ certificates: [CertificateInfo], complete: Bool) -> [ChainEntry] {
         certificates.enumerated().map { index, info in
             let role: String
@@ -260,24 +299,96 @@ struct VerificationRunner: Sendable {
         (try? JSONParser.parseObject(Array(data))).map { PayloadDocument(json: .object($0), annotatingAs: nil) }
     }
 
-}
+    // MARK: Receipts
 
-extension TokenOutcome {
-    /// Sets ``chain`` to the library's validated chain, with roles and the configured root it matched.
-    mutating func showValidatedChain(
-        _ certificates: [CertificateInfo], verifier: SignedDataVerifier, trustAnchorNames: [String: String]
-    ) {
-        chain = VerificationRunner.roles(certificates, complete: true)
-        if let root = chain.indices.last, chain.count > 1 || verifier.environment == .xcode {
-            chain[root].trustAnchor = trustAnchorNames[chain[root].info.sha256Fingerprint] ?? "a configured root"
+    /// Verifies one app receipt.
+    ///
+    /// - Parameters:
+    ///   - receipt: The receipt file's bytes, or base64 text of them.
+    ///   - deviceIdentifier: `--device-guid`, if given.
+    ///   - reporting: Whether the outcome carries every check and the chain (`receipt`, `batch --report full`).
+    func run(receipt: [UInt8], deviceIdentifier: [UInt8]? = nil, reporting: Bool = true) -> SignedDataOutcome {
+        let verifier: AppReceiptVerifier
+        switch receipts {
+        case .success(let value)?: verifier = value
+        case .failure(let error)?: return .refused(.receipt, error, reporting: reporting)
+        case nil:
+            return .refused(
+                .receipt,
+                VerificationError(.invalidConfiguration, check: .configuration, "app receipts are not verified here"),
+                reporting: reporting)
         }
-        chainValidated = true
+        var outcome = SignedDataOutcome(form: .receipt, verified: false)
+        switch verifier.verifyAndDecodeAppReceipt(bytes: receipt, deviceIdentifier: deviceIdentifier) {
+        case .verified(let verified):
+            outcome.receipt = verified.payload
+            outcome.record(
+                verified, payloadEnvironment: verified.payload.environment, anchors: receiptAnchorNames,
+                reporting: reporting)
+        case .failed(let failure):
+            let claimed = failure.claimedPayload
+            outcome.receipt = claimed
+            outcome.environment = claimed?.environment?.rawValue
+            let validated = outcome.record(failure, anchors: receiptAnchorNames, reporting: reporting)
+            outcome.hints =
+                FlagAdvice.receiptHint(
+                    for: failure.error, failedStep: failure.report.failedStep?.name.rawValue,
+                    environments: verifier.environments, claimedReceiptType: claimed?.receiptType,
+                    usesBundledRoot: usesBundledReceiptRoot
+                ).map { [$0] } ?? []
+            if !validated, showsUndecodedDetails, claimed != nil,
+                let unverified = try? AppReceiptVerifier.decodeUnverified(receipt)
+            {
+                // Show what the receipt embeds, for debugging; the renderers label it as not validated.
+                outcome.chain = Self.roles(unverified)
+                outcome.certificateProblems = unverified.certificateProblems
+            }
+        }
+        return outcome
     }
 
-    /// An outcome for a token that did not get past the format check outside a verification (LocalTesting decoding).
-    static func failedFormat(_ error: VerificationError) -> TokenOutcome {
-        var outcome = TokenOutcome.unreadableToken(error.message)
-        outcome.error = error
-        return outcome
+    /// The embedded certificates of an unverified receipt, the one its SignerInfo names marked as its signer.
+    static func roles(_ unverified: UnverifiedAppReceipt) -> [ChainEntry] {
+        unverified.certificates.enumerated().map { index, info in
+            ChainEntry(
+                role: index == unverified.signerIndex ? "signer (named by the SignerInfo)" : "certificate", info: info)
+        }
+    }
+}
+
+extension SignedDataOutcome {
+    /// Records what every verified result has: the verdict, the checks and the validated chain when reporting, the
+    /// environment the claims check accepted (else the payload's), the validation time.
+    fileprivate mutating func record<Payload>(
+        _ verified: Verified<Payload>, payloadEnvironment: AppStoreEnvironment?, anchors: [String: String],
+        reporting: Bool
+    ) {
+        self.verified = true
+        if reporting {
+            checks = CheckLine.lines(verified.report)
+            showValidatedChain(verified.chain, trustAnchorNames: anchors)
+        }
+        environment = (verified.environment ?? payloadEnvironment)?.rawValue
+        chainValidated = true
+        validationTime = verified.validationTime
+        validatedWithoutSignedDate = verified.validatedWithoutSignedDate
+    }
+
+    /// Records what every failure has: the error, the checks when reporting, the validation time, and the chain
+    /// when it was validated before a later check failed.
+    ///
+    /// - Returns: whether the chain was validated.
+    fileprivate mutating func record<Payload>(
+        _ failure: VerificationFailure<Payload>, anchors: [String: String], reporting: Bool
+    ) -> Bool {
+        error = failure.error
+        if reporting { checks = CheckLine.lines(failure.report) }
+        validationTime = failure.validationTime
+        validatedWithoutSignedDate = failure.validatedWithoutSignedDate
+        guard let chain = failure.validatedChain else { return false }
+        // A later check failed: the chain itself was validated, as for a verified token or receipt.
+        if reporting { showValidatedChain(chain, trustAnchorNames: anchors) }
+        chainValidated = true
+        return true
     }
 }

@@ -25,14 +25,23 @@ enum ValidationTimeOption: Equatable, Sendable {
     }
 }
 
-/// The options shared by `verify` and `batch`, exactly as given on the command line (``report`` and
-/// ``fields`` are `batch`'s own).
-@dynamicMemberLookup
+/// The options of `verify`, `batch`, `receipt` and `inspect`, exactly as given on the command line (``report`` and
+/// ``fields`` are `batch`'s own, ``deviceIdentifier`` `receipt`'s).
 struct VerifyOptions: Equatable, Sendable {
-    /// The token file, or standard input.
+    /// The input file, or standard input.
     var input: InputSource = .standardInput
-    /// `--root`, `--bundle-id`, `--app-apple-id`, `--environment`, `--xcode-certificate`, `--at`.
-    var trust = TrustOptions()
+    /// `--root` files, in order; empty means the bundled root of what is verified.
+    var roots: [String] = []
+    /// `--bundle-id`.
+    var bundleId: String?
+    /// `--app-apple-id`.
+    var appAppleId: Int64?
+    /// `--environment`, each given once, in canonical spelling; empty when not configured.
+    var environments: [AppStoreEnvironment] = []
+    /// `--xcode-certificate`.
+    var xcodeCertificate: String?
+    /// `--at`.
+    var at: ValidationTimeOption = .signed
     /// `--online`.
     var online = false
     /// `--kind`; nil for `auto`.
@@ -45,11 +54,13 @@ struct VerifyOptions: Equatable, Sendable {
     var report: BatchReport = .compact
     /// `batch --fields`: the top-level fields each result line keeps; nil keeps every one.
     var fields: Set<String>?
+    /// `receipt --device-guid`: the device identifier's bytes.
+    var deviceIdentifier: [UInt8]?
 
-    /// A trust option (`options.roots`).
-    subscript<Value>(dynamicMember field: WritableKeyPath<TrustOptions, Value>) -> Value {
-        get { trust[keyPath: field] }
-        set { trust[keyPath: field] = newValue }
+    /// The only `--environment`, or nil when none or several were given.
+    var environment: AppStoreEnvironment? {
+        get { environments.count == 1 ? environments[0] : nil }
+        set { environments = newValue.map { [$0] } ?? [] }
     }
 }
 
@@ -60,7 +71,7 @@ enum VerifyCommand {
     /// The values `--kind` accepts: `auto` or a payload kind.
     static let kindValues = ["auto"] + PayloadKind.allCases.map(\.rawValue)
     /// `--root`, `--bundle-id`, `--app-apple-id`, `--environment`, `--xcode-certificate`, `--at`.
-    static let trust = TrustOptionGroup<VerifyOptions>(
+    static let trust = TrustOptionGroup(
         TrustOptionHelp(
             rootDefault: "the bundled Apple Root CA - G3", bundleId: "The bundle id the payload must carry.",
             appAppleId: { environment in
@@ -76,18 +87,16 @@ enum VerifyCommand {
                 "The StoreKit Testing certificate exported from Xcode, for"
                     + " '\(environment) \(AppStoreEnvironment.xcode.rawValue)'."
             },
-            at: "When the certificates must be valid: signed, now, or an ISO 8601 date-time."), \.trust)
+            at: "When the certificates must be valid: signed, now, or an ISO 8601 date-time."))
 
-    /// `--online`.
     static let online = OptionDeclaration<VerifyOptions>.flag(
-        "--online", help: "Check revocation with OCSP, at the current time; cannot be combined with '\(trust.at.name)'.",
+        "--online",
+        help: "Check revocation with OCSP, at the current time; cannot be combined with '\(trust.at.name)'.",
         \.online)
 
-    /// `--kind <kind>`.
     static let kind = OptionDeclaration<VerifyOptions>.kind(
         values: kindValues, defaultValue: "auto", parse: payloadKind, \.kind)
 
-    /// `--json`.
     static let json = OptionDeclaration<VerifyOptions>.json(
         help: "Print one JSON object (schemaVersion 1), on success and on failure.", \.json)
 
@@ -127,11 +136,11 @@ enum VerifyCommand {
             return io.emit(run(options))
         })
 
-    /// Parses the arguments of `verify` or `batch`.
+    /// Parses the arguments of `verify`, `batch` or `receipt`.
     ///
     /// - Parameters:
     ///   - arguments: The arguments after the subcommand's words.
-    ///   - subcommand: `verify` or `batch`, for usage errors.
+    ///   - subcommand: `verify`, `batch` or `receipt`, for usage errors.
     ///   - declarations: That subcommand's declarations of the verify options.
     /// - Returns: the options, or the usage error: a bad option (see ``CommandLineGrammar``), `--online`
     ///   with `--at`, `--xcode-certificate` without `--environment Xcode`, or a second FILE.
@@ -144,7 +153,8 @@ enum VerifyCommand {
             if parsed.options.online && parsed.gave(trust.at) {
                 return .failure(
                     UsageError(
-                        message: "'\(online.name)' cannot be combined with '\(trust.at.name)': online checks validate at"
+                        message:
+                            "'\(online.name)' cannot be combined with '\(trust.at.name)': online checks validate at"
                             + " the current time", subcommand: subcommand))
             }
             if parsed.options.environments.count > 1 && parsed.options.environments.contains(.localTesting) {
@@ -154,7 +164,7 @@ enum VerifyCommand {
                             + " combined with another '\(trust.environment.name)': LocalTesting tokens are only decoded",
                         subcommand: subcommand))
             }
-            if let conflict = trust.conflict(parsed.options.trust, subcommand: subcommand) { return .failure(conflict) }
+            if let conflict = trust.conflict(parsed.options, subcommand: subcommand) { return .failure(conflict) }
             return parsed.input().map { input in
                 var options = parsed.options
                 options.input = input
@@ -169,21 +179,23 @@ enum VerifyCommand {
     /// (exit 66 when there is none), verifies it and renders the outcome.
     static func run(_ options: VerifyOptions) -> CommandResult {
         let runner: VerificationRunner
-        switch makeRunner(options, subcommand: .verify, annotate: !options.json, showsUndecodedDetails: true) {
+        switch VerificationRunner.make(
+            options, forms: .tokens, subcommand: .verify, annotate: !options.json, showsUndecodedDetails: true)
+        {
         case .failure(let result): return result
         case .success(let value): runner = value
         }
-        let whole: TokenInput.Whole
-        switch TokenInput.readWhole(options.input, what: "token") {
+        let whole: WholeInput
+        switch WholeInput.read(options.input, what: "token") {
         case .failure(let failure): return .inputFailure(failure)
         case .success(let value): whole = value
         }
-        var outcome: TokenOutcome
-        switch TokenInput.shape(whole) {
-        case .unreadable(let message): outcome = .unreadableToken(message)
-        case .token(let token): outcome = runner.run(token)
+        var outcome: SignedDataOutcome
+        switch whole.token {
+        case .unreadable(let message): outcome = .unreadable(.token, message)
+        case .value(let token): outcome = runner.run(token)
         }
-        if outcome.error?.code == .malformedToken, ReceiptInput.recognize(whole) != nil {
+        if outcome.error?.code == .malformedToken, whole.recognizedReceipt != nil {
             outcome.hints.append(FlagAdvice.receiptGivenToVerify)
         }
         if options.quiet { return CommandResult(status: outcome.exitCode) }
@@ -191,19 +203,5 @@ enum VerifyCommand {
             options.json
             ? JSONRenderer.render(outcome, pretty: true, includeDER: true) : TextRenderer.render(outcome)
         return CommandResult(stdout: text, status: outcome.exitCode)
-    }
-
-    /// Reads the certificate files and configures the library's verifier (``TrustOptions/configure(signedData:_:)``).
-    ///
-    /// - Returns: the runner, or the result to exit with: 66 when a file cannot be read or is empty, 64 when the
-    ///   library refuses the configuration, in the words of the flags and files given.
-    static func makeRunner(
-        _ options: VerifyOptions, subcommand: Subcommand, annotate: Bool, showsUndecodedDetails: Bool
-    ) -> Result<VerificationRunner, CommandResult> {
-        options.trust.configure(signedData: "tokens") { roots, xcodeCertificate in
-            VerificationRunner.make(
-                options: options, roots: roots, xcodeCertificate: xcodeCertificate, annotate: annotate,
-                showsUndecodedDetails: showsUndecodedDetails)
-        }.mapError { $0.result(subcommand: subcommand) }
     }
 }

@@ -148,9 +148,7 @@ struct OptionDeclarationTests {
     @Test("a Production environment without --app-apple-id names --app-apple-id")
     func productionWithoutAppAppleIdNamesTheFlag() throws {
         func message(_ options: VerifyOptions) -> String? {
-            switch VerificationRunner.make(
-                options: options, roots: [], xcodeCertificate: nil, annotate: false, showsUndecodedDetails: false)
-            {
+            switch VerificationRunner.tokenMode(options, roots: [], xcodeCertificate: nil) {
             case .success: return nil
             case .failure(let error):
                 return FlagAdvice.configurationMessage(

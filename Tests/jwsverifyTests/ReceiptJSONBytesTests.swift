@@ -35,7 +35,7 @@ private func directBytes(_ receipt: AppReceipt) -> String {
 
 /// The members of a receipt's compact line as the CLI built them before it wrote the line straight: a dictionary
 /// that ``JSONWriter`` wrote, the payload the `Codable` path's tree.
-private func referenceCompactMembers(_ receipt: ReceiptOutcome) -> [String: JSONValue] {
+private func referenceCompactMembers(_ receipt: SignedDataOutcome) -> [String: JSONValue] {
     var members: [String: JSONValue] = [
         "schemaVersion": .integer(Int64(BatchResultLine.compactSchemaVersion)),
         "verified": .bool(receipt.verified),
@@ -43,7 +43,7 @@ private func referenceCompactMembers(_ receipt: ReceiptOutcome) -> [String: JSON
         "check": receipt.error.map { .string($0.check.rawValue) } ?? .null,
         "message": .string(receipt.error?.message ?? "every check passed"),
         "retryable": .bool(false),
-        "kind": .string(ReceiptRenderer.kind),
+        "kind": .string(SignedDataForm.receiptKind),
         "environment": receipt.environment.map(JSONValue.string) ?? .null,
         "payload": receipt.receipt.map(referenceTree) ?? .null,
     ]
@@ -280,17 +280,18 @@ struct ReceiptJSONBytesTests {
         let underlying = VerificationError(
             .untrustedChain, check: .chain, "the chain does not verify", underlying: "openssl: \u{2028}reason")
         let outcomes = [
-            ReceiptOutcome(verified: true, error: nil, checks: [], receipt: vector, environment: "Sandbox"),
-            ReceiptOutcome(verified: false, error: refused, checks: [], receipt: vector),
-            ReceiptOutcome(verified: false, error: refused, checks: [], receipt: outside, environment: "Xcode"),
-            ReceiptOutcome(verified: false, error: underlying, checks: [], receipt: odd, environment: oddStrings[6]),
-            ReceiptOutcome(
-                verified: false, error: refused, checks: [],
+            SignedDataOutcome(form: .receipt, verified: true, environment: "Sandbox", receipt: vector),
+            SignedDataOutcome(form: .receipt, verified: false, error: refused, receipt: vector),
+            SignedDataOutcome(form: .receipt, verified: false, error: refused, environment: "Xcode", receipt: outside),
+            SignedDataOutcome(
+                form: .receipt, verified: false, error: underlying, environment: oddStrings[6], receipt: odd),
+            SignedDataOutcome(
+                form: .receipt, verified: false, error: refused,
                 receipt: AppReceipt(inApp: [InAppPurchaseReceipt(originalTransactionId: "7")])),
-            ReceiptOutcome(verified: false, error: refused, checks: []),
+            SignedDataOutcome(form: .receipt, verified: false, error: refused),
         ]
         let selections: [Set<String>?] = [
-            nil, ["payload"], ["code", "bundleId"], ["payload", "id", "zzz"], [], Set(ReceiptBatchLine.compactFields),
+            nil, ["payload"], ["code", "bundleId"], ["payload", "id", "zzz"], [], Set(BatchResultLine.compactFields),
         ]
         for (index, outcome) in outcomes.enumerated() {
             for fields in selections {
@@ -302,7 +303,8 @@ struct ReceiptJSONBytesTests {
                     let literal = try id.map { id in
                         let text = JSONWriter.write(id, pretty: false)
                         return try #require(
-                            try InputShape.read(Array("{\"token\":\"t\",\"id\":\(text)}".utf8), what: "the line").get().id)
+                            try InputShape.read(Array("{\"token\":\"t\",\"id\":\(text)}".utf8), what: "the line").get()
+                                .id)
                     }
                     if let fields {
                         members = members.filter {
@@ -311,7 +313,7 @@ struct ReceiptJSONBytesTests {
                     }
                     let expected = JSONWriter.write(.object(members), pretty: false) + "\n"
                     var line: [UInt8] = Array("previous line\n".utf8)
-                    ReceiptBatchLine.write(
+                    BatchResultLine.render(
                         outcome, line: index + 1, id: literal, report: .compact, fields: fields, into: &line)
                     #expect(
                         String(decoding: line, as: UTF8.self) == "previous line\n" + expected,

@@ -92,3 +92,16 @@ public struct JWSHeader: Hashable, Sendable, Codable {
         try container.encodeIfPresent(crit, forKey: AnyCodingKey("crit"))
     }
 }
+
+extension JWSHeader: JSONValueEncodable {
+    /// The header as a JSON tree: the members ``encode(to:)`` writes, named and additional.
+    package var jsonValue: JSONValue {
+        var members = additionalMembers
+        if let alg { members["alg"] = .string(alg) }
+        if let x5c { members["x5c"] = .array(x5c.map(JSONValue.string)) }
+        if let kid { members["kid"] = .string(kid) }
+        if let typ { members["typ"] = .string(typ) }
+        if let crit { members["crit"] = crit }
+        return .object(members)
+    }
+}

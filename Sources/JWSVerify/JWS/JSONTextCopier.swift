@@ -1,7 +1,5 @@
-import JWSVerify
-
 /// Copies JSON text that the library's strict parser accepted (a token's payload) into a compact
-/// `batch` line: whitespace between tokens removed, strings escaped as ``JSONWriter`` escapes them,
+/// line (`jwsverify batch`'s): whitespace between tokens removed, strings escaped as ``JSONWriter`` escapes them,
 /// and members at given paths replaced by other values. Member order stays the token's.
 ///
 /// Copying the bytes costs a fraction of building a ``JSONValue`` tree and writing it with sorted keys,
@@ -11,9 +9,9 @@ import JWSVerify
 /// parser's limit, and bytes that are not UTF-8; the caller then writes the tree instead. The one
 /// shortcut, ``copy(parsed:replacing:into:)``, appends text the library parsed as it is when its bytes
 /// show that the copy would be the same (printable ASCII, nothing to escape or remove).
-struct JSONTextCopier {
+package struct JSONTextCopier {
     /// Writes a replacement value.
-    typealias Writer = (inout [UInt8]) -> Void
+    package typealias Writer = (inout [UInt8]) -> Void
 
     /// Whether the copy failed (then `out` holds a partial copy the caller discards).
     private struct Refused: Error {}
@@ -60,7 +58,9 @@ struct JSONTextCopier {
     /// What it appends is UTF-8: a byte sequence that is not is refused.
     ///
     /// - Returns: false, with `out` as it was, when `json` is not one JSON value the copier can copy.
-    static func copy(_ json: [UInt8], replacing replacements: [String: Writer] = [:], into out: inout [UInt8]) -> Bool {
+    package static func copy(
+        _ json: [UInt8], replacing replacements: [String: Writer] = [:], into out: inout [UInt8]
+    ) -> Bool {
         let start = out.count
         var copier = JSONTextCopier(json, replacements: replacements)
         let copied: Bool
@@ -82,7 +82,7 @@ struct JSONTextCopier {
     /// printable ASCII.
     ///
     /// - Returns: false, with `out` as it was, when `json` is not one JSON value the copier can copy.
-    static func copy(
+    package static func copy(
         parsed json: [UInt8], replacing replacements: [String: Writer] = [:], into out: inout [UInt8]
     ) -> Bool {
         if replacements.isEmpty, isCompactPlainText(json) {
@@ -99,7 +99,7 @@ struct JSONTextCopier {
     ///
     /// The first test reads every byte in a loop without early exit (it vectorizes); spaces are found with
     /// `memchr` and the quotes before each are counted the same way.
-    static func isCompactPlainText(_ json: [UInt8]) -> Bool {
+    package static func isCompactPlainText(_ json: [UInt8]) -> Bool {
         guard InputShape.isPlainASCII(json.span) else { return false }
         var quotes = 0
         var start = 0
