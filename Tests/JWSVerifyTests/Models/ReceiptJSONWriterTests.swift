@@ -126,7 +126,8 @@ enum ReceiptJSONCorpus {
     /// 300 minted receipts: each ``model(_:)`` written as content by `ReceiptContentEncoder` and decoded back, every
     /// tenth also signed by `ReceiptSigner` with the minted test PKI and decoded from the signed receipt.
     static func minted() throws -> [(name: String, receipt: AppReceipt)] {
-        let signer = ReceiptSigner(pki: try ReceiptTestPKI.load(from: TestVectorFiles.url("receipts/minted/pki")))
+        let signer = ReceiptSigner(
+            hierarchy: try TestHierarchy.load(from: TestVectorFiles.url("receipts/minted/pki"), profile: .receiptRSA))
         var found: [(String, AppReceipt)] = []
         for index in 0..<300 {
             let content = ReceiptContentEncoder.content(model(index))
