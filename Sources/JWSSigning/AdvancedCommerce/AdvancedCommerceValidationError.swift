@@ -9,7 +9,7 @@ import Foundation
 /// a value changed after it was made cannot be signed either. Lengths are counted in characters (`String.count`),
 /// as Apple's Swift library counts them.
 ///
-/// The shared parts that come from `JWSVerify` (``AdvancedCommerceDescriptors`` and ``AdvancedCommerceOffer``)
+/// The shared parts that come from `JWSVerify` (its `AdvancedCommerceDescriptors` and `AdvancedCommerceOffer`)
 /// have optional members because they also model what the App Store sends; in a request, every member Apple
 /// requires must be present (``Code-swift.struct/missingField``).
 ///
