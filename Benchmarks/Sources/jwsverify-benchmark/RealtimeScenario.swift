@@ -92,31 +92,15 @@ enum RealtimeScenario {
     /// `openssl speed -seconds N ecdsap256`'s sign/s and verify/s (the last two columns of its `256 bits ecdsa`
     /// line), nil when `openssl` is missing or prints no such line.
     static func opensslECDSAP256Rates(seconds: Int) -> (sign: Double, verify: Double)? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "speed", "-seconds", String(seconds), "ecdsap256"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard let line = output.split(separator: "\n").last(where: { $0.contains("bits ecdsa") }) else { return nil }
-        let columns = line.split(separator: " ")
-        guard columns.count >= 2, let sign = Double(columns[columns.count - 2]),
+        guard
+            let columns = OutsideFigures.opensslSpeedColumns(
+                seconds: seconds, algorithm: "ecdsap256", isResult: { $0.contains("bits ecdsa") }),
+            columns.count >= 2, let sign = Double(columns[columns.count - 2]),
             let verify = Double(columns[columns.count - 1])
         else { return nil }
         return (sign, verify)
     }
 
     /// Apple's stand-in In-App Purchase key, `TestVectors/apple-library/certs/testSigningKey.p8` above this file.
-    static func signingKeyFile() -> URL {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("TestVectors/apple-library/certs/testSigningKey.p8")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: "TestVectors/apple-library/certs/testSigningKey.p8")
-    }
+    static func signingKeyFile() -> URL { OutsideFigures.testVector("apple-library/certs/testSigningKey.p8") }
 }
