@@ -40,6 +40,8 @@ struct BenchmarkOptions: Sendable {
     var receiptVectors: String?
     /// The receipt scenarios to run (default: all of ``ReceiptScenarios/names``).
     var receiptScenarios: [String] = ReceiptScenarios.names
+    /// Measure the answer to a Retention Messaging realtime request (``RealtimeScenario``) instead of tokens.
+    var realtime = false
 
     static var defaultThreads: [Int] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -79,6 +81,10 @@ struct BenchmarkOptions: Sendable {
                                   beside `openssl speed -seconds S rsa2048` run before and after
           --receipt-vectors DIR   The receipts' folder (default: TestVectors/receipts)
           --receipt-scenario LIST With --receipts: comma-separated receipt scenarios (default: all)
+          --realtime              Measure one realtime request's answer instead (verify, choose, sign
+                                  a PromotionalOfferV2 signature, encode; one thread; pin it:
+                                  taskset -c 0): p50/p99 over --iterations answers (default 20000)
+                                  beside `openssl speed -seconds S ecdsap256` run before and after
           -h, --help              Show this help
         """
 
@@ -163,6 +169,7 @@ struct BenchmarkOptions: Sendable {
             case "--child-result": options.childResultPath = try value(argument)
             case "--quick": options.quick = true
             case "--receipts": options.receipts = true
+            case "--realtime": options.realtime = true
             case "--receipt-vectors": options.receiptVectors = try value(argument)
             case "--receipt-scenario":
                 let names = try value(argument).split(separator: ",").map(String.init)

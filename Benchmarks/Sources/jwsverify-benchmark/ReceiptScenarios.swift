@@ -146,29 +146,12 @@ enum ReceiptScenarios {
     /// `openssl speed -seconds N rsa2048`'s verify/s (the last column of its `rsa 2048 bits` line), nil when
     /// `openssl` is missing or prints no such line.
     static func opensslRSA2048VerifyRate(seconds: Int) -> Double? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "speed", "-seconds", String(seconds), "rsa2048"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let line = output.split(separator: "\n").last { $0.hasPrefix("rsa 2048 bits") }
-        return line?.split(separator: " ").last.flatMap { Double($0) }
+        OutsideFigures.opensslSpeedColumns(seconds: seconds, algorithm: "rsa2048") { $0.hasPrefix("rsa 2048 bits") }?
+            .last.flatMap { Double($0) }
     }
 
     /// `TestVectors/receipts` above this source file.
-    static func defaultVectors() -> URL {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("TestVectors/receipts")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: "TestVectors/receipts")
-    }
+    static func defaultVectors() -> URL { OutsideFigures.testVector("receipts") }
 }
 
 extension String {

@@ -41,6 +41,7 @@ enum Benchmark {
     /// starts from the high-water mark of the process image it replaced, so the parent stays small.
     static func run(_ options: BenchmarkOptions) throws -> Int32 {
         if options.receipts { return try ReceiptScenarios.run(options) }
+        if options.realtime { return try RealtimeScenario.run(options) }
         if options.setsDirectory != nil && options.exportDirectory != nil {
             throw BenchmarkError("--sets and --export-ndjson exclude each other")
         }

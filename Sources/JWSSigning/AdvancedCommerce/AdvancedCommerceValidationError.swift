@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value of an Advanced Commerce in-app request that breaks one of Apple's rules.
 ///
 /// Apple's App Store Server Library checks these rules when a request's parts are made
@@ -7,12 +9,13 @@
 /// a value changed after it was made cannot be signed either. Lengths are counted in characters (`String.count`),
 /// as Apple's Swift library counts them.
 ///
-/// The shared parts that come from `JWSVerify` (``AdvancedCommerceDescriptors`` and ``AdvancedCommerceOffer``)
+/// The shared parts that come from `JWSVerify` (its `AdvancedCommerceDescriptors` and `AdvancedCommerceOffer`)
 /// have optional members because they also model what the App Store sends; in a request, every member Apple
 /// requires must be present (``Code-swift.struct/missingField``).
 ///
-/// Two errors are equal when their codes are equal.
-public struct AdvancedCommerceValidationError: Error, Hashable, Sendable, CustomStringConvertible {
+/// Two errors are equal when their codes are equal. Like ``SigningError``, it is a `LocalizedError` whose
+/// `errorDescription` is ``message``, so `localizedDescription` reads the rule, not a generic sentence.
+public struct AdvancedCommerceValidationError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
     /// The rule that a value broke: a stable string, never renamed.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code as text, the same in Swift, JSON and the documentation.
@@ -54,6 +57,9 @@ public struct AdvancedCommerceValidationError: Error, Hashable, Sendable, Custom
 
     /// `code: message`.
     public var description: String { "\(code): \(message)" }
+
+    /// The message (Foundation's `LocalizedError`).
+    public var errorDescription: String? { message }
 
     /// Compares the codes only, as the library's other errors do.
     public static func == (lhs: Self, rhs: Self) -> Bool {

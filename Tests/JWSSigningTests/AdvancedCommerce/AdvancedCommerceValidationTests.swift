@@ -166,4 +166,35 @@ struct AdvancedCommerceValidationTests {
         #expect(a != AdvancedCommerceValidationError(code: .outOfRange, field: "items", message: ""))
         #expect(a.description == "emptyList: items must hold one" && Code.missingField.rawValue == "missingField")
     }
+
+    /// Input: a validation error seen through `any Error`. Expected: `localizedDescription` is its message (a
+    /// `LocalizedError`, as ``SigningError`` is), not Foundation's generic sentence.
+    @Test("localizedDescription is the message, through any Error")
+    func localizedDescriptionIsTheMessage() {
+        let error: any Error = AdvancedCommerceValidationError(
+            code: .stringTooLong, field: "description", message: "description has 46 characters; at most 45")
+        #expect(error.localizedDescription == "description has 46 characters; at most 45")
+    }
+
+    /// Input: a valid one-time charge request whose item's description is then changed to 46 characters, given
+    /// to `AdvancedCommerceInAppSignatureCreator.createSignature(advancedCommerceInAppRequest:)`. Expected: the
+    /// creator re-validates through `jsonData()` and throws `SigningError` with code `encodingFailed`, naming
+    /// the rule; no token is made.
+    @Test("the in-app creator refuses a request edited into breaking Apple's rules with encodingFailed")
+    func creatorRefusesEditedRequest() throws {
+        let creator = try AdvancedCommerceInAppSignatureCreator(
+            signingKey: SigningFixtures.appleKeyPEM(), keyId: "k", issuerId: "i", bundleId: "b")
+        var item = try chargeItem()
+        item.description = String(repeating: "A", count: 46)
+        let request = AdvancedCommerceOneTimeChargeCreateRequest(
+            currency: "USD", item: item, requestInfo: AdvancedCommerceRequestInfo(requestReferenceId: UUID()),
+            taxCode: "C003-00-2")
+        do {
+            let token = try creator.createSignature(advancedCommerceInAppRequest: request)
+            Issue.record("signed a request that breaks Apple's rules: \(token)")
+        } catch {
+            #expect(error.code == .encodingFailed, "\(error)")
+            #expect(error.message.contains("stringTooLong"), "\(error)")
+        }
+    }
 }
