@@ -15,6 +15,8 @@ struct Inspection: Sendable {
     var error: VerificationError?
     /// The kind asked for or recognized from the payload.
     var kind: PayloadKind?
+    /// The kind of JWS a developer signed with an In-App Purchase key (not Apple), when the token is one.
+    var developerKind: DeveloperSignedKind?
     /// The JOSE header as decoded.
     var header: JSONValue?
     /// The `x5c` certificates that parse, with roles by position.
@@ -25,6 +27,18 @@ struct Inspection: Sendable {
     var payload: PayloadDocument?
     /// A notification's nested tokens, each inspected.
     var nested: [(field: String, path: String, inspection: Inspection)] = []
+
+    /// The statement `inspect` makes of a token a developer signed (text and `--json`).
+    static let developerSigned =
+        "signed by a developer's In-App Purchase key, not by Apple; inspect cannot verify it (no certificate chain)"
+
+    /// The key id a developer-signed token's header names, or nil.
+    var developerKeyId: String? {
+        guard developerKind != nil, case .object(let members)? = header, case .string(let kid)? = members["kid"] else {
+            return nil
+        }
+        return kid
+    }
 
     /// 0 when decoded, 1 when not.
     var exitCode: Int32 { error == nil ? ExitCode.verified : ExitCode.notVerified }
@@ -49,7 +63,9 @@ enum InspectCommand {
             discussion: "Nothing is checked: anybody can make a token that decodes to anything. Use 'jwsverify verify'"
                 + " before trusting a token. An app receipt (raw, base64, or {\"receipt-data\": ...}) is recognized"
                 + " and shown the same way: its signer, embedded certificates and content; verify it with"
-                + " 'jwsverify receipt'.",
+                + " 'jwsverify receipt'. A JWS a developer signs with an In-App Purchase key ('jwsverify sign"
+                + " offer-v2', 'intro-eligibility', 'advanced-commerce') is named as such: signed by a developer's key,"
+                + " not Apple, and not verifiable here.",
             argument: VerifyCommand.fileArgument,
             exitCodes: [
                 (ExitCode.verified, "Decoded."),
@@ -107,7 +123,7 @@ enum InspectCommand {
         } catch {
             return Inspection(error: error)
         }
-        var inspection = Inspection(kind: unverified.kind)
+        var inspection = Inspection(kind: unverified.kind, developerKind: unverified.developerKind)
         inspection.header = unverified.header.jsonValue
         inspection.chain = VerificationRunner.roles(
             unverified.certificates, complete: unverified.certificateProblems.isEmpty)

@@ -115,7 +115,14 @@ enum JSONRenderer {
             "schemaVersion": .integer(Int64(schemaVersion)),
             "verified": .bool(false),
             "warning": .string("UNVERIFIED: nothing was checked; anybody can make a token that decodes to anything"),
-            "kind": string(inspection.kind?.rawValue),
+            "kind": string(inspection.kind?.rawValue ?? inspection.developerKind?.rawValue),
+            "signedBy": inspection.developerKind.map { kind in
+                .object([
+                    "signer": .string("developer"), "keyId": string(inspection.developerKeyId),
+                    "description": .string(kind.description), "audience": .string(kind.audience),
+                    "statement": .string(Inspection.developerSigned),
+                ])
+            } ?? .null,
             "code": string(inspection.error?.code.rawValue),
             "check": string(inspection.error?.check.rawValue),
             "message": string(inspection.error?.message),

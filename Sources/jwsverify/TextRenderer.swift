@@ -75,7 +75,13 @@ enum TextRenderer {
             out.append("NOT DECODED: \(error.code.rawValue) (\(error.check.rawValue)): \(error.message)")
             return out
         }
-        out.append("  kind: \(inspection.kind?.rawValue ?? "unknown")")
+        if let developer = inspection.developerKind {
+            out.append("  kind: \(developer.rawValue) (\(developer.description), aud \(developer.audience))")
+            out.append("  \(Inspection.developerSigned)")
+            out.append("  kid: \(inspection.developerKeyId.map(printable) ?? "(none)")")
+        } else {
+            out.append("  kind: \(inspection.kind?.rawValue ?? "unknown")")
+        }
         out.append("")
         out.append("HEADER")
         if let header = inspection.header {
@@ -93,7 +99,8 @@ enum TextRenderer {
         out.append("CHAIN (as the token's x5c claims; NOT validated)")
         out += chainLines(inspection.chain, problems: inspection.certificateProblems)
         out.append("")
-        out.append("PAYLOAD" + (inspection.kind.map { " (\($0.rawValue); UNVERIFIED)" } ?? " (UNVERIFIED)"))
+        let kindName = inspection.kind?.rawValue ?? inspection.developerKind?.rawValue
+        out.append("PAYLOAD" + (kindName.map { " (\($0); UNVERIFIED)" } ?? " (UNVERIFIED)"))
         out += payloadLines(inspection.payload, nestedPaths: Set(inspection.nested.map(\.path)))
         for item in inspection.nested {
             out.append("")

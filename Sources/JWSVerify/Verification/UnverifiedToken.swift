@@ -13,8 +13,13 @@ public struct UnverifiedToken: Sendable {
     public let certificates: [CertificateInfo]
     /// What was wrong with `x5c` entries that did not parse.
     public let certificateProblems: [String]
-    /// The kind recognized from the payload's keys (or the one asked for).
+    /// The kind recognized from the payload's keys (or the one asked for); nil, with no ``payload``, for a token
+    /// a developer signs with an In-App Purchase key (a promotional offer V2, introductory offer eligibility or
+    /// Advanced Commerce signature: no App Store kind) when no kind was asked for.
     public let kind: PayloadKind?
+    /// The kind of JWS a developer signs with an In-App Purchase key, when no kind was asked for and the token is
+    /// one (``DeveloperSignedKind/recognize(header:payload:)``); then ``kind`` and ``payload`` are nil.
+    package let developerKind: DeveloperSignedKind?
     /// The payload decoded as ``kind``, or nil when it does not decode as that kind.
     public let payload: DecodedPayload?
     /// The payload's JSON, as in the token.
@@ -57,10 +62,14 @@ extension SignedDataVerifier {
     {
         let jws = try CompactJWS(parsing: token)
         let (certificates, problems) = UnverifiedToken.certificates(of: jws.header)
-        let (recognized, payload) = decodePayload(jws.payloadObject, as: kind)
+        // A token a developer signed is recognized before the App Store kinds (an offer's `transactionId` is a
+        // transaction's marker key), and only when no kind was asked for.
+        let developerKind =
+            kind == nil ? DeveloperSignedKind.recognize(header: jws.header, payload: jws.payloadObject) : nil
+        let (recognized, payload) = developerKind == nil ? decodePayload(jws.payloadObject, as: kind) : (nil, nil)
         return UnverifiedToken(
             header: jws.header, certificates: certificates, certificateProblems: problems, kind: recognized,
-            payload: payload, payloadJSON: Data(jws.payload))
+            developerKind: developerKind, payload: payload, payloadJSON: Data(jws.payload))
     }
 
     private static func decodePayload(
