@@ -9,42 +9,7 @@ extension Subcommand {
 /// The options of `inspect` (`--kind`, `--json` and the input): those of `verify`.
 typealias InspectOptions = VerifyOptions
 
-/// What `inspect` shows of a token: decoded, nothing verified.
-struct Inspection: Sendable {
-    /// Why the token did not decode (then everything else is empty).
-    var error: VerificationError?
-    /// The kind asked for or recognized from the payload.
-    var kind: PayloadKind?
-    /// The kind of JWS a developer signed with an In-App Purchase key (not Apple), when the token is one.
-    var developerKind: DeveloperSignedKind?
-    /// The JOSE header as decoded.
-    var header: JSONValue?
-    /// The `x5c` certificates that parse, with roles by position.
-    var chain: [ChainEntry] = []
-    /// What was wrong with `x5c` entries that did not parse.
-    var certificateProblems: [String] = []
-    /// The payload JSON as in the token.
-    var payload: PayloadDocument?
-    /// A notification's nested tokens, each inspected.
-    var nested: [(field: String, path: String, inspection: Inspection)] = []
-
-    /// The statement `inspect` makes of a token a developer signed (text and `--json`).
-    static let developerSigned =
-        "signed by a developer's In-App Purchase key, not by Apple; inspect cannot verify it (no certificate chain)"
-
-    /// The key id a developer-signed token's header names, or nil.
-    var developerKeyId: String? {
-        guard developerKind != nil, case .object(let members)? = header, case .string(let kid)? = members["kid"] else {
-            return nil
-        }
-        return kid
-    }
-
-    /// 0 when decoded, 1 when not.
-    var exitCode: Int32 { error == nil ? ExitCode.verified : ExitCode.notVerified }
-}
-
-/// `jwsverify inspect`: decodes a token with ``SignedDataVerifier/decodeUnverified(_:as:)`` and shows
+/// `jwsverify inspect`: decodes a token (``SignedDataOutcome/inspecting(_:kind:nesting:)``) and shows
 /// header, certificates and payload, labelled UNVERIFIED; an app receipt (``WholeInput/recognizedReceipt``) with
 /// ``AppReceiptVerifier/decodeUnverified(_:maximumReceiptBytes:)``: its signer, embedded certificates and content.
 enum InspectCommand {
@@ -96,48 +61,28 @@ enum InspectCommand {
         }
         if let receipt = whole.recognizedReceipt {
             let inspection = Result { () throws(VerificationError) in try AppReceiptVerifier.decodeUnverified(receipt) }
-            let text = options.json ? JSONRenderer.render(inspection) : TextRenderer.render(inspection)
+            let text =
+                options.json
+                ? JSONWriter.write(SignedDataOutcome.inspectionDocument(inspection), pretty: true) + "\n"
+                : TextRenderer.render(inspection)
             let decoded = (try? inspection.get()) != nil
             return CommandResult(stdout: text, status: decoded ? ExitCode.verified : ExitCode.notVerified)
         }
         let token: String
         switch whole.token {
         case .unreadable(let message):
-            let inspection = Inspection(error: VerificationError(.malformedToken, check: .format, message))
-            return render(inspection, options: options)
+            return render(.unreadable(.token, message), options: options)
         case .value(let value): token = value
         }
-        return render(inspect(token, kind: options.kind, nesting: true), options: options)
+        return render(.inspecting(token, kind: options.kind, nesting: true), options: options)
     }
 
-    private static func render(_ inspection: Inspection, options: InspectOptions) -> CommandResult {
-        let text = options.json ? JSONRenderer.render(inspection) : TextRenderer.render(inspection)
-        return CommandResult(stdout: text, status: inspection.exitCode)
-    }
-
-    /// Decodes one token (and a notification's nested tokens) without verifying anything.
-    static func inspect(_ token: String, kind: PayloadKind?, nesting: Bool) -> Inspection {
-        let unverified: UnverifiedToken
-        do {
-            unverified = try SignedDataVerifier.decodeUnverified(token, as: kind)
-        } catch {
-            return Inspection(error: error)
-        }
-        var inspection = Inspection(kind: unverified.kind, developerKind: unverified.developerKind)
-        inspection.header = unverified.header.jsonValue
-        inspection.chain = VerificationRunner.roles(
-            unverified.certificates, complete: unverified.certificateProblems.isEmpty)
-        inspection.certificateProblems = unverified.certificateProblems
-        if let json = try? JSONParser.parseObject(Array(unverified.payloadJSON)) {
-            inspection.payload = PayloadDocument(json: .object(json), annotatingAs: unverified.payload?.kind)
-            if nesting, let kind = inspection.kind {
-                // The members the kind's table entry names as nested tokens (a notification's), each inspected
-                // as the kind it holds.
-                inspection.nested = kind.nestedTokens(in: json).map { item in
-                    (item.field, item.path, inspect(item.token, kind: item.kind, nesting: false))
-                }
-            }
-        }
-        return inspection
+    /// The text or JSON of a token's inspection (``SignedDataOutcome/inspecting(_:kind:nesting:)``): 0 when decoded.
+    private static func render(_ inspection: SignedDataOutcome, options: InspectOptions) -> CommandResult {
+        let text =
+            options.json
+            ? JSONWriter.write(inspection.inspectionDocument, pretty: true) + "\n"
+            : TextRenderer.render(inspection: inspection)
+        return CommandResult(stdout: text, status: inspection.error == nil ? ExitCode.verified : ExitCode.notVerified)
     }
 }

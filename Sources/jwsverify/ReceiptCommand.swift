@@ -86,7 +86,7 @@ enum ReceiptCommand {
         }
         let text =
             options.json
-            ? JSONRenderer.render(outcome, pretty: true, includeDER: true) : TextRenderer.render(outcome)
+            ? outcome.jsonText(pretty: true, includeDER: true) : TextRenderer.render(outcome)
         return CommandResult(stdout: text, status: outcome.exitCode)
     }
 }

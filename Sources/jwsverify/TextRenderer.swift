@@ -14,9 +14,9 @@ enum TextRenderer {
         lines(outcome, outerChain: nil).joined(separator: "\n") + "\n"
     }
 
-    /// The text of an inspection.
-    static func render(_ inspection: Inspection) -> String {
-        lines(inspection).joined(separator: "\n") + "\n"
+    /// The text of a token's inspection.
+    static func render(inspection: SignedDataOutcome) -> String {
+        lines(inspection: inspection).joined(separator: "\n") + "\n"
     }
 
     // MARK: - Verification
@@ -69,7 +69,7 @@ enum TextRenderer {
 
     // MARK: - Inspection
 
-    private static func lines(_ inspection: Inspection) -> [String] {
+    private static func lines(inspection: SignedDataOutcome) -> [String] {
         var out = ["UNVERIFIED: decoded only; nothing was checked, anybody can make a token that decodes to anything"]
         if let error = inspection.error {
             out.append("NOT DECODED: \(error.code.rawValue) (\(error.check.rawValue)): \(error.message)")
@@ -77,7 +77,7 @@ enum TextRenderer {
         }
         if let developer = inspection.developerKind {
             out.append("  kind: \(developer.rawValue) (\(developer.description), aud \(developer.audience))")
-            out.append("  \(Inspection.developerSigned)")
+            out.append("  \(SignedDataOutcome.developerSigned)")
             out.append("  kid: \(inspection.developerKeyId.map(printable) ?? "(none)")")
         } else {
             out.append("  kind: \(inspection.kind?.rawValue ?? "unknown")")
@@ -105,7 +105,7 @@ enum TextRenderer {
         for item in inspection.nested {
             out.append("")
             out.append("NESTED TOKEN \(item.path)")
-            out += lines(item.inspection).map { $0.isEmpty ? $0 : "    " + $0 }
+            out += lines(inspection: item.outcome).map { $0.isEmpty ? $0 : "    " + $0 }
         }
         return out
     }
@@ -136,7 +136,7 @@ enum TextRenderer {
                     ?? "none of the embedded certificates"))
         out.append("")
         out.append("CERTIFICATES (embedded in the receipt; NOT validated)")
-        out += chainLines(VerificationRunner.roles(unverified), problems: unverified.certificateProblems)
+        out += chainLines(SignedDataOutcome.roles(unverified), problems: unverified.certificateProblems)
         out.append("")
         out.append("RECEIPT (UNVERIFIED)")
         out += receiptLines(unverified.receipt)

@@ -175,13 +175,10 @@ struct VerificationRunner: Sendable {
                 }
             return outcome(of: result, verifier: verifier, reporting: reporting)
         case .decodeOnly(let reason)?:
-            var outcome = decodeOnly(token.string, kind: kind, reason: reason)
-            if let kind = outcome.kind, case .object(let json)? = outcome.payload?.json {
-                outcome.nested = kind.nestedTokens(in: json).map { token in
-                    NestedOutcome(
-                        field: token.field, path: token.path,
-                        outcome: decodeOnly(token.token, kind: token.kind, reason: reason))
-                }
+            var outcome = SignedDataOutcome.decodedOnly(token.string, kind: kind, reason: reason, annotate: annotate)
+            outcome.advise { outcome, _ in
+                outcome.decodedWithoutVerification
+                    ? FlagAdvice.hint(for: reason, failedStep: nil, environment: nil) : nil
             }
             return outcome
         case nil:
@@ -197,106 +194,16 @@ struct VerificationRunner: Sendable {
         run(.string(token), reporting: reporting)
     }
 
-    /// What to print of one verification the library made (nested tokens included, as it verified them).
-    ///
-    /// The result is consumed: its payload and trees move into the outcome instead of being copied.
+    /// What to print of one verification the library made (nested tokens included, as it verified them), with the
+    /// hints of the flags.
     private func outcome(
         of result: consuming VerificationResult<DecodedPayload>, verifier: SignedDataVerifier, reporting: Bool
     ) -> SignedDataOutcome {
-        var outcome = SignedDataOutcome(form: .token, verified: false, kind: kind)
-        let nestedTokens: [NestedToken]
-        switch consume result {
-        case .verified(let verified):
-            outcome.kind = verified.payload.kind
-            // JSON output: the tree check 1 parsed, which holds what the model decoded.
-            outcome.payload =
-                annotate
-                ? PayloadDocument(verified.payload, annotate: true)
-                : PayloadDocument(json: .object(verified.payloadObject), annotatingAs: nil)
-            outcome.payloadJSON = verified.payloadJSON
-            outcome.record(
-                verified, payloadEnvironment: verified.payload.environment, anchors: tokenAnchorNames,
-                reporting: reporting)
-            nestedTokens = verified.nestedTokens
-        case .failed(let failure):
-            // A token refused before its payload was checked still shows what it claims (decoded from the
-            // library's own parse, on use).
-            let shown = failure.claimedPayload
-            outcome.kind = shown?.kind ?? kind ?? failure.kind
-            outcome.payload = shown.map { PayloadDocument($0, annotate: annotate) }
-            outcome.payloadJSON = failure.unverifiedPayloadBytes
-            outcome.environment = shown?.environment?.rawValue
-            let validated = outcome.record(failure, anchors: tokenAnchorNames, reporting: reporting)
-            let failedStep = outcome.checks.first { $0.outcome == VerificationReport.Outcome.failed.rawValue }?.name
-            outcome.hints =
-                FlagAdvice.hint(
-                    for: failure.error, failedStep: failedStep, environment: verifier.environment
-                ).map { [$0] } ?? []
-            if !validated, showsUndecodedDetails, let header = failure.unverifiedHeader {
-                // Show what the token claims, for debugging; the renderers label it as not trusted.
-                let certificates = UnverifiedToken.certificates(of: header)
-                outcome.chain = Self.roles(certificates.parsed, complete: certificates.problems.isEmpty)
-                outcome.certificateProblems = certificates.problems
-            }
-            if showsUndecodedDetails, failure.unverifiedHeader != nil, outcome.payload == nil,
-                let json = failure.unverifiedPayloadJSON
-            {
-                outcome.payload = Self.rawPayload(json)
-            }
-            nestedTokens = failure.nestedTokens
-        }
-        outcome.nested = nestedTokens.map { nested in
-            NestedOutcome(
-                field: nested.field, path: nested.path,
-                outcome: self.outcome(of: nested.result, verifier: verifier, reporting: reporting))
-        }
-        return outcome
-    }
-
-    private func decodeOnly(_ token: String, kind: PayloadKind?, reason: VerificationError) -> SignedDataOutcome {
-        let unverified: UnverifiedToken
-        do {
-            unverified = try SignedDataVerifier.decodeUnverified(token, as: kind)
-        } catch {
-            return .refused(.token, error)
-        }
-        let skipped = "not run: LocalTesting tokens are signed by nobody; the token was decoded without verification"
         var outcome = SignedDataOutcome(
-            form: .token, verified: false, kind: unverified.kind, error: reason,
-            checks: VerificationReport.StepName.tokenSteps.map {
-                CheckLine(name: $0.rawValue, outcome: "skipped", detail: skipped)
-            },
-            chain: Self.roles(unverified.certificates, complete: unverified.certificateProblems.isEmpty))
-        outcome.certificateProblems = unverified.certificateProblems
-        outcome.payload =
-            unverified.payload.map { PayloadDocument($0, annotate: annotate) }
-            ?? Self.rawPayload(unverified.payloadJSON)
-        outcome.environment = unverified.payload?.environment?.rawValue
-        outcome.payloadJSON = Array(unverified.payloadJSON)
-        outcome.decodedWithoutVerification = true
-        outcome.hints = FlagAdvice.hint(for: reason, failedStep: nil, environment: nil).map { [$0] } ?? []
+            token: result, kind: kind, annotate: annotate, reporting: reporting,
+            showsUndecodedDetails: showsUndecodedDetails, trustAnchorNames: tokenAnchorNames)
+        outcome.advise { FlagAdvice.hint(for: $1, failedStep: $0.failedCheck, environment: verifier.environment) }
         return outcome
-    }
-
-    /// Names the role of each certificate of a token: by position when the list is the whole chain, else
-    /// generically.
-    static func roles(_ certificates: [CertificateInfo], complete: Bool) -> [ChainEntry] {
-        certificates.enumerated().map { index, info in
-            let role: String
-            if !complete {
-                role = "certificate"
-            } else if certificates.count == 1 {
-                role = "StoreKit Testing certificate"
-            } else {
-                role = index < 3 ? ["leaf", "intermediate", "root"][index] : "x5c[\(index)]"
-            }
-            return ChainEntry(role: role, info: info)
-        }
-    }
-
-    /// The payload JSON exactly as in the token, for a payload that did not decode as its kind.
-    static func rawPayload(_ data: Data) -> PayloadDocument? {
-        (try? JSONParser.parseObject(Array(data))).map { PayloadDocument(json: .object($0), annotatingAs: nil) }
     }
 
     // MARK: Receipts
@@ -318,77 +225,16 @@ struct VerificationRunner: Sendable {
                 VerificationError(.invalidConfiguration, check: .configuration, "app receipts are not verified here"),
                 reporting: reporting)
         }
-        var outcome = SignedDataOutcome(form: .receipt, verified: false)
-        switch verifier.verifyAndDecodeAppReceipt(bytes: receipt, deviceIdentifier: deviceIdentifier) {
-        case .verified(let verified):
-            outcome.receipt = verified.payload
-            outcome.record(
-                verified, payloadEnvironment: verified.payload.environment, anchors: receiptAnchorNames,
-                reporting: reporting)
-        case .failed(let failure):
-            let claimed = failure.claimedPayload
-            outcome.receipt = claimed
-            outcome.environment = claimed?.environment?.rawValue
-            let validated = outcome.record(failure, anchors: receiptAnchorNames, reporting: reporting)
-            outcome.hints =
-                FlagAdvice.receiptHint(
-                    for: failure.error, failedStep: failure.report.failedStep?.name.rawValue,
-                    environments: verifier.environments, claimedReceiptType: claimed?.receiptType,
-                    usesBundledRoot: usesBundledReceiptRoot
-                ).map { [$0] } ?? []
-            if !validated, showsUndecodedDetails, claimed != nil,
-                let unverified = try? AppReceiptVerifier.decodeUnverified(receipt)
-            {
-                // Show what the receipt embeds, for debugging; the renderers label it as not validated.
-                outcome.chain = Self.roles(unverified)
-                outcome.certificateProblems = unverified.certificateProblems
-            }
+        var outcome = SignedDataOutcome(
+            receipt: verifier.verifyAndDecodeAppReceipt(bytes: receipt, deviceIdentifier: deviceIdentifier),
+            reporting: reporting, undecodedDetailsOf: showsUndecodedDetails ? receipt : nil,
+            trustAnchorNames: receiptAnchorNames)
+        outcome.advise { outcome, error in
+            FlagAdvice.receiptHint(
+                for: error, failedStep: outcome.failedCheck,
+                environments: verifier.environments, claimedReceiptType: outcome.receipt?.receiptType,
+                usesBundledRoot: usesBundledReceiptRoot)
         }
         return outcome
-    }
-
-    /// The embedded certificates of an unverified receipt, the one its SignerInfo names marked as its signer.
-    static func roles(_ unverified: UnverifiedAppReceipt) -> [ChainEntry] {
-        unverified.certificates.enumerated().map { index, info in
-            ChainEntry(
-                role: index == unverified.signerIndex ? "signer (named by the SignerInfo)" : "certificate", info: info)
-        }
-    }
-}
-
-extension SignedDataOutcome {
-    /// Records what every verified result has: the verdict, the checks and the validated chain when reporting, the
-    /// environment the claims check accepted (else the payload's), the validation time.
-    fileprivate mutating func record<Payload>(
-        _ verified: Verified<Payload>, payloadEnvironment: AppStoreEnvironment?, anchors: [String: String],
-        reporting: Bool
-    ) {
-        self.verified = true
-        if reporting {
-            checks = CheckLine.lines(verified.report)
-            showValidatedChain(verified.chain, trustAnchorNames: anchors)
-        }
-        environment = (verified.environment ?? payloadEnvironment)?.rawValue
-        chainValidated = true
-        validationTime = verified.validationTime
-        validatedWithoutSignedDate = verified.validatedWithoutSignedDate
-    }
-
-    /// Records what every failure has: the error, the checks when reporting, the validation time, and the chain
-    /// when it was validated before a later check failed.
-    ///
-    /// - Returns: whether the chain was validated.
-    fileprivate mutating func record<Payload>(
-        _ failure: VerificationFailure<Payload>, anchors: [String: String], reporting: Bool
-    ) -> Bool {
-        error = failure.error
-        if reporting { checks = CheckLine.lines(failure.report) }
-        validationTime = failure.validationTime
-        validatedWithoutSignedDate = failure.validatedWithoutSignedDate
-        guard let chain = failure.validatedChain else { return false }
-        // A later check failed: the chain itself was validated, as for a verified token or receipt.
-        if reporting { showValidatedChain(chain, trustAnchorNames: anchors) }
-        chainValidated = true
-        return true
     }
 }

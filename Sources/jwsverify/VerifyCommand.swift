@@ -201,7 +201,7 @@ enum VerifyCommand {
         if options.quiet { return CommandResult(status: outcome.exitCode) }
         let text =
             options.json
-            ? JSONRenderer.render(outcome, pretty: true, includeDER: true) : TextRenderer.render(outcome)
+            ? outcome.jsonText(pretty: true, includeDER: true) : TextRenderer.render(outcome)
         return CommandResult(stdout: text, status: outcome.exitCode)
     }
 }

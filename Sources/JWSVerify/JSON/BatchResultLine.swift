@@ -1,7 +1,5 @@
-import JWSVerify
-
 /// What each `batch` result line holds: `--report compact` (the default) or `--report full`.
-enum BatchReport: String, CaseIterable, Sendable {
+package enum BatchReport: String, CaseIterable, Sendable {
     /// The compact line (`schemaVersion` 2): verdict, identifiers, decoded payload.
     case compact
     /// The verification object of `verify --json` (`schemaVersion` 1), with `line` and `id`.
@@ -15,17 +13,18 @@ enum BatchReport: String, CaseIterable, Sendable {
 /// identifiers of its kind (``PayloadKind/identifierKeys``; a receipt by ``SignedDataForm/receiptIdentifierKeys``)
 /// and carries its decoded payload (a receipt: in the `verifyReceipt` shape, as the library writes it); a
 /// notification's nested tokens are replaced, at their place in the payload, by their own verdict and decoded
-/// payload, so no raw token is ever echoed. The full object is ``JSONRenderer/document(_:includeDER:)`` with `line`
-/// and `id`, without certificates' `der`.
-enum BatchResultLine {
-    /// The version of the compact line (the full object keeps ``JSONRenderer/schemaVersion``).
-    static let compactSchemaVersion = 2
+/// payload, so no raw token is ever echoed. The full object is ``SignedDataOutcome/jsonDocument(includeDER:)`` with
+/// `line` and `id`, without certificates' `der`. A caller that verifies tokens itself writes the same compact line,
+/// with members of its own first (``writeCompact(_:kind:id:leading:into:)``).
+package enum BatchResultLine {
+    /// The version of the compact line (the full object keeps ``JSONSchema/version``).
+    package static let compactSchemaVersion = 2
 
     /// The fields that every line keeps, whatever `--fields` selects: the line stays identifiable and versioned.
-    static let alwaysKept: Set<String> = ["line", "schemaVersion"]
+    package static let alwaysKept: Set<String> = ["line", "schemaVersion"]
 
     /// The compact line's top-level fields (some only when they apply).
-    static let compactFields: [String] = {
+    package static let compactFields: [String] = {
         var fields = [
             "schemaVersion", "line", "id", "verified", "code", "check", "message", "underlying", "retryable", "kind",
             "environment", "nestedField", "nestedCheck", "payload",
@@ -38,14 +37,14 @@ enum BatchResultLine {
     }()
 
     /// The full object's top-level fields, a token's and a receipt's.
-    static let fullFields = [
+    package static let fullFields = [
         "schemaVersion", "line", "id", "verified", "kind", "code", "check", "message", "underlying", "retryable",
         "nestedField", "nestedCheck", "checks", "chain", "chainValidated", "certificateProblems", "validationTime",
         "payload", "nested", "environment", "hints", "receipt",
     ]
 
     /// Every name `--fields` accepts: the fields of either report, for tokens and receipts, sorted.
-    static let selectableFields = Array(Set(compactFields + fullFields)).sorted()
+    package static let selectableFields = Array(Set(compactFields + fullFields)).sorted()
 
     /// Appends one result line, newline-terminated, to `out`.
     ///
@@ -57,13 +56,13 @@ enum BatchResultLine {
     ///   - fields: The top-level fields to keep (plus ``alwaysKept``); nil keeps all.
     ///   - out: The bytes the line is appended to. They are UTF-8: the JSON writer writes strings from
     ///     `String`s, and the payload copier copies only payload text that is valid UTF-8.
-    static func render(
+    package static func render(
         _ outcome: SignedDataOutcome, line: Int, id: JSONLiteral?, report: BatchReport, fields: Set<String>?,
         into out: inout [UInt8]
     ) {
         if report == .compact {
-            writeCompact(outcome, line: line, id: id, fields: fields, into: &out)
-        } else if case .object(var members) = JSONRenderer.document(outcome, includeDER: false) {
+            writeCompact(outcome, line: line, id: id?.bytes, fields: fields, into: &out)
+        } else if case .object(var members) = outcome.jsonDocument(includeDER: false) {
             members["line"] = .integer(Int64(line))
             if let fields { members = members.filter { fields.contains($0.key) || alwaysKept.contains($0.key) } }
             writeObject(members, id: fields?.contains("id") ?? true ? id : nil, payloadOf: nil, into: &out)
@@ -71,7 +70,7 @@ enum BatchResultLine {
         out.append(UInt8(ascii: "\n"))
     }
 
-    /// A field of the compact line, as ``writeCompact(_:line:id:fields:into:)`` writes it.
+    /// A field of the compact line, as ``writeCompact(_:line:id:fields:leading:into:)`` writes it.
     private enum CompactField: String {
         case schemaVersion, line, id, verified, code, check, message, underlying, retryable, kind, environment
         case nestedField, nestedCheck, payload
@@ -89,7 +88,7 @@ enum BatchResultLine {
             return (name, CompactField(rawValue: name) ?? .identifier, key)
         }
 
-    /// A member of the compact line as ``writeCompact(_:line:id:fields:into:)`` writes it: its field, and
+    /// A member of the compact line as ``writeCompact(_:line:id:fields:leading:into:)`` writes it: its field, and
     /// its position in ``compactKeysInOrder`` and so the range of its `,"key":` in ``compactKeyBytes``.
     private struct CompactMember {
         var field: CompactField
@@ -129,14 +128,41 @@ enum BatchResultLine {
         return membersByKind[index]
     }
 
+    /// Writes the compact line of one token verification the library made, without its newline: the line `batch`
+    /// writes, without `line`, after the caller's own members (the page and index of an API response).
+    ///
+    /// - Parameters:
+    ///   - result: The library's result of the token.
+    ///   - kind: The kind the caller asked for, kept when the token tells none.
+    ///   - id: The caller's `id` as JSON text, written byte for byte; nil writes no `id`.
+    ///   - leading: Members written first, in this order, before the line's own (sorted) members; their keys must
+    ///     not be the line's.
+    ///   - out: The bytes the line is appended to.
+    package static func writeCompact(
+        _ result: consuming VerificationResult<DecodedPayload>, kind: PayloadKind? = nil, id: [UInt8]? = nil,
+        leading: [(key: String, value: JSONValue)] = [], into out: inout [UInt8]
+    ) {
+        let outcome = SignedDataOutcome(token: result, kind: kind, reporting: false)
+        writeCompact(outcome, line: nil, id: id, fields: nil, leading: leading, into: &out)
+    }
+
     /// Writes the compact line of one outcome, without its newline, those of its members `fields` keeps:
     /// the one place that decides what a compact line holds.
     ///
-    /// Writes each member straight into `out` in the order of ``compactKeysInOrder`` (sorted keys, as
-    /// ``JSONWriter`` writes an object), each value with the writer's own functions, without building a
-    /// dictionary of ``JSONValue``s.
-    static func writeCompact(
-        _ outcome: SignedDataOutcome, line: Int, id: JSONLiteral?, fields: Set<String>?, into out: inout [UInt8]
+    /// Writes the `leading` members first, in their order, then each member straight into `out` in the order of
+    /// ``compactKeysInOrder`` (sorted keys, as ``JSONWriter`` writes an object), each value with the writer's own
+    /// functions, without building a dictionary of ``JSONValue``s.
+    ///
+    /// - Parameters:
+    ///   - outcome: The token's or receipt's outcome.
+    ///   - line: The 1-based input line (`line`); nil writes none.
+    ///   - id: The caller's `id` as JSON text, written byte for byte; nil writes none.
+    ///   - fields: The members to keep (plus ``alwaysKept``); nil keeps all. The `leading` ones are always kept.
+    ///   - leading: Members written first, in this order; their keys must not be the line's.
+    ///   - out: The bytes the line is appended to.
+    package static func writeCompact(
+        _ outcome: SignedDataOutcome, line: Int?, id: [UInt8]?, fields: Set<String>?,
+        leading: [(key: String, value: JSONValue)] = [], into out: inout [UInt8]
     ) {
         let keyBytes = compactKeyBytes
         var first = true
@@ -147,6 +173,13 @@ enum BatchResultLine {
         }
         let error = outcome.error
         out.append(UInt8(ascii: "{"))
+        for (key, value) in leading {
+            if !first { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONWriter.write(value, pretty: false, depth: 1, into: &out)
+            first = false
+        }
         for member in compactMembers(of: outcome) {
             if let fields {
                 let name = compactKeysInOrder[member.index].name
@@ -193,12 +226,13 @@ enum BatchResultLine {
                 begin(member, &out)
                 JSONWriter.writeString(check.rawValue, into: &out)
             case .line:
+                guard let line else { continue }
                 begin(member, &out)
                 JSONWriter.writeInteger(Int64(line), into: &out)
             case .id:
                 guard let id else { continue }
                 begin(member, &out)
-                out.append(contentsOf: id.bytes)
+                out.append(contentsOf: id)
             case .identifier:
                 guard let value = identifier(compactKeysInOrder[member.index].name, of: outcome) else { continue }
                 begin(member, &out)
@@ -238,7 +272,7 @@ enum BatchResultLine {
 
     /// Writes an object, members sorted by key, with an `id` member echoed as written and a `payload` member
     /// written from `outcome`, when given.
-    static func writeObject(
+    private static func writeObject(
         _ members: [String: JSONValue], id: JSONLiteral?, payloadOf outcome: SignedDataOutcome?, into out: inout [UInt8]
     ) {
         var entries: [(key: String, value: Member)] = []
