@@ -105,9 +105,8 @@ enum MintTokenCommand {
         values: [AppStoreEnvironment.sandbox, .production].map(\.rawValue), defaultValue: defaults.environment
     ) { options, canonical in options.environment = canonical }
 
-    static let productId = OptionDeclaration<MintTokenOptions>.value(
-        "--product-id", label: "<id>", help: "The productId.", defaultValue: defaults.productId
-    ) { options, string throws(InvalidValue) in options.productId = try OptionValue.nonEmpty(string) }
+    static let productId = OptionDeclaration<MintTokenOptions>.productId(
+        help: "The productId.", defaultValue: defaults.productId, \.productId)
 
     static let signedDate = OptionDeclaration<MintTokenOptions>.mintDate(
         "--signed-date", help: "The signedDate, 'now' or an ISO 8601 date-time; the other dates follow it.",

@@ -12,6 +12,23 @@ extension OptionDeclaration {
         .flag("--json", help: help, keyPath)
     }
 
+    /// `--product-id <id>`: the product (`mint token`, `sign`).
+    static func productId(
+        help: String, defaultValue: String? = nil, _ keyPath: WritableKeyPath<Options, String?> & Sendable
+    ) -> Self {
+        text("--product-id", label: "<id>", help: help, defaultValue: defaultValue, keyPath)
+    }
+
+    /// An option whose value is non-empty text, kept as given (`sign`'s identifiers and files).
+    static func text(
+        _ name: String, label: String, help: String, defaultValue: String? = nil,
+        _ keyPath: WritableKeyPath<Options, String?> & Sendable
+    ) -> Self {
+        .value(name, label: label, help: help, defaultValue: defaultValue) { options, string throws(InvalidValue) in
+            options[keyPath: keyPath] = try OptionValue.nonEmpty(string)
+        }
+    }
+
     /// `--kind <kind>`: the payload kind (`verify`, `batch`, `inspect`: a ``PayloadKind`` or `auto`;
     /// `mint token`: a `TestPayloadKind`).
     static func kind<Kind>(

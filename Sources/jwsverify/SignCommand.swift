@@ -64,26 +64,23 @@ enum SignCommand {
         "--key-id", label: "<id>", help: "The key's identifier in App Store Connect.", required: true
     ) { options, string throws(InvalidValue) in options.keyId = try OptionValue.nonEmpty(string) }
 
-    static let issuerId = OptionDeclaration<SignOptions>.value(
-        "--issuer-id", label: "<id>", help: "Your issuer ID (offer-v2, intro-eligibility, advanced-commerce)."
-    ) { options, string throws(InvalidValue) in options.issuerId = try OptionValue.nonEmpty(string) }
+    static let issuerId = OptionDeclaration<SignOptions>.text(
+        "--issuer-id", label: "<id>", help: "Your issuer ID (offer-v2, intro-eligibility, advanced-commerce).",
+        \.issuerId)
 
     static let bundleId = OptionDeclaration<SignOptions>.bundleId(
         help: "Your app's bundle ID (required).", defaultValue: nil, allowsEmpty: false, \.bundleId)
 
-    /// `--product-id`, the name `mint token` declares (each name is written once).
-    static let productId = OptionDeclaration<SignOptions>.value(
-        MintTokenCommand.productId.name, label: "<id>", help: "The product (offer-v2, intro-eligibility, offer-v1)."
-    ) { options, string throws(InvalidValue) in options.productId = try OptionValue.nonEmpty(string) }
+    static let productId = OptionDeclaration<SignOptions>.productId(
+        help: "The product (offer-v2, intro-eligibility, offer-v1).", \.productId)
 
-    static let offerId = OptionDeclaration<SignOptions>.value(
-        "--offer-id", label: "<id>", help: "The promotional offer's identifier (offer-v2, offer-v1)."
-    ) { options, string throws(InvalidValue) in options.offerId = try OptionValue.nonEmpty(string) }
+    static let offerId = OptionDeclaration<SignOptions>.text(
+        "--offer-id", label: "<id>", help: "The promotional offer's identifier (offer-v2, offer-v1).", \.offerId)
 
-    static let transactionId = OptionDeclaration<SignOptions>.value(
+    static let transactionId = OptionDeclaration<SignOptions>.text(
         "--transaction-id", label: "<id>",
-        help: "A transaction of the customer, such as their appTransactionId (offer-v2: optional; intro-eligibility)."
-    ) { options, string throws(InvalidValue) in options.transactionId = try OptionValue.nonEmpty(string) }
+        help: "A transaction of the customer, such as their appTransactionId (offer-v2: optional; intro-eligibility).",
+        \.transactionId)
 
     static let allowIntroOffer = OptionDeclaration<SignOptions>.value(
         "--allow-intro-offer", label: "<bool>",
@@ -119,9 +116,9 @@ enum SignCommand {
         options.timestamp = value
     }
 
-    static let request = OptionDeclaration<SignOptions>.value(
-        "--request", label: "<file>", help: "The Advanced Commerce in-app request, a JSON object (advanced-commerce)."
-    ) { options, string throws(InvalidValue) in options.requestFile = try OptionValue.nonEmpty(string) }
+    static let request = OptionDeclaration<SignOptions>.text(
+        "--request", label: "<file>", help: "The Advanced Commerce in-app request, a JSON object (advanced-commerce).",
+        \.requestFile)
 
     static let json = OptionDeclaration<SignOptions>.json(
         help: "Print the signature with its decoded header and claims (V1: its Retention Messaging fields).", \.json)
