@@ -1,4 +1,5 @@
 import Foundation
+import JWSVerify
 
 #if canImport(Glibc)
     import Glibc
@@ -47,5 +48,8 @@ case .success(.version):
 case .success(let command):
     status = CommandRegistry.execute(command, io: io)
 }
-if let counts = OperationCountReport.line() { write(counts, to: 2) }
+// For tests and benchmarks of the real binary: the library's operation counts, one line on standard error.
+if ProcessInfo.processInfo.environment["JWSVERIFY_OPERATION_COUNTS"] == "1" {
+    write("jwsverify-operations " + JSONWriter.write(OperationCounters.jsonValue, pretty: false) + "\n", to: 2)
+}
 exit(status)

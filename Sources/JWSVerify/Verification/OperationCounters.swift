@@ -20,6 +20,18 @@ package enum OperationCounters {
     /// OCSP requests sent by online checks, of every verifier (a warm revocation cache sends none).
     package static var ocspRequests: Int { ocsp.load(ordering: .relaxed) }
 
+    /// Every count as one JSON object: what `jwsverify` writes to standard error as it exits when the environment
+    /// holds `JWSVERIFY_OPERATION_COUNTS=1` (`jwsverify-operations {"certificateParses":…,"tokenParses":…}`).
+    package static var jsonValue: JSONValue {
+        .object([
+            "certificateParses": .integer(Int64(certificateParses)),
+            "certificateSignatureVerifications": .integer(Int64(certificateSignatureVerifications)),
+            "es256Verifications": .integer(Int64(es256Verifications)),
+            "ocspRequests": .integer(Int64(ocspRequests)),
+            "tokenParses": .integer(Int64(tokenParses)),
+        ])
+    }
+
     static func countES256() { es256.add(1, ordering: .relaxed) }
     static func countCertificateSignatures(_ count: Int) { p384.add(count, ordering: .relaxed) }
     static func countParse() { parses.add(1, ordering: .relaxed) }
