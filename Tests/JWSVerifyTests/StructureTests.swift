@@ -56,6 +56,18 @@ struct StructureTests {
         #expect(Set(owners.keys) == Set(1...13))
     }
 
+    /// Input: every Swift file of the CLI (`Sources/jwsverify`). Expected: 4,500 lines at most in all (issue #25):
+    /// the CLI parses arguments, calls the libraries and prints what they return; the JSON documents, `batch` lines
+    /// and outcomes are the library's (`Sources/JWSVerify/JSON`).
+    @Test("the CLI stays within its line budget")
+    func cliLineBudget() throws {
+        var total = 0
+        for path in Self.files(endingIn: ".swift") where path.hasPrefix("jwsverify/") {
+            total += try Self.lines(path).count - 1
+        }
+        #expect(total <= 4_500, "Sources/jwsverify: \(total) lines")
+    }
+
     /// Input: every Swift and C file under `Sources/`. Expected: none over its limit (Swift 450 lines,
     /// generated models aside; C 400; each `SignedDataVerifier` file 300).
     @Test("no source file over its size limit")

@@ -8,13 +8,6 @@ package struct CheckLine: Sendable, Equatable {
     package var outcome: String
     /// What was checked, what was wrong, or why it was skipped.
     package var detail: String
-
-    /// A line of the report.
-    package init(name: String, outcome: String, detail: String) {
-        self.name = name
-        self.outcome = outcome
-        self.detail = detail
-    }
 }
 
 /// A certificate of a token's chain with the role it plays.
@@ -25,13 +18,6 @@ package struct ChainEntry: Sendable {
     package var info: CertificateInfo
     /// For the trusted root a verified chain ended in: which configured root it is.
     package var trustAnchor: String?
-
-    /// A certificate in a role, and the configured root it matched.
-    package init(role: String, info: CertificateInfo, trustAnchor: String? = nil) {
-        self.role = role
-        self.info = info
-        self.trustAnchor = trustAnchor
-    }
 }
 
 /// A decoded payload ready to render: Apple's JSON plus what the models know about it.
@@ -96,13 +82,6 @@ package struct NestedOutcome: Sendable {
     package var path: String
     /// The nested token's own outcome.
     package var outcome: SignedDataOutcome
-
-    /// A nested token's outcome at its field.
-    package init(field: String, path: String, outcome: SignedDataOutcome) {
-        self.field = field
-        self.path = path
-        self.outcome = outcome
-    }
 }
 
 /// Everything `jwsverify` prints about one token or app receipt, gathered from the library's result and report:
