@@ -52,8 +52,8 @@ struct VerificationRunner: Sendable {
     var tokenAnchorNames: [String: String] = [:]
     /// How the user configured each trusted root of receipts, by SHA-256 fingerprint.
     var receiptAnchorNames: [String: String] = [:]
-    /// Whether the receipt verifier trusts the bundled Apple Inc. Root (no `--root` given).
-    var usesBundledReceiptRoot = false
+    /// Whether the verifiers trust the bundled Apple roots (no `--root` given).
+    var usesBundledRoot = false
 
     /// The largest token the verifier accepts.
     var maximumTokenBytes: Int {
@@ -78,7 +78,8 @@ struct VerificationRunner: Sendable {
         showsUndecodedDetails: Bool
     ) -> Result<VerificationRunner, CommandResult> {
         var runner = VerificationRunner(
-            kind: options.kind, annotate: annotate, showsUndecodedDetails: showsUndecodedDetails)
+            kind: options.kind, annotate: annotate, showsUndecodedDetails: showsUndecodedDetails,
+            usesBundledRoot: options.roots.isEmpty)
         if forms != .receipts {
             let configured = options.configure(signedData: "tokens") { roots, xcodeCertificate in
                 runner.tokenAnchorNames = trustAnchorNames(
@@ -96,7 +97,6 @@ struct VerificationRunner: Sendable {
                 runner.receiptAnchorNames = trustAnchorNames(
                     roots: roots, bundled: (AppleRootCertificate.appleIncRootSHA256, "Apple Inc. Root (bundled)"),
                     xcodeCertificate: xcodeCertificate)
-                runner.usesBundledReceiptRoot = roots.isEmpty
                 return Result { () throws(VerificationError) in
                     try AppReceiptVerifier(
                         rootCertificates: roots.isEmpty
@@ -230,7 +230,8 @@ struct VerificationRunner: Sendable {
             let failedStep = outcome.checks.first { $0.outcome == VerificationReport.Outcome.failed.rawValue }?.name
             outcome.hints =
                 FlagAdvice.hint(
-                    for: failure.error, failedStep: failedStep, environment: verifier.environment
+                    for: failure.error, failedStep: failedStep, environment: verifier.environment,
+                    usesBundledRoot: usesBundledRoot
                 ).map { [$0] } ?? []
             if !validated, showsUndecodedDetails, let header = failure.unverifiedHeader {
                 // Show what the token claims, for debugging; the renderers label it as not trusted.
@@ -274,7 +275,8 @@ struct VerificationRunner: Sendable {
         outcome.environment = unverified.payload?.environment?.rawValue
         outcome.payloadJSON = Array(unverified.payloadJSON)
         outcome.decodedWithoutVerification = true
-        outcome.hints = FlagAdvice.hint(for: reason, failedStep: nil, environment: nil).map { [$0] } ?? []
+        outcome.hints =
+            FlagAdvice.hint(for: reason, failedStep: nil, environment: nil, usesBundledRoot: false).map { [$0] } ?? []
         return outcome
     }
 
@@ -334,7 +336,7 @@ struct VerificationRunner: Sendable {
                 FlagAdvice.receiptHint(
                     for: failure.error, failedStep: failure.report.failedStep?.name.rawValue,
                     environments: verifier.environments, claimedReceiptType: claimed?.receiptType,
-                    usesBundledRoot: usesBundledReceiptRoot
+                    usesBundledRoot: usesBundledRoot
                 ).map { [$0] } ?? []
             if !validated, showsUndecodedDetails, claimed != nil,
                 let unverified = try? AppReceiptVerifier.decodeUnverified(receipt)
