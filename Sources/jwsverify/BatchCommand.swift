@@ -233,7 +233,8 @@ enum BatchCommand {
             guard !options.quiet, showProgress || (options.progress && seconds >= nextProgress) else { return }
             let rate = Int((Double(tally.total) / max(seconds, 1e-9)).rounded())
             let line = "\(tally.total) lines, \(tally.verified) verified, \(rate) lines/s"
-            standardError(showProgress ? "\r\(line)\u{1B}[K" : "progress: \(line), \(String(format: "%.1f", seconds)) s\n")
+            standardError(
+                showProgress ? "\r\(line)\u{1B}[K" : "progress: \(line), \(String(format: "%.1f", seconds)) s\n")
             nextProgress = seconds + progressSeconds
         }
         // The chunk buffers not in use, kept for the next chunks' lines.

@@ -187,7 +187,8 @@ enum CommandLineGrammar {
     /// Whether an argument is an option rather than a value: it starts with `-` and is not `-` itself nor a
     /// negative number (`--app-apple-id -5` reaches the option, which says which numbers it takes).
     static func isOptionLike(_ argument: String) -> Bool {
-        argument.hasPrefix("-") && argument != standardInputName && !("0"..."9").contains(argument.dropFirst().first ?? "-")
+        argument.hasPrefix("-") && argument != standardInputName
+            && !("0"..."9").contains(argument.dropFirst().first ?? "-")
     }
 
     /// The error for an option the subcommand does not declare: `--version` is told where it belongs, and a name
@@ -207,7 +208,9 @@ enum CommandLineGrammar {
     /// only nearest name within one edit per four letters (`--enviroment`, `--qiuet`; a swap of neighbours is one
     /// edit); nil when nothing is that close or two names are as close.
     static func suggestion(for name: String, among names: [String]) -> String? {
-        func letters(_ string: String) -> [Character] { Array(string.lowercased().filter { $0.isLetter || $0.isNumber }) }
+        func letters(_ string: String) -> [Character] {
+            Array(string.lowercased().filter { $0.isLetter || $0.isNumber })
+        }
         let typed = letters(name)
         guard typed.count >= 2 else { return nil }
         let candidates = names.map { (name: $0, letters: letters($0)) }
@@ -228,7 +231,9 @@ enum CommandLineGrammar {
         for i in 1...a.count {
             for j in 1...b.count {
                 d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
             }
         }
         return d[a.count][b.count]

@@ -52,7 +52,8 @@ enum InspectCommand {
 
     /// The options of `inspect`, in help order.
     static let declarations = [
-        VerifyCommand.kind, VerifyCommand.json.withHelp("Print one JSON object (schemaVersion 1)."), VerifyCommand.quiet,
+        VerifyCommand.kind, VerifyCommand.json.withHelp("Print one JSON object (schemaVersion 1)."),
+        VerifyCommand.quiet,
     ]
 
     /// `inspect` in ``CommandRegistry``.

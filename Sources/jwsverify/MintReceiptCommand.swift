@@ -121,7 +121,8 @@ enum MintReceiptCommand {
 
     /// The options of `mint receipt`, in help order.
     static let declarations = [
-        pki, bundleId, environment, appAppleId, appVersion, created, purchase, deviceGuid, digest, format, xcode, out, .quiet(\.quiet),
+        pki, bundleId, environment, appAppleId, appVersion, created, purchase, deviceGuid, digest, format, xcode, out,
+        .quiet(\.quiet),
     ]
 
     /// A `--purchase` value, nil when it is not one.

@@ -142,7 +142,8 @@ enum MintTokenCommand {
 
     /// The options of `mint token`, in help order.
     static let declarations = [
-        pki, kind, type, subtype, bundleId, appAppleId, environment, productId, signedDate, set, payload, count, seed, .quiet(\.quiet),
+        pki, kind, type, subtype, bundleId, appAppleId, environment, productId, signedDate, set, payload, count, seed,
+        .quiet(\.quiet),
     ]
 
     // MARK: Definition
@@ -201,10 +202,13 @@ enum MintTokenCommand {
             if let subtype = options.notificationSubtype, let documented = type.documentedSubtypes,
                 !documented.contains(Subtype(rawValue: subtype))
             {
-                let valid = documented.isEmpty ? "it takes none" : "it takes \(CommandLineGrammar.listed(documented.map(\.rawValue)))"
+                let valid =
+                    documented.isEmpty
+                    ? "it takes none" : "it takes \(CommandLineGrammar.listed(documented.map(\.rawValue)))"
                 return .failure(
                     UsageError(
-                        message: "'\(Self.subtype.name) \(subtype)' is not a subtype of \(type.rawValue): \(valid); to send"
+                        message:
+                            "'\(Self.subtype.name) \(subtype)' is not a subtype of \(type.rawValue): \(valid); to send"
                             + " it anyway, use '\(set.name) subtype=\(subtype)'", subcommand: .mintToken))
             }
             return .success(.mintToken(options))

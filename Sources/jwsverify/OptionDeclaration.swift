@@ -134,10 +134,8 @@ enum OptionValue {
     }
 
     /// A decimal whole number in `range`; anything else (a sign, letters, overflow) is refused with the range.
-    static func number<Number: FixedWidthInteger>(_ string: String, in range: ClosedRange<Number>) throws(InvalidValue)
-        -> Number
-    {
-        guard let number = Number(string, radix: 10), range.contains(number) else {
+    static func number<N: FixedWidthInteger>(_ string: String, in range: ClosedRange<N>) throws(InvalidValue) -> N {
+        guard let number = N(string, radix: 10), range.contains(number) else {
             throw InvalidValue(hint: ". Please provide a whole number from \(range.lowerBound) to \(range.upperBound).")
         }
         return number

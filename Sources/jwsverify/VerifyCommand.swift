@@ -181,7 +181,9 @@ enum VerifyCommand {
             return parsed.input().map { input in
                 var options = parsed.options
                 options.input = input
-                options.otherInputs = others.map { $0 == CommandLineGrammar.standardInputName ? .standardInput : .file($0) }
+                options.otherInputs = others.map {
+                    $0 == CommandLineGrammar.standardInputName ? .standardInput : .file($0)
+                }
                 return options
             }
         }
@@ -214,7 +216,9 @@ enum VerifyCommand {
                 members["file"] = .string(name)
                 documents.append(.object(members))
             }
-            if !options.json, !options.quiet { combined.stdout += "==> \(FlagAdvice.quotedPath(name)) <==\n" + result.stdout }
+            if !options.json, !options.quiet {
+                combined.stdout += "==> \(FlagAdvice.quotedPath(name)) <==\n" + result.stdout
+            }
             combined.stderr += result.stderr
             combined.status = worstFirst.first { $0 == combined.status || $0 == result.status } ?? result.status
         }

@@ -72,11 +72,20 @@ struct NewUserFindingsTests {
     @Test(
         "a negative, non-numeric or too large number names the option and its range",
         arguments: [
-            (["--app-apple-id", "-5"], "'-5' is invalid for '--app-apple-id <n>'. Please provide a whole number from 0 to 9223372036854775807."),
+            (
+                ["--app-apple-id", "-5"],
+                "'-5' is invalid for '--app-apple-id <n>'. Please provide a whole number from 0 to 9223372036854775807."
+            ),
             (["--app-apple-id", "abc"], "'abc' is invalid for '--app-apple-id <n>'. Please provide a whole number"),
             (["--app-apple-id=99999999999999999999"], "'99999999999999999999' is invalid for '--app-apple-id <n>'"),
-            (["mint", "token", "--pki", "p", "--kind", "transaction", "--count", "-1"], "'-1' is invalid for '--count <n>'. Please provide a whole number from 1 to 100000."),
-            (["mint", "pki", "--out", "d", "--seed", "-3"], "'-3' is invalid for '--seed <n>'. Please provide a whole number from 0"),
+            (
+                ["mint", "token", "--pki", "p", "--kind", "transaction", "--count", "-1"],
+                "'-1' is invalid for '--count <n>'. Please provide a whole number from 1 to 100000."
+            ),
+            (
+                ["mint", "pki", "--out", "d", "--seed", "-3"],
+                "'-3' is invalid for '--seed <n>'. Please provide a whole number from 0"
+            ),
         ])
     func numbers(arguments: [String], message: String) throws {
         let run = try CLI.run(arguments)
@@ -129,7 +138,8 @@ struct NewUserFindingsTests {
             run.stdout.contains(
                 "hint: the chain does not lead to the bundled Apple Root CA - G3; a token minted with 'jwsverify mint"
                     + " token' verifies only with '--root <pki>/root.der'"), "\(run.stdout.prefix(600))")
-        let rooted = try CLI.run(["--environment", "Sandbox", "--root", directory.path + "/root.der"], stdin: token.stdout)
+        let rooted = try CLI.run(
+            ["--environment", "Sandbox", "--root", directory.path + "/root.der"], stdin: token.stdout)
         #expect(!rooted.stdout.contains("minted with"))
     }
 
@@ -137,7 +147,10 @@ struct NewUserFindingsTests {
     @Test(
         "mint token refuses a subtype of another notification type, listing the valid ones",
         arguments: [
-            (["--type", "DID_RENEW", "--subtype", "VOLUNTARY"], "is not a subtype of DID_RENEW: it takes 'BILLING_RECOVERY';"),
+            (
+                ["--type", "DID_RENEW", "--subtype", "VOLUNTARY"],
+                "is not a subtype of DID_RENEW: it takes 'BILLING_RECOVERY';"
+            ),
             (["--type", "REFUND", "--subtype", "VOLUNTARY"], "is not a subtype of REFUND: it takes none;"),
             (["--subtype", "VOLUNTARY"], "is not a subtype of SUBSCRIBED: it takes 'INITIAL_BUY' and 'RESUBSCRIBE';"),
         ])
