@@ -42,7 +42,7 @@ enum BatchCommand {
 
     static let report = OptionDeclaration<VerifyOptions>.value(
         "--report", label: "<report>",
-        help: "compact: one short line per token (schemaVersion 2: verdict, identifiers, decoded payload);"
+        help: "compact: one short line per input line (schemaVersion 2: verdict, identifiers, decoded payload);"
             + " full: verify's JSON object with every check and the chain (schemaVersion 1).",
         defaultValue: BatchReport.compact.rawValue, allowedValues: BatchReport.allCases.map(\.rawValue)
     ) { options, string throws(InvalidValue) in
@@ -100,7 +100,7 @@ enum BatchCommand {
                 + " receipt in base64 is verified as one ('kind': 'receipt'). A summary goes to standard error (lines per"
                 + " verdict, failure code and kind, receipts included), with a live progress line when standard error"
                 + " is a terminal, or a line every few seconds with '\(progress.name)' when it is not.",
-            argument: .file(help: "The file of token lines; '-' or none reads standard input."),
+            argument: .file(help: "The file of token and receipt lines; '-' or none reads standard input."),
             exitCodes: [
                 (ExitCode.verified, "Every line verified."),
                 (ExitCode.notVerified, "At least one line not verified."),

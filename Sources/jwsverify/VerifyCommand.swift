@@ -131,7 +131,7 @@ enum VerifyCommand {
 
     /// `verify` in ``CommandRegistry``.
     static let definition = CommandDefinition(
-        .verify, summary: "Verify one token and explain every check.",
+        .verify, summary: "Verify tokens, one per file, and explain every check.",
         help: HelpContent(
             overview: "Verify an App Store signed JWS token locally and explain every check.",
             discussion: "Checks the x5c certificate chain, the ES256 signature, the payload and the app claims of"
