@@ -205,7 +205,7 @@ else
           --app-apple-id 1234 --environment Sandbox > /dev/null 2> "$out/batch-summary.txt"
     batch_status=$?
     batch_rss_kib=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out/batch-time.txt")
-    batch_rate=$(awk '/tokens\/s/ { for (i = 1; i <= NF; i++) if ($i == "tokens/s") print $(i-1) }' "$out/batch-summary.txt")
+    batch_rate=$(awk '/lines\/s/ { for (i = 1; i <= NF; i++) if ($i == "lines/s") print $(i-1) }' "$out/batch-summary.txt")
     say "   $((batch_rounds * per_file)) tokens, exit status $batch_status, peak RSS ${batch_rss_kib:-?} KiB, ${batch_rate:-?} tokens/s"
     sed 's/^/   | /' "$out/batch-summary.txt" | head -8 | tee -a "$log"
   fi

@@ -11,7 +11,7 @@
 # Prints the number of cases and the diff (empty when the outputs are identical); exit 0 when identical, 1 when not.
 #
 # What cannot be compared byte for byte is normalized, in Scripts/cli-output-diff.py, and said there:
-#   - batch's summary line "elapsed: X s, N tokens/s" (time): the numbers are replaced by '#';
+#   - batch's summary line "elapsed: X s, N lines/s" (time): the numbers are replaced by '#';
 #   - instants of the day of the run (`--at now`), the run's own directory in absolute paths, the key order of a
 #     Foundation error's userInfo, and the signatures of nested tokens in minted notifications: masked on both
 #     sides when the records are compared (see `masked` in the .py file);

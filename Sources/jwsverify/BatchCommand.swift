@@ -7,7 +7,7 @@ extension Subcommand {
     static let batch = Subcommand(path: "batch")
 }
 
-/// `jwsverify batch`: verifies one token per line on all cores with one shared verifier and writes one
+/// `jwsverify batch`: verifies one token or app receipt per line on all cores with one shared verifier and writes one
 /// compact JSON result per input line, in input order.
 ///
 /// Input is streamed: lines are read with `read(2)` straight into a chunk's buffer, chunks of at most
@@ -42,7 +42,7 @@ enum BatchCommand {
 
     static let report = OptionDeclaration<VerifyOptions>.value(
         "--report", label: "<report>",
-        help: "compact: one short line per token (schemaVersion 2: verdict, identifiers, decoded payload);"
+        help: "compact: one short line per input line (schemaVersion 2: verdict, identifiers, decoded payload);"
             + " full: verify's JSON object with every check and the chain (schemaVersion 1).",
         defaultValue: BatchReport.compact.rawValue, allowedValues: BatchReport.allCases.map(\.rawValue)
     ) { options, string throws(InvalidValue) in
@@ -64,8 +64,19 @@ enum BatchCommand {
         options.fields = Set(names)
     }
 
+    /// The seconds between two ``progress`` lines: `JWSVERIFY_PROGRESS_SECONDS` when set (tests use 0: a line per
+    /// chunk of lines), else 5.
+    static var progressSeconds: Double {
+        ProcessInfo.processInfo.environment["JWSVERIFY_PROGRESS_SECONDS"].flatMap(Double.init) ?? 5
+    }
+
+    static let progress = OptionDeclaration<VerifyOptions>.flag(
+        "--progress",
+        help: "When standard error is not a terminal (a log, CI, a cluster job), write a progress line there every"
+            + " 5 seconds (JWSVERIFY_PROGRESS_SECONDS); a terminal always gets the live line.", \.progress)
+
     /// The options of `batch`: those of `verify`, with `--json` and `--quiet` worded for batch, then
-    /// `--report` and `--fields`.
+    /// `--report`, `--fields` and `--progress`.
     static let declarations =
         VerifyCommand.declarations.map { declaration in
             switch declaration.name {
@@ -75,23 +86,24 @@ enum BatchCommand {
                 return declaration.withHelp("Print neither results nor summary; report through the exit status only.")
             default: return declaration
             }
-        } + [report, fields]
+        } + [report, fields, progress]
 
     /// `batch` in ``CommandRegistry``.
     static let definition = CommandDefinition(
-        .batch, summary: "Verify one token per line on all cores; one JSON result per line.",
+        .batch, summary: "Verify one token or receipt per line on all cores; one JSON result per line.",
         help: HelpContent(
-            overview: "Verify many tokens, one per line, on all cores.",
+            overview: "Verify many tokens and app receipts, one per line, on all cores.",
             discussion: "Each line is a bare token, a JSON string holding one, or a JSON object with a 'token' or"
                 + " 'signedPayload' string member and an optional 'id' (string or number). Writes one JSON result per"
                 + " input line, in input order, with its 1-based 'line' and the line's 'id'; blank, garbage, binary"
                 + " and over-long lines are reported as malformedToken, never dropped. A line whose token is an app"
-                + " receipt in base64 is verified as one ('kind': 'receipt'). A summary goes to standard error, with a"
-                + " progress line when standard error is a terminal.",
-            argument: .file(help: "The file of token lines; '-' or none reads standard input."),
+                + " receipt in base64 is verified as one ('kind': 'receipt'). A summary goes to standard error (lines per"
+                + " verdict, failure code and kind, receipts included), with a live progress line when standard error"
+                + " is a terminal, or a line every few seconds with '\(progress.name)' when it is not.",
+            argument: .file(help: "The file of token and receipt lines; '-' or none reads standard input."),
             exitCodes: [
-                (ExitCode.verified, "Every token verified."),
-                (ExitCode.notVerified, "At least one token not verified."),
+                (ExitCode.verified, "Every line verified."),
+                (ExitCode.notVerified, "At least one line not verified."),
                 (ExitCode.usage, "Usage error, or a configuration the verifier refuses."),
                 (ExitCode.noInput, "Input missing, unreadable or empty."),
                 (ExitCode.retryable, "Every failure was retryable (revocation status unavailable)."),
@@ -163,7 +175,7 @@ enum BatchCommand {
             text += "kinds:\n"
             for (kind, count) in kinds.sorted(by: { $0.key < $1.key }) { text += "  \(kind): \(count)\n" }
             let rate = seconds > 0 ? Double(total) / seconds : 0
-            text += "elapsed: \(String(format: "%.3f", seconds)) s, \(Int(rate.rounded())) tokens/s\n"
+            text += "elapsed: \(String(format: "%.3f", seconds)) s, \(Int(rate.rounded())) lines/s\n"
             return text
         }
     }
@@ -174,7 +186,8 @@ enum BatchCommand {
     ///   - options: The verify options; `--json` is implied.
     ///   - standardOutput: Writes result lines.
     ///   - standardError: Writes the progress line and the summary.
-    ///   - showProgress: Whether standard error is a terminal (a progress line is then redrawn per chunk).
+    ///   - showProgress: Whether standard error is a terminal (a progress line is then redrawn per chunk; else
+    ///     `--progress` writes one every ``progressSeconds``).
     /// - Returns: the exit status.
     static func run(
         _ options: VerifyOptions, standardOutput: ([UInt8]) -> Void, standardError: (String) -> Void,
@@ -203,6 +216,8 @@ enum BatchCommand {
         var tally = Tally()
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        let progressSeconds = Self.progressSeconds
+        var nextProgress = progressSeconds
 
         // One chunk's result lines, joined; its capacity is kept for the next chunk.
         var output: [UInt8] = []
@@ -214,10 +229,13 @@ enum BatchCommand {
                 output.append(contentsOf: stripe.output)
             }
             if !output.isEmpty { standardOutput(output) }
-            if showProgress && !options.quiet {
-                let rate = Int((Double(tally.total) / max(elapsed(), 1e-9)).rounded())
-                standardError("\r\(tally.total) lines, \(tally.verified) verified, \(rate) tokens/s\u{1B}[K")
-            }
+            let seconds = elapsed()
+            guard !options.quiet, showProgress || (options.progress && seconds >= nextProgress) else { return }
+            let rate = Int((Double(tally.total) / max(seconds, 1e-9)).rounded())
+            let line = "\(tally.total) lines, \(tally.verified) verified, \(rate) lines/s"
+            standardError(
+                showProgress ? "\r\(line)\u{1B}[K" : "progress: \(line), \(String(format: "%.1f", seconds)) s\n")
+            nextProgress = seconds + progressSeconds
         }
         // The chunk buffers not in use, kept for the next chunks' lines.
         var spares: [[UInt8]] = []

@@ -184,18 +184,59 @@ enum CommandLineGrammar {
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
-    /// Whether an argument is an option rather than a value: it starts with `-` and is not `-` itself.
+    /// Whether an argument is an option rather than a value: it starts with `-` and is not `-` itself nor a
+    /// negative number (`--app-apple-id -5` reaches the option, which says which numbers it takes).
     static func isOptionLike(_ argument: String) -> Bool {
         argument.hasPrefix("-") && argument != standardInputName
+            && !("0"..."9").contains(argument.dropFirst().first ?? "-")
     }
 
-    /// The error for an option the subcommand does not declare; `--version` is told where it belongs.
+    /// The error for an option the subcommand does not declare: `--version` is told where it belongs, and a name
+    /// close to a declared one gets `Did you mean` (``suggestion(for:among:)``).
     static func unknownOption(_ name: String, subcommand: Subcommand) -> UsageError {
         if name == versionName {
             return UsageError(
                 message: "Unknown option '\(name)' (it belongs before the subcommand)", subcommand: subcommand)
         }
-        return UsageError(message: "Unknown option '\(name)'", subcommand: subcommand)
+        let names = CommandRegistry.definition(path: subcommand.path)?.options.map(\.name) ?? []
+        let advice = suggestion(for: name, among: names).map { ". Did you mean '\($0)'?" } ?? ""
+        return UsageError(message: "Unknown option '\(name)'\(advice)", subcommand: subcommand)
+    }
+
+    /// The declared name that a mistyped one most likely means, compared by letters and digits only, in lower case:
+    /// the same letters (`--bundleid`, `--Bundle_ID`), else the only name they begin (`--env`, `--bundle`), else the
+    /// only nearest name within one edit per four letters (`--enviroment`, `--qiuet`; a swap of neighbours is one
+    /// edit); nil when nothing is that close or two names are as close.
+    static func suggestion(for name: String, among names: [String]) -> String? {
+        func letters(_ string: String) -> [Character] {
+            Array(string.lowercased().filter { $0.isLetter || $0.isNumber })
+        }
+        let typed = letters(name)
+        guard typed.count >= 2 else { return nil }
+        let candidates = names.map { (name: $0, letters: letters($0)) }
+        if let same = candidates.first(where: { $0.letters == typed }) { return same.name }
+        let extended = candidates.filter { $0.letters.starts(with: typed) }
+        if extended.count == 1 { return extended[0].name }
+        let distances = candidates.map { (name: $0.name, edits: editDistance($0.letters, typed)) }
+        guard let nearest = distances.min(by: { $0.edits < $1.edits }), nearest.edits <= max(1, typed.count / 4),
+            distances.filter({ $0.edits == nearest.edits }).count == 1
+        else { return nil }
+        return nearest.name
+    }
+
+    /// Insertions, deletions, substitutions and swaps of neighbours that turn `a` into `b` (optimal string alignment).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var d = (0...a.count).map { i in (0...b.count).map { j in i == 0 ? j : (j == 0 ? i : 0) } }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
     }
 
     /// `'a', 'b' and 'c'`, as argument-parser lists allowed values.

@@ -51,6 +51,15 @@ struct CommandIO {
         return result.status
     }
 
+    /// The same streams with standard output dropped when `quiet` (`-q`): statuses and errors only.
+    func quieted(_ quiet: Bool) -> CommandIO {
+        guard quiet else { return self }
+        var io = self
+        io.standardOutput = { _ in }
+        io.standardOutputBytes = { _ in }
+        return io
+    }
+
     /// Tells someone who typed `jwsverify` alone at a terminal that it waits for a pasted token.
     func hintWhenReadingATerminal(_ input: InputSource, quiet: Bool = false) {
         if input == .standardInput, !quiet, standardInputIsTerminal, standardErrorIsTerminal {

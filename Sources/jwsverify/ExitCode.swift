@@ -16,8 +16,8 @@ enum ExitCode {
 
     /// Every code with its constant name and a one-line meaning, in the order `--help` lists them.
     static let table: [(code: Int32, name: String, meaning: String)] = [
-        (verified, "verified", "Verified (batch: every token verified; inspect: decoded)."),
-        (notVerified, "notVerified", "Not verified (batch: at least one token not verified)."),
+        (verified, "verified", "Verified (several files or batch: every one; inspect: decoded)."),
+        (notVerified, "notVerified", "Not verified (several files or batch: at least one)."),
         (usage, "usage", "Usage error, or a configuration the verifier refuses."),
         (noInput, "noInput", "Input missing, unreadable or empty."),
         (retryable, "retryable", "Retryable failure (revocation status unavailable)."),

@@ -89,8 +89,11 @@ enum FlagAdvice {
     ///   - error: The failure.
     ///   - failedStep: The name of the report step that failed (`bundleId`, `environment`, …).
     ///   - environment: The `--environment` given, if any.
+    ///   - usesBundledRoot: Whether no `--root` was given.
     /// - Returns: the sentence, or nil when the message says all there is.
-    static func hint(for error: VerificationError, failedStep: String?, environment: AppStoreEnvironment?) -> String? {
+    static func hint(
+        for error: VerificationError, failedStep: String?, environment: AppStoreEnvironment?, usesBundledRoot: Bool
+    ) -> String? {
         let kind = VerifyCommand.kind.name
         switch error.remedy {
         case .otherKind(let other)?:
@@ -111,6 +114,9 @@ enum FlagAdvice {
                 + " ('jwsverify inspect' decodes any token the same way)"
         default:
             break
+        }
+        if environment != .xcode, let minted = mintedHint(.token, error: error, usesBundledRoot: usesBundledRoot) {
+            return minted
         }
         guard error.check == .claims else { return nil }
         switch failedStep {
@@ -188,17 +194,23 @@ enum FlagAdvice {
                 + " \(ReceiptCommand.trust.xcodeCertificate.name) <file>' with the certificate exported from Xcode (open the"
                 + " .storekit configuration, Editor > Save Public Certificate)"
         }
-        guard error.code == .untrustedChain else { return nil }
-        if environments.contains(.xcode) {
+        if error.code == .untrustedChain, environments.contains(.xcode) {
             return "the receipt is not signed by the StoreKit Testing certificate given; an App Store receipt verifies"
                 + " without '\(environment) \(xcode)'"
         }
-        if usesBundledRoot {
-            return "the chain does not lead to the bundled Apple Inc. Root; a receipt minted with 'jwsverify"
-                + " \(Subcommand.mintReceipt.path)' verifies only with '\(ReceiptCommand.trust.root.name)"
-                + " <pki>/\(TestHierarchy.FileName.rootDER)'"
-        }
-        return nil
+        return mintedHint(.receipt, error: error, usesBundledRoot: usesBundledRoot)
+    }
+
+    /// The hint after a chain that does not lead to the bundled root, for tokens and receipts alike: what `jwsverify
+    /// mint` makes chains to its test PKI's root, which only `--root` trusts. Nil for any other failure, or with
+    /// `--root`.
+    static func mintedHint(_ form: SignedDataForm, error: VerificationError, usesBundledRoot: Bool) -> String? {
+        guard error.code == .untrustedChain, usesBundledRoot else { return nil }
+        let (noun, root, mint) =
+            form == .token
+            ? ("token", "Apple Root CA - G3", Subcommand.mintToken) : ("receipt", "Apple Inc. Root", .mintReceipt)
+        return "the chain does not lead to the bundled \(root); a \(noun) minted with 'jwsverify \(mint.path)' verifies"
+            + " only with '\(VerifyCommand.trust.root.name) <pki>/\(TestHierarchy.FileName.rootDER)'"
     }
 
     /// The hint when `verify` is given an app receipt.

@@ -18,6 +18,7 @@ enum InspectCommand {
     /// The options of `inspect`, in help order.
     static let declarations = [
         VerifyCommand.kind, VerifyCommand.json.withHelp("Print one JSON object (schemaVersion 1)."),
+        VerifyCommand.quiet,
     ]
 
     /// `inspect` in ``CommandRegistry``.
@@ -46,8 +47,8 @@ enum InspectCommand {
         parse: { VerifyCommand.parse($0, subcommand: .inspect, declarations: declarations).map(Command.inspect) },
         execute: { command, io in
             guard case .inspect(let options) = command else { return nil }
-            io.hintWhenReadingATerminal(options.input)
-            return io.emit(run(options))
+            io.hintWhenReadingATerminal(options.input, quiet: options.quiet)
+            return io.quieted(options.quiet).emit(run(options))
         })
 
     // MARK: Run

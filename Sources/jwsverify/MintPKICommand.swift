@@ -17,6 +17,8 @@ struct MintPKIOptions: Equatable, Sendable {
     var force = false
     /// `--receipt`: the RSA hierarchy that signs app receipts, instead of the EC one that signs tokens.
     var receipt = false
+    /// `-q`, `--quiet`.
+    var quiet = false
 }
 
 /// `jwsverify mint pki`: a test PKI written by ``TestPKIDirectory`` of `JWSVerifyTesting`: an EC ``TestHierarchy`` (tokens), or
@@ -40,7 +42,7 @@ enum MintPKICommand {
             + " signing leaf) and an Xcode StoreKit Testing certificate, for 'jwsverify mint receipt'.", \.receipt)
 
     /// The options of `mint pki`, in help order.
-    static let declarations = [out, seed, force, receipt]
+    static let declarations = [out, seed, force, receipt, .quiet(\.quiet)]
 
     /// `mint pki` in ``CommandRegistry``.
     static let definition = CommandDefinition(
@@ -66,7 +68,7 @@ enum MintPKICommand {
         options: declarations, parse: parse,
         execute: { command, io in
             guard case .mintPKI(let options) = command else { return nil }
-            return io.emit(run(options))
+            return io.quieted(options.quiet).emit(run(options))
         })
 
     /// Parses the arguments after `mint pki`.

@@ -28,6 +28,8 @@ struct MintReceiptOptions: Equatable, Sendable {
     var format: Format = .base64
     /// `--out`; nil for standard output.
     var out: String?
+    /// `-q`, `--quiet`.
+    var quiet = false
 }
 
 /// `jwsverify mint receipt`: a signed test app receipt (StoreKit 1): ``TestReceiptContent`` of `JWSVerifyTesting`,
@@ -120,6 +122,7 @@ enum MintReceiptCommand {
     /// The options of `mint receipt`, in help order.
     static let declarations = [
         pki, bundleId, environment, appAppleId, appVersion, created, purchase, deviceGuid, digest, format, xcode, out,
+        .quiet(\.quiet),
     ]
 
     /// A `--purchase` value, nil when it is not one.
@@ -167,6 +170,7 @@ enum MintReceiptCommand {
                             message: "'\(format.name) der' writes binary data: pass '\(out.name) <file>' or redirect"
                                 + " standard output", subcommand: .mintReceipt)))
             }
+            let io = io.quieted(options.quiet)
             return io.emit(run(options, standardOutput: io.standardOutputBytes))
         })
 

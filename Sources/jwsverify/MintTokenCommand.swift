@@ -37,6 +37,8 @@ struct MintTokenOptions: Equatable, Sendable {
     var count = 1
     /// `--seed`: makes identifiers repeatable; nil for random.
     var seed: UInt64?
+    /// `-q`, `--quiet`.
+    var quiet = false
 
     /// The library's parameters: the given values, the library's defaults for the rest. Giving
     /// `--type` without `--subtype` means no subtype (the default subtype belongs to the default type).
@@ -133,18 +135,14 @@ enum MintTokenCommand {
 
     static let count = OptionDeclaration<MintTokenOptions>.value(
         "--count", label: "<n>", help: "How many distinct tokens: 1 to \(maximumCount).", defaultValue: "1"
-    ) { options, string throws(InvalidValue) in
-        guard let count = Int(string), (1...maximumCount).contains(count) else {
-            throw InvalidValue(hint: ". Please provide a number from 1 to \(maximumCount).")
-        }
-        options.count = count
-    }
+    ) { options, string throws(InvalidValue) in options.count = try OptionValue.number(string, in: 1...maximumCount) }
 
     static let seed = OptionDeclaration<MintTokenOptions>.seed(help: "Makes the identifiers repeatable", \.seed)
 
     /// The options of `mint token`, in help order.
     static let declarations = [
         pki, kind, type, subtype, bundleId, appAppleId, environment, productId, signedDate, set, payload, count, seed,
+        .quiet(\.quiet),
     ]
 
     // MARK: Definition
@@ -173,13 +171,15 @@ enum MintTokenCommand {
         options: declarations, parse: parse,
         execute: { command, io in
             guard case .mintToken(let options) = command else { return nil }
+            let io = io.quieted(options.quiet)
             return io.emit(run(options, standardOutput: io.standardOutput))
         })
 
     /// Parses the arguments after `mint token`.
     ///
     /// - Returns: the command, or the usage error (see ``CommandLineGrammar``; any positional; no `--pki`
-    ///   or `--kind`; `--type` or `--subtype` without `--kind notification`).
+    ///   or `--kind`; `--type` or `--subtype` without `--kind notification`; a subtype Apple does not document for
+    ///   the type, ``NotificationTypeV2/documentedSubtypes``).
     @Sendable static func parse(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
         CommandLineGrammar.parseOptions(
             arguments, declarations: declarations, into: MintTokenOptions(pki: "", kind: .transaction),
@@ -196,6 +196,19 @@ enum MintTokenCommand {
                                 "'\(option.name)' requires '\(kind.name) \(TestPayloadKind.notification.rawValue)'",
                             subcommand: .mintToken))
                 }
+            }
+            let type = NotificationTypeV2(rawValue: options.parameters.notificationType)
+            if let subtype = options.notificationSubtype, let documented = type.documentedSubtypes,
+                !documented.contains(Subtype(rawValue: subtype))
+            {
+                let valid =
+                    documented.isEmpty
+                    ? "it takes none" : "it takes \(CommandLineGrammar.listed(documented.map(\.rawValue)))"
+                return .failure(
+                    UsageError(
+                        message:
+                            "'\(Self.subtype.name) \(subtype)' is not a subtype of \(type.rawValue): \(valid); to send"
+                            + " it anyway, use '\(set.name) subtype=\(subtype)'", subcommand: .mintToken))
             }
             return .success(.mintToken(options))
         }

@@ -133,6 +133,14 @@ enum OptionValue {
         return string
     }
 
+    /// A decimal whole number in `range`; anything else (a sign, letters, overflow) is refused with the range.
+    static func number<N: FixedWidthInteger>(_ string: String, in range: ClosedRange<N>) throws(InvalidValue) -> N {
+        guard let number = N(string, radix: 10), range.contains(number) else {
+            throw InvalidValue(hint: ". Please provide a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return number
+    }
+
     /// The value among `values` that equals `string` ignoring letter case, in its canonical spelling.
     static func caseInsensitiveChoice(_ string: String, of values: [String]) throws(InvalidValue) -> String {
         guard let canonical = values.first(where: { $0.lowercased() == string.lowercased() }) else {

@@ -35,7 +35,7 @@ enum ReceiptCommand {
             + " hex.", \.deviceIdentifier)
 
     /// The options of `receipt`, in help order.
-    static let declarations = trust.declarations + [deviceGuid, VerifyCommand.json]
+    static let declarations = trust.declarations + [deviceGuid, VerifyCommand.json, VerifyCommand.quiet]
 
     // MARK: Definition
 
@@ -61,7 +61,8 @@ enum ReceiptCommand {
         parse: { VerifyCommand.parse($0, subcommand: .receipt, declarations: declarations).map(Command.receipt) },
         execute: { command, io in
             guard case .receipt(let options) = command else { return nil }
-            if options.input == .standardInput, io.standardInputIsTerminal, io.standardErrorIsTerminal {
+            let io = io.quieted(options.quiet)
+            if options.input == .standardInput, !options.quiet, io.standardInputIsTerminal, io.standardErrorIsTerminal {
                 io.standardError("Paste the receipt's base64, then press Return and Ctrl-D:\n")
             }
             return io.emit(run(options))

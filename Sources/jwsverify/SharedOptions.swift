@@ -29,6 +29,14 @@ extension OptionDeclaration {
         }
     }
 
+    /// `-q`, `--quiet`: nothing on standard output, on every subcommand (``CommandIO/quieted(_:)``).
+    static func quiet(
+        help: String = "Print nothing; report through the exit status only.",
+        _ keyPath: WritableKeyPath<Options, Bool> & Sendable
+    ) -> Self {
+        .flag("--quiet", shortName: "-q", help: help, keyPath)
+    }
+
     /// `--kind <kind>`: the payload kind (`verify`, `batch`, `inspect`: a ``PayloadKind`` or `auto`;
     /// `mint token`: a `TestPayloadKind`).
     static func kind<Kind>(
@@ -60,8 +68,7 @@ extension OptionDeclaration {
     ) -> Self {
         .value("--app-apple-id", label: "<n>", help: help, defaultValue: defaultValue) {
             options, string throws(InvalidValue) in
-            guard let number = Int64(string), number >= 0 else { throw InvalidValue() }
-            options[keyPath: keyPath] = number
+            options[keyPath: keyPath] = try OptionValue.number(string, in: 0...Int64.max)
         }
     }
 
@@ -82,10 +89,7 @@ extension OptionDeclaration {
     static func seed(help: String, _ keyPath: WritableKeyPath<Options, UInt64?> & Sendable) -> Self {
         .value("--seed", label: "<n>", help: "\(help): 0 to \(UInt64.max).", defaultValue: "random") {
             options, string throws(InvalidValue) in
-            guard let seed = UInt64(string) else {
-                throw InvalidValue(hint: ". Please provide a number from 0 to \(UInt64.max).")
-            }
-            options[keyPath: keyPath] = seed
+            options[keyPath: keyPath] = try OptionValue.number(string, in: 0...UInt64.max)
         }
     }
 

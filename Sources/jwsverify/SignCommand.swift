@@ -49,6 +49,8 @@ struct SignOptions: Equatable, Sendable {
     var requestFile: String?
     /// `--json`.
     var json = false
+    /// `-q`, `--quiet`.
+    var quiet = false
 }
 
 /// `jwsverify sign KIND`: Apple's signatures with an In-App Purchase key, made by `JWSSigning`.
@@ -123,9 +125,11 @@ enum SignCommand {
     static let json = OptionDeclaration<SignOptions>.json(
         help: "Print the signature with its decoded header and claims (V1: its Retention Messaging fields).", \.json)
 
+    static let quiet = OptionDeclaration<SignOptions>.quiet(\.quiet)
+
     static let declarations = [
         key, keyId, issuerId, bundleId, productId, offerId, transactionId, allowIntroOffer, appAccountToken, nonce,
-        timestamp, request, json,
+        timestamp, request, json, quiet,
     ]
 
     /// Each kind's required and accepted options beyond `--key`, `--key-id`, `--bundle-id`, `--nonce`,
@@ -164,7 +168,7 @@ enum SignCommand {
         options: declarations, parse: parse,
         execute: { command, io in
             guard case .sign(let options) = command else { return nil }
-            return io.emit(run(options))
+            return io.quieted(options.quiet).emit(run(options))
         })
 
     /// Parses the arguments after `sign`: one KIND, the common options, and that kind's.
@@ -183,7 +187,7 @@ enum SignCommand {
                 var options = parsed.options
                 options.kind = kind
                 let (required, optional) = Self.options(of: kind)
-                let common = [key.name, keyId.name, bundleId.name, nonce.name, timestamp.name, json.name]
+                let common = [key.name, keyId.name, bundleId.name, nonce.name, timestamp.name, json.name, quiet.name]
                 for name in [key.name, keyId.name, bundleId.name] + required where !parsed.given.contains(name) {
                     return usage("Missing '\(name)' for '\(kind.rawValue)'")
                 }

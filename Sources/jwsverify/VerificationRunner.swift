@@ -52,8 +52,8 @@ struct VerificationRunner: Sendable {
     var tokenAnchorNames: [String: String] = [:]
     /// How the user configured each trusted root of receipts, by SHA-256 fingerprint.
     var receiptAnchorNames: [String: String] = [:]
-    /// Whether the receipt verifier trusts the bundled Apple Inc. Root (no `--root` given).
-    var usesBundledReceiptRoot = false
+    /// Whether the verifiers trust the bundled Apple roots (no `--root` given).
+    var usesBundledRoot = false
 
     /// The largest token the verifier accepts.
     var maximumTokenBytes: Int {
@@ -78,7 +78,8 @@ struct VerificationRunner: Sendable {
         showsUndecodedDetails: Bool
     ) -> Result<VerificationRunner, CommandResult> {
         var runner = VerificationRunner(
-            kind: options.kind, annotate: annotate, showsUndecodedDetails: showsUndecodedDetails)
+            kind: options.kind, annotate: annotate, showsUndecodedDetails: showsUndecodedDetails,
+            usesBundledRoot: options.roots.isEmpty)
         if forms != .receipts {
             let configured = options.configure(signedData: "tokens") { roots, xcodeCertificate in
                 runner.tokenAnchorNames = trustAnchorNames(
@@ -96,7 +97,6 @@ struct VerificationRunner: Sendable {
                 runner.receiptAnchorNames = trustAnchorNames(
                     roots: roots, bundled: (AppleRootCertificate.appleIncRootSHA256, "Apple Inc. Root (bundled)"),
                     xcodeCertificate: xcodeCertificate)
-                runner.usesBundledReceiptRoot = roots.isEmpty
                 return Result { () throws(VerificationError) in
                     try AppReceiptVerifier(
                         rootCertificates: roots.isEmpty
@@ -178,7 +178,7 @@ struct VerificationRunner: Sendable {
             var outcome = SignedDataOutcome.decodedOnly(token.string, kind: kind, reason: reason, annotate: annotate)
             outcome.advise { outcome, _ in
                 outcome.decodedWithoutVerification
-                    ? FlagAdvice.hint(for: reason, failedStep: nil, environment: nil) : nil
+                    ? FlagAdvice.hint(for: reason, failedStep: nil, environment: nil, usesBundledRoot: false) : nil
             }
             return outcome
         case nil:
@@ -202,7 +202,10 @@ struct VerificationRunner: Sendable {
         var outcome = SignedDataOutcome(
             token: result, kind: kind, annotate: annotate, reporting: reporting,
             showsUndecodedDetails: showsUndecodedDetails, trustAnchorNames: tokenAnchorNames)
-        outcome.advise { FlagAdvice.hint(for: $1, failedStep: $0.failedCheck, environment: verifier.environment) }
+        outcome.advise {
+            FlagAdvice.hint(
+                for: $1, failedStep: $0.failedCheck, environment: verifier.environment, usesBundledRoot: usesBundledRoot)
+        }
         return outcome
     }
 
@@ -233,7 +236,7 @@ struct VerificationRunner: Sendable {
             FlagAdvice.receiptHint(
                 for: error, failedStep: outcome.failedCheck,
                 environments: verifier.environments, claimedReceiptType: outcome.receipt?.receiptType,
-                usesBundledRoot: usesBundledReceiptRoot)
+                usesBundledRoot: usesBundledRoot)
         }
         return outcome
     }

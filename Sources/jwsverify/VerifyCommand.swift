@@ -30,6 +30,8 @@ enum ValidationTimeOption: Equatable, Sendable {
 struct VerifyOptions: Equatable, Sendable {
     /// The input file, or standard input.
     var input: InputSource = .standardInput
+    /// `verify`'s FILE arguments after the first, each verified and reported in turn.
+    var otherInputs: [InputSource] = []
     /// `--root` files, in order; empty means the bundled root of what is verified.
     var roots: [String] = []
     /// `--bundle-id`.
@@ -52,6 +54,8 @@ struct VerifyOptions: Equatable, Sendable {
     var quiet = false
     /// `batch --report`: compact result lines or the full verification object.
     var report: BatchReport = .compact
+    /// `batch --progress`: a progress line every few seconds on standard error that is not a terminal.
+    var progress = false
     /// `batch --fields`: the top-level fields each result line keeps; nil keeps every one.
     var fields: Set<String>?
     /// `receipt --device-guid`: the device identifier's bytes.
@@ -64,7 +68,7 @@ struct VerifyOptions: Equatable, Sendable {
     }
 }
 
-/// `jwsverify [verify]`: verifies one token and explains every check.
+/// `jwsverify [verify]`: verifies tokens, one per file, and explains every check.
 enum VerifyCommand {
     // MARK: Options
 
@@ -101,8 +105,7 @@ enum VerifyCommand {
         help: "Print one JSON object (schemaVersion 1), on success and on failure.", \.json)
 
     /// `-q`, `--quiet`.
-    static let quiet = OptionDeclaration<VerifyOptions>.flag(
-        "--quiet", shortName: "-q", help: "Print nothing; report through the exit status only.", \.quiet)
+    static let quiet = OptionDeclaration<VerifyOptions>.quiet(\.quiet)
 
     /// The options of `verify`, in help order (`batch` takes the same, with its own `--json` and `--quiet` help).
     static let declarations = trust.declarations + [online, kind, json, quiet]
@@ -119,15 +122,22 @@ enum VerifyCommand {
     static let fileArgument = ArgumentDeclaration.file(
         help: "The file holding the token; '-' or none reads standard input. Surrounding whitespace is ignored.")
 
+    /// `verify`'s FILE arguments: several may be given.
+    static let filesArgument = ArgumentDeclaration(
+        label: "<file> ...",
+        help: fileArgument.help + " With several files each gets its report, headed '==> FILE <==' (with"
+            + " '\(json.name)': one JSON array of the objects, each with its 'file'), and the exit status is the worst"
+            + " of theirs: 66 (a file unreadable), then 1, then 75, then 0.")
+
     /// `verify` in ``CommandRegistry``.
     static let definition = CommandDefinition(
-        .verify, summary: "Verify one token and explain every check.",
+        .verify, summary: "Verify tokens, one per file, and explain every check.",
         help: HelpContent(
             overview: "Verify an App Store signed JWS token locally and explain every check.",
             discussion: "Checks the x5c certificate chain, the ES256 signature, the payload and the app claims of"
                 + " StoreKit 2 transactions, renewal infos, app transactions, App Store Server Notifications V2 and"
                 + " Retention Messaging realtime requests, without sending the token anywhere.",
-            argument: fileArgument, exitCodes: ExitCode.table.map { ($0.code, $0.meaning) }),
+            argument: filesArgument, exitCodes: ExitCode.table.map { ($0.code, $0.meaning) }),
         options: declarations,
         parse: { parse($0, subcommand: .verify, declarations: declarations).map(Command.verify) },
         execute: { command, io in
@@ -165,9 +175,15 @@ enum VerifyCommand {
                         subcommand: subcommand))
             }
             if let conflict = trust.conflict(parsed.options, subcommand: subcommand) { return .failure(conflict) }
+            var parsed = parsed
+            let others = subcommand == .verify ? parsed.positionals.dropFirst(1) : []
+            parsed.positionals.removeLast(others.count)
             return parsed.input().map { input in
                 var options = parsed.options
                 options.input = input
+                options.otherInputs = others.map {
+                    $0 == CommandLineGrammar.standardInputName ? .standardInput : .file($0)
+                }
                 return options
             }
         }
@@ -175,8 +191,12 @@ enum VerifyCommand {
 
     // MARK: Run
 
-    /// Runs `verify`: configures the verifier (exit 64 when the configuration is refused), reads the token
-    /// (exit 66 when there is none), verifies it and renders the outcome.
+    /// The statuses of files verified together, worst first: the status of the run is the first that one file had.
+    static let worstFirst = [ExitCode.noInput, ExitCode.notVerified, ExitCode.retryable, ExitCode.verified]
+
+    /// Runs `verify`: configures the verifier (exit 64 when the configuration is refused), then reads, verifies and
+    /// renders each file (``run(_:input:runner:)``); several files' reports are headed by their names (text) or
+    /// gathered in one JSON array, and the status is the worst: 66, then 1, then 75, then 0.
     static func run(_ options: VerifyOptions) -> CommandResult {
         let runner: VerificationRunner
         switch VerificationRunner.make(
@@ -185,9 +205,34 @@ enum VerifyCommand {
         case .failure(let result): return result
         case .success(let value): runner = value
         }
+        guard !options.otherInputs.isEmpty else { return run(options, input: options.input, runner: runner).result }
+        var combined = CommandResult(status: ExitCode.verified)
+        var documents: [JSONValue] = []
+        for input in [options.input] + options.otherInputs {
+            let (result, outcome) = run(options, input: input, runner: runner)
+            let name: String
+            if case .file(let path) = input { name = path } else { name = "-" }
+            if options.json, case .object(var members)? = outcome.map({ $0.jsonDocument(includeDER: true) }) {
+                members["file"] = .string(name)
+                documents.append(.object(members))
+            }
+            if !options.json, !options.quiet {
+                combined.stdout += "==> \(FlagAdvice.quotedPath(name)) <==\n" + result.stdout
+            }
+            combined.stderr += result.stderr
+            combined.status = worstFirst.first { $0 == combined.status || $0 == result.status } ?? result.status
+        }
+        if options.json, !options.quiet { combined.stdout = JSONWriter.write(.array(documents), pretty: true) + "\n" }
+        return combined
+    }
+
+    /// Reads, verifies and renders one file (exit 66 when it holds no token); also returns the outcome, if one.
+    static func run(
+        _ options: VerifyOptions, input: InputSource, runner: VerificationRunner
+    ) -> (result: CommandResult, outcome: SignedDataOutcome?) {
         let whole: WholeInput
-        switch WholeInput.read(options.input, what: "token") {
-        case .failure(let failure): return .inputFailure(failure)
+        switch WholeInput.read(input, what: "token") {
+        case .failure(let failure): return (.inputFailure(failure), nil)
         case .success(let value): whole = value
         }
         var outcome: SignedDataOutcome
@@ -198,10 +243,10 @@ enum VerifyCommand {
         if outcome.error?.code == .malformedToken, whole.recognizedReceipt != nil {
             outcome.hints.append(FlagAdvice.receiptGivenToVerify)
         }
-        if options.quiet { return CommandResult(status: outcome.exitCode) }
+        if options.quiet { return (CommandResult(status: outcome.exitCode), outcome) }
         let text =
             options.json
             ? outcome.jsonText(pretty: true, includeDER: true) : TextRenderer.render(outcome)
-        return CommandResult(stdout: text, status: outcome.exitCode)
+        return (CommandResult(stdout: text, status: outcome.exitCode), outcome)
     }
 }

@@ -35,7 +35,7 @@ struct BatchCommandTests {
         #expect(run.stderr.contains("verified: 3334\n"))
         #expect(run.stderr.contains("  invalidAppIdentifier: 3333\n"))
         #expect(run.stderr.contains("  malformedToken: 3333\n"))
-        #expect(run.stderr.contains(" tokens/s\n"))
+        #expect(run.stderr.contains(" lines/s\n"))
         #expect(!run.stderr.contains("\r"), "no progress line when stderr is not a terminal")
     }
 

@@ -27,6 +27,6 @@ struct BatchTallyTests {
         #expect(
             summary.contains(
                 "  malformedToken: 1\n  revocationUnavailable: 1\nkinds:\n  transaction: 2\n  unknown: 1\n"))
-        #expect(summary.hasSuffix("elapsed: 1.000 s, 3 tokens/s\n"))
+        #expect(summary.hasSuffix("elapsed: 1.000 s, 3 lines/s\n"))
     }
 }

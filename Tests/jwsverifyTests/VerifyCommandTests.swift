@@ -182,7 +182,7 @@ struct VerifyCommandTests {
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
-        #expect(run.stderr.contains("\nUsage: jwsverify [verify] [<options>] [<file>]\n"))
+        #expect(run.stderr.contains("\nUsage: jwsverify [verify] [<options>] [<file> ...]\n"))
         #expect(run.stderr.hasSuffix("  See 'jwsverify --help' for more information.\n"))
     }
 
