@@ -53,9 +53,9 @@ struct AdvancedCommercePricedItem {
 /// An item type that has the five members of ``AdvancedCommercePricedItem`` and may add others: its decoding,
 /// encoding and checks come from here, so that each type states only the members it adds.
 ///
-/// The type's public `init(from:)` and `encode(to:)` call ``init(decodingItemFrom:)`` and ``encodeItem(to:)``;
-/// its public initializer calls ``validate()``.
-protocol AdvancedCommercePricedItemCoding {
+/// The extension below is the conforming types' `Codable` implementation (`init(from:)` and `encode(to:)`, in
+/// place of the synthesized ones); a type's public initializer calls ``validate()``.
+protocol AdvancedCommercePricedItemCoding: Codable {
     var sku: String { get }
     var description: String { get }
     var displayName: String { get }
@@ -93,15 +93,15 @@ extension AdvancedCommercePricedItemCoding {
         try pricedItem.validate()
     }
 
-    /// Reads the five members, then the type's others, then checks Apple's rules.
-    init(decodingItemFrom decoder: any Decoder) throws {
+    /// Decodes the item: the five members, then the type's others; then checks Apple's rules.
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AdvancedCommerceItemKey.self)
         self = try Self(pricedItem: AdvancedCommercePricedItem(from: container), decodingOthersFrom: container)
         try validate()
     }
 
-    /// Checks Apple's rules, then writes the five members and the type's others.
-    func encodeItem(to encoder: any Encoder) throws {
+    /// Checks Apple's rules, then encodes the five members and the type's others (the present ones).
+    public func encode(to encoder: any Encoder) throws {
         try validate()
         var container = encoder.container(keyedBy: AdvancedCommerceItemKey.self)
         try pricedItem.encode(to: &container)

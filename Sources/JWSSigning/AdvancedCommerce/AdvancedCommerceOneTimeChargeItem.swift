@@ -39,16 +39,6 @@ public struct AdvancedCommerceOneTimeChargeItem: Codable, Hashable, Sendable, Ad
         try validate()
     }
 
-    /// Decodes the item and checks Apple's rules.
-    public init(from decoder: any Decoder) throws {
-        try self.init(decodingItemFrom: decoder)
-    }
-
-    /// Checks Apple's rules, then encodes the present members.
-    public func encode(to encoder: any Encoder) throws {
-        try encodeItem(to: encoder)
-    }
-
     /// A one-time charge item has no offer.
     var offer: AdvancedCommerceOffer? { nil }
 

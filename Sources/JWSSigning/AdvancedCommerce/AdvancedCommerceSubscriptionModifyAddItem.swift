@@ -51,16 +51,6 @@ public struct AdvancedCommerceSubscriptionModifyAddItem: Codable, Hashable, Send
         try validate()
     }
 
-    /// Decodes the item and checks Apple's rules.
-    public init(from decoder: any Decoder) throws {
-        try self.init(decodingItemFrom: decoder)
-    }
-
-    /// Checks Apple's rules, then encodes the present members.
-    public func encode(to encoder: any Encoder) throws {
-        try encodeItem(to: encoder)
-    }
-
     init(
         pricedItem item: AdvancedCommercePricedItem,
         decodingOthersFrom container: KeyedDecodingContainer<AdvancedCommerceItemKey>
