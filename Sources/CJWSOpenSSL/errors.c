@@ -36,7 +36,8 @@ size_t cjws_error_text(char *buffer, size_t capacity) {
         char line[512];
         int has_data = data != NULL && (flags & ERR_TXT_STRING) != 0 && data[0] != '\0';
         if (ERR_GET_LIB(code) == ERR_LIB_USER && has_data) {
-            /* Raised by CJWSTesting (cjwst_internal_finish): the failed function and step are the text. */
+            /* Raised by the exit of CJWSSigning's and CJWSTesting's functions (CJWSSigning/internal.h): the
+             * failed function and step are the text. */
             snprintf(line, sizeof line, "%s", data);
         } else {
             ERR_error_string_n(code, line, sizeof line);

@@ -1,8 +1,9 @@
 /*
- * CJWSSigning's private header: what the module's C files share (keys.c, sign.c). Not in include/, so not
- * part of the module's interface to Swift; every C file of the module includes it first, because the two
- * macros that hide OpenSSL's deprecated API (a compile error, not a warning) must come before any OpenSSL
- * header. Every function owns the OpenSSL objects it creates and frees them at its one exit (label `done`).
+ * CJWSSigning's private header: what the module's C files share (keys.c, sign.c), and CJWSTesting's too
+ * (its internal.h includes this one first: one entry, one exit and one CJWSS_CHECK for both modules, which
+ * link CJWSSigning). Not in include/, so not part of the module's interface to Swift; every C file of both
+ * modules includes it first, because the two macros that hide OpenSSL's deprecated API (a compile error, not
+ * a warning) must come before any OpenSSL header. Every function owns the OpenSSL objects it creates and frees them at its one exit (label `done`).
  */
 #ifndef CJWSSIGNING_INTERNAL_H
 #define CJWSSIGNING_INTERNAL_H

@@ -44,23 +44,23 @@ int cjwst_verify_chain(const void *leaf_der, size_t leaf_len, const void *interm
     STACK_OF(X509) *untrusted = NULL;
     int result = 0;
 
-    cjwst_internal_begin();
-    CHECK(out_verdict != NULL, "invalid arguments");
+    cjwss_internal_begin();
+    CJWSS_CHECK(out_verdict != NULL, "invalid arguments");
     memset(out_verdict, 0, sizeof *out_verdict);
     leaf = cjwst_internal_parse_certificate(leaf_der, leaf_len);
-    CHECK(leaf != NULL, "d2i_X509 (leaf)");
+    CJWSS_CHECK(leaf != NULL, "d2i_X509 (leaf)");
     intermediate = cjwst_internal_parse_certificate(intermediate_der, intermediate_len);
-    CHECK(intermediate != NULL, "d2i_X509 (intermediate)");
+    CJWSS_CHECK(intermediate != NULL, "d2i_X509 (intermediate)");
     root = cjwst_internal_parse_certificate(root_der, root_len);
-    CHECK(root != NULL, "d2i_X509 (root)");
+    CJWSS_CHECK(root != NULL, "d2i_X509 (root)");
     store = X509_STORE_new();
-    CHECK(store != NULL, "X509_STORE_new");
-    CHECK(X509_STORE_add_cert(store, root) == 1, "X509_STORE_add_cert");
+    CJWSS_CHECK(store != NULL, "X509_STORE_new");
+    CJWSS_CHECK(X509_STORE_add_cert(store, root) == 1, "X509_STORE_add_cert");
     untrusted = sk_X509_new_null();
-    CHECK(untrusted != NULL && sk_X509_push(untrusted, intermediate) > 0, "sk_X509_push");
+    CJWSS_CHECK(untrusted != NULL && sk_X509_push(untrusted, intermediate) > 0, "sk_X509_push");
     context = X509_STORE_CTX_new();
-    CHECK(context != NULL, "X509_STORE_CTX_new");
-    CHECK(X509_STORE_CTX_init(context, store, leaf, untrusted) == 1, "X509_STORE_CTX_init");
+    CJWSS_CHECK(context != NULL, "X509_STORE_CTX_new");
+    CJWSS_CHECK(X509_STORE_CTX_init(context, store, leaf, untrusted) == 1, "X509_STORE_CTX_init");
     X509_STORE_CTX_set_time(context, 0, (time_t)at_time);
     X509_STORE_CTX_set_app_data(context, out_verdict);
     X509_STORE_CTX_set_verify_cb(context, record_chain_error);
@@ -87,7 +87,7 @@ done:
     X509_free(root);
     X509_free(intermediate);
     X509_free(leaf);
-    return cjwst_internal_finish(ok, __func__, step);
+    return cjwss_internal_finish(ok, __func__, step);
 }
 
 const char *cjwst_verify_error_string(int code) { return X509_verify_cert_error_string(code); }

@@ -177,32 +177,32 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, EVP_PKEY *subjec
     const char *algorithm_oid = NULL;
     int is_rsa = 0;
 
-    cjwst_internal_begin();
+    cjwss_internal_begin();
     if (out_der != NULL) *out_der = NULL;
-    CHECK(params != NULL && issuer_key != NULL && out_der != NULL &&
+    CJWSS_CHECK(params != NULL && issuer_key != NULL && out_der != NULL &&
               out_len != NULL,
           "invalid arguments");
-    CHECK(params->subject_der != NULL && params->subject_len > 0 && params->issuer_der != NULL &&
+    CJWSS_CHECK(params->subject_der != NULL && params->subject_len > 0 && params->issuer_der != NULL &&
               params->issuer_len > 0,
           "subject and issuer names are required");
-    CHECK(params->serial != NULL && params->serial_len > 0 && params->serial_len <= 64,
+    CJWSS_CHECK(params->serial != NULL && params->serial_len > 0 && params->serial_len <= 64,
           "serial must be 1...64 content bytes");
-    CHECK(params->extension_count == 0 || params->extensions != NULL, "extensions missing");
+    CJWSS_CHECK(params->extension_count == 0 || params->extensions != NULL, "extensions missing");
     is_rsa = EVP_PKEY_is_a(issuer_key, "RSA");
     algorithm_oid = is_rsa ? rsa_signature_oid(params->signature_digest)
                            : ecdsa_signature_oid(params->signature_digest);
-    CHECK(algorithm_oid != NULL, "unsupported signature digest");
+    CJWSS_CHECK(algorithm_oid != NULL, "unsupported signature digest");
     if (params->spki_der == NULL) {
-        CHECK(subject_key != NULL, "no subject key and no SPKI DER");
+        CJWSS_CHECK(subject_key != NULL, "no subject key and no SPKI DER");
         spki_len = i2d_PUBKEY(subject_key, &spki);
-        CHECK(spki_len > 0 && spki != NULL, "i2d_PUBKEY");
+        CJWSS_CHECK(spki_len > 0 && spki != NULL, "i2d_PUBKEY");
     } else {
-        CHECK(params->spki_len > 0, "empty SPKI DER");
+        CJWSS_CHECK(params->spki_len > 0, "empty SPKI DER");
     }
 
     /* AlgorithmIdentifier: SEQUENCE { ecdsa-with-SHAx } (no parameters, RFC 5758), or
        SEQUENCE { shaxWithRSAEncryption, NULL } (RFC 4055 section 5) for an RSA issuer key. */
-    CHECK(der_oid(&item, algorithm_oid), "signature OID");
+    CJWSS_CHECK(der_oid(&item, algorithm_oid), "signature OID");
     if (is_rsa) {
         static const unsigned char null_parameters[2] = {0x05, 0x00};
         der_append(&item, null_parameters, sizeof null_parameters);
@@ -217,9 +217,9 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, EVP_PKEY *subjec
     der_tlv(&fields, 0x02, params->serial, params->serial_len);
     der_append(&fields, algorithm.data, algorithm.length);
     der_append(&fields, params->issuer_der, params->issuer_len);
-    CHECK(der_time(&item, params->not_before, params->not_before_encoding),
+    CJWSS_CHECK(der_time(&item, params->not_before, params->not_before_encoding),
           "notBefore (UTCTime covers 1950...2049 only)");
-    CHECK(der_time(&item, params->not_after, params->not_after_encoding),
+    CJWSS_CHECK(der_time(&item, params->not_after, params->not_after_encoding),
           "notAfter (UTCTime covers 1950...2049 only)");
     der_wrap(&fields, 0x30, &item);
     der_append(&fields, params->subject_der, params->subject_len);
@@ -232,10 +232,10 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, EVP_PKEY *subjec
         for (size_t index = 0; index < params->extension_count; index++) {
             const cjwst_extension *extension = &params->extensions[index];
             der_buffer one = {0};
-            CHECK(extension->value != NULL || extension->value_len == 0, "extension value missing");
+            CJWSS_CHECK(extension->value != NULL || extension->value_len == 0, "extension value missing");
             if (!der_oid(&one, extension->oid)) {
                 OPENSSL_free(one.data);
-                CHECK(0, "extension OID (dotted text)");
+                CJWSS_CHECK(0, "extension OID (dotted text)");
             }
             if (extension->critical) {
                 static const unsigned char true_value[3] = {0x01, 0x01, 0xFF};
@@ -248,11 +248,11 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, EVP_PKEY *subjec
         der_wrap(&fields, 0xA3, &item);
     }
     der_wrap(&tbs, 0x30, &fields);
-    CHECK(!tbs.failed && !algorithm.failed, "out of memory");
+    CJWSS_CHECK(!tbs.failed && !algorithm.failed, "out of memory");
 
     step = "EVP_DigestSign";
     /* CJWSSigning's signer: the CJWST_DIGEST_* values are its CJWSS_DIGEST_* (signatures.c). */
-    CHECK(cjwss_sign(issuer_key, params->signature_digest, 0, tbs.data, tbs.length, &signature,
+    CJWSS_CHECK(cjwss_sign(issuer_key, params->signature_digest, 0, tbs.data, tbs.length, &signature,
                      &signature_len),
           "EVP_DigestSign");
 
@@ -262,7 +262,7 @@ int cjwst_cert_create_crafted(const cjwst_crafted_cert *params, EVP_PKEY *subjec
     der_byte(&item, 0x00);
     der_append(&item, signature, signature_len);
     der_wrap(&certificate, 0x30, &item);
-    CHECK(!certificate.failed, "out of memory");
+    CJWSS_CHECK(!certificate.failed, "out of memory");
     *out_der = certificate.data;
     *out_len = certificate.length;
     certificate.data = NULL;
@@ -276,5 +276,5 @@ done:
     OPENSSL_free(algorithm.data);
     OPENSSL_free(signature);
     OPENSSL_free(spki);
-    return cjwst_internal_finish(ok, __func__, step);
+    return cjwss_internal_finish(ok, __func__, step);
 }

@@ -1,6 +1,6 @@
-/* Helpers shared by several files of the module (declared in internal.h): the entry and exit of every
- * exported function, the curves' field size, memory BIOs to text, whole-DER certificate parsing, and
- * the refusing PEM password callback. */
+/* Helpers shared by several files of the module (declared in internal.h): the curves' field size,
+ * memory BIOs to text, whole-DER certificate parsing, and the refusing PEM password callback. (The entry
+ * and exit of every exported function are CJWSSigning's, in its sign.c.) */
 #include "internal.h"
 
 #include <limits.h>
@@ -10,18 +10,6 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/x509.h>
-
-void cjwst_internal_begin(void) { ERR_clear_error(); }
-
-int cjwst_internal_finish(int ok, const char *function, const char *step) {
-    if (ok) {
-        ERR_clear_error();
-        return 1;
-    }
-    /* The last entry of the queue; cjws_error_text prints an ERR_LIB_USER entry as its text alone. */
-    ERR_raise_data(ERR_LIB_USER, 0, "%s: %s", function, step != NULL ? step : "failed");
-    return 0;
-}
 
 size_t cjwst_internal_curve_field_bytes(int curve) {
     switch (curve) {

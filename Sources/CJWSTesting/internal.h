@@ -3,16 +3,16 @@
  * the module's interface to Swift; every C file of the module includes it first.
  *
  * Only the signing side of JWSVerify's tests uses this module; see include/CJWSTesting.h for the
- * contract. Deprecated OpenSSL APIs are hidden on purpose (OPENSSL_NO_DEPRECATED), so using one
- * is a compile error rather than a warning; the two macros below must come before any OpenSSL
- * header, which is why this header is included first.
+ * contract. Deprecated OpenSSL APIs are hidden on purpose (OPENSSL_NO_DEPRECATED, set by
+ * CJWSSigning's internal.h, included below), so using one is a compile error rather than a warning;
+ * the two macros must come before any OpenSSL header, which is why this header is included first.
  *
  * Ownership: every function owns the OpenSSL objects it creates and frees them on its single
  * exit path (label `done`). Objects handed to OpenSSL containers are noted where ownership moves.
  *
  * The files (each holds the functions of one CJWSTesting.h section, with its own static helpers):
- *   helpers.c        the entry and exit of every exported function, and the helpers below that
- *                    several files use
+ *   helpers.c        the helpers below that several files use (the entry and exit of every exported
+ *                    function are CJWSSigning's, through its internal.h)
  *   keys.c           cjwst_key_* (including cjwst_key_public_spki_der_ex), cjwst_rsa_key_*
  *   certificates.c   cjwst_cert_create and the cjwst_cert_* readers and converters
  *   cert_builders.c  names, times and extensions for cjwst_cert_create
@@ -26,8 +26,11 @@
 #ifndef CJWSTESTING_INTERNAL_H
 #define CJWSTESTING_INTERNAL_H
 
-#define OPENSSL_API_COMPAT 30000
-#define OPENSSL_NO_DEPRECATED 1
+/* CJWSSigning's private header first: it hides the deprecated API (the two macros must come before any
+ * OpenSSL header) and declares the entry and exit of every exported function, cjwss_internal_begin and
+ * cjwss_internal_finish (defined once, in CJWSSigning/sign.c; this module links CJWSSigning), and the
+ * CJWSS_CHECK macro, which both modules use. */
+#include "../CJWSSigning/internal.h"
 
 #include "CJWSTesting.h"
 #include "CJWSOpenSSL.h" /* the error drain and the free functions of both modules */
@@ -39,25 +42,6 @@
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/x509.h>
-
-/* ---- helpers.c: entry and exit of every exported function ------------------------------------ */
-
-/* Clears the OpenSSL error queue; called on entry of every exported function. */
-void cjwst_internal_begin(void);
-
-/* On success (`ok` 1) empties the error queue; on failure leaves OpenSSL's reasons in it and adds
- * "function: step" as its last entry (ERR_LIB_USER, for cjws_error_text). Returns `ok`. */
-int cjwst_internal_finish(int ok, const char *function, const char *step);
-
-/* In a function with a `const char *step` and a `done` label: on failure, records `what` as the
- * failed step and jumps to `done`. */
-#define CHECK(condition, what)                                                                     \
-    do {                                                                                           \
-        if (!(condition)) {                                                                        \
-            step = (what);                                                                         \
-            goto done;                                                                             \
-        }                                                                                          \
-    } while (0)
 
 /* ---- helpers.c ------------------------------------------------------------------------------- */
 

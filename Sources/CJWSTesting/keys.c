@@ -159,16 +159,16 @@ EVP_PKEY *cjwst_key_generate(int curve, const void *seed, size_t seed_len) {
     const char *step = "unsupported curve";
     EVP_PKEY *pkey = NULL;
 
-    cjwst_internal_begin();
-    CHECK(curve_group_name(curve) != NULL, "unsupported curve");
+    cjwss_internal_begin();
+    CJWSS_CHECK(curve_group_name(curve) != NULL, "unsupported curve");
     if (seed != NULL) {
         pkey = key_from_seed(curve, seed, seed_len, &step);
     } else {
-        CHECK(seed_len == 0, "seed length without a seed");
+        CJWSS_CHECK(seed_len == 0, "seed length without a seed");
         pkey = generate_pkey("EC", curve, 0, &step);
     }
 done:
-    cjwst_internal_finish(pkey != NULL, __func__, step);
+    cjwss_internal_finish(pkey != NULL, __func__, step);
     return pkey;
 }
 
@@ -176,11 +176,11 @@ EVP_PKEY *cjwst_rsa_key_generate(int bits) {
     const char *step = "RSA key size must be 512...16384 bits";
     EVP_PKEY *pkey = NULL;
 
-    cjwst_internal_begin();
-    CHECK(bits >= 512 && bits <= 16384, "RSA key size must be 512...16384 bits");
+    cjwss_internal_begin();
+    CJWSS_CHECK(bits >= 512 && bits <= 16384, "RSA key size must be 512...16384 bits");
     pkey = generate_pkey("RSA", 0, bits, &step);
 done:
-    cjwst_internal_finish(pkey != NULL, __func__, step);
+    cjwss_internal_finish(pkey != NULL, __func__, step);
     return pkey;
 }
 
@@ -203,7 +203,7 @@ EVP_PKEY *cjwst_key_from_private_pem(const void *pem, size_t pem_len) {
     const char *step = "invalid arguments";
     EVP_PKEY *pkey = NULL;
 
-    cjwst_internal_begin();
+    cjwss_internal_begin();
     pkey = read_private_pem(pem, pem_len, &step);
     if (pkey == NULL) goto done;
     if (cjwst_key_curve(pkey) == 0) {
@@ -212,7 +212,7 @@ EVP_PKEY *cjwst_key_from_private_pem(const void *pem, size_t pem_len) {
         pkey = NULL;
     }
 done:
-    cjwst_internal_finish(pkey != NULL, __func__, step);
+    cjwss_internal_finish(pkey != NULL, __func__, step);
     return pkey;
 }
 
@@ -220,7 +220,7 @@ EVP_PKEY *cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len) {
     const char *step = "invalid arguments";
     EVP_PKEY *pkey = NULL;
 
-    cjwst_internal_begin();
+    cjwss_internal_begin();
     pkey = read_private_pem(pem, pem_len, &step);
     if (pkey == NULL) goto done;
     if (!EVP_PKEY_is_a(pkey, "RSA")) {
@@ -229,7 +229,7 @@ EVP_PKEY *cjwst_rsa_key_from_private_pem(const void *pem, size_t pem_len) {
         pkey = NULL;
     }
 done:
-    cjwst_internal_finish(pkey != NULL, __func__, step);
+    cjwss_internal_finish(pkey != NULL, __func__, step);
     return pkey;
 }
 
@@ -239,30 +239,30 @@ int cjwst_key_private_pem(EVP_PKEY *key, int encoding, char **out_pem, size_t *o
     BIO *bio = NULL;
     OSSL_ENCODER_CTX *encoder = NULL;
 
-    cjwst_internal_begin();
+    cjwss_internal_begin();
     if (out_pem != NULL) *out_pem = NULL;
-    CHECK(key != NULL && out_pem != NULL && out_len != NULL,
+    CJWSS_CHECK(key != NULL && out_pem != NULL && out_len != NULL,
           "invalid arguments");
     bio = BIO_new(BIO_s_mem());
-    CHECK(bio != NULL, "BIO_new");
+    CJWSS_CHECK(bio != NULL, "BIO_new");
     if (encoding == CJWST_PEM_PKCS8) {
-        CHECK(PEM_write_bio_PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL) == 1,
+        CJWSS_CHECK(PEM_write_bio_PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL) == 1,
               "PEM_write_bio_PrivateKey");
     } else if (encoding == CJWST_PEM_SEC1) {
         encoder = OSSL_ENCODER_CTX_new_for_pkey(key, EVP_PKEY_KEYPAIR, "PEM",
                                                 "type-specific", NULL);
-        CHECK(encoder != NULL, "OSSL_ENCODER_CTX_new_for_pkey");
-        CHECK(OSSL_ENCODER_CTX_get_num_encoders(encoder) > 0, "no SEC1 PEM encoder");
-        CHECK(OSSL_ENCODER_to_bio(encoder, bio) == 1, "OSSL_ENCODER_to_bio");
+        CJWSS_CHECK(encoder != NULL, "OSSL_ENCODER_CTX_new_for_pkey");
+        CJWSS_CHECK(OSSL_ENCODER_CTX_get_num_encoders(encoder) > 0, "no SEC1 PEM encoder");
+        CJWSS_CHECK(OSSL_ENCODER_to_bio(encoder, bio) == 1, "OSSL_ENCODER_to_bio");
     } else {
-        CHECK(0, "unknown PEM encoding");
+        CJWSS_CHECK(0, "unknown PEM encoding");
     }
-    CHECK(cjwst_internal_bio_to_text(bio, out_pem, out_len), "reading PEM");
+    CJWSS_CHECK(cjwst_internal_bio_to_text(bio, out_pem, out_len), "reading PEM");
     ok = 1;
 done:
     OSSL_ENCODER_CTX_free(encoder);
     BIO_free(bio);
-    return cjwst_internal_finish(ok, __func__, step);
+    return cjwss_internal_finish(ok, __func__, step);
 }
 
 int cjwst_key_public_spki_der(EVP_PKEY *key, unsigned char **out_der, size_t *out_len) {
@@ -271,19 +271,19 @@ int cjwst_key_public_spki_der(EVP_PKEY *key, unsigned char **out_der, size_t *ou
     unsigned char *der = NULL;
     int length = 0;
 
-    cjwst_internal_begin();
+    cjwss_internal_begin();
     if (out_der != NULL) *out_der = NULL;
-    CHECK(key != NULL && out_der != NULL && out_len != NULL,
+    CJWSS_CHECK(key != NULL && out_der != NULL && out_len != NULL,
           "invalid arguments");
     length = i2d_PUBKEY(key, &der);
-    CHECK(length > 0 && der != NULL, "i2d_PUBKEY");
+    CJWSS_CHECK(length > 0 && der != NULL, "i2d_PUBKEY");
     *out_der = der;
     *out_len = (size_t)length;
     der = NULL;
     ok = 1;
 done:
     OPENSSL_free(der);
-    return cjwst_internal_finish(ok, __func__, step);
+    return cjwss_internal_finish(ok, __func__, step);
 }
 
 int cjwst_key_public_spki_der_ex(EVP_PKEY *key, int point_form, int explicit_parameters,
@@ -294,25 +294,25 @@ int cjwst_key_public_spki_der_ex(EVP_PKEY *key, int point_form, int explicit_par
     unsigned char *der = NULL;
     int length = 0;
 
-    cjwst_internal_begin();
+    cjwss_internal_begin();
     if (out_der != NULL) *out_der = NULL;
-    CHECK(key != NULL && out_der != NULL && out_len != NULL &&
+    CJWSS_CHECK(key != NULL && out_der != NULL && out_len != NULL &&
               (point_form == CJWST_POINT_UNCOMPRESSED || point_form == CJWST_POINT_COMPRESSED),
           "invalid arguments");
     copy = EVP_PKEY_dup(key);
-    CHECK(copy != NULL, "EVP_PKEY_dup");
-    CHECK(EVP_PKEY_set_utf8_string_param(copy, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT,
+    CJWSS_CHECK(copy != NULL, "EVP_PKEY_dup");
+    CJWSS_CHECK(EVP_PKEY_set_utf8_string_param(copy, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT,
                                          point_form == CJWST_POINT_COMPRESSED
                                              ? OSSL_PKEY_EC_POINT_CONVERSION_FORMAT_COMPRESSED
                                              : OSSL_PKEY_EC_POINT_CONVERSION_FORMAT_UNCOMPRESSED) == 1,
           "point conversion format");
     if (explicit_parameters) {
-        CHECK(EVP_PKEY_set_utf8_string_param(copy, OSSL_PKEY_PARAM_EC_ENCODING,
+        CJWSS_CHECK(EVP_PKEY_set_utf8_string_param(copy, OSSL_PKEY_PARAM_EC_ENCODING,
                                              OSSL_PKEY_EC_ENCODING_EXPLICIT) == 1,
               "explicit parameters");
     }
     length = i2d_PUBKEY(copy, &der);
-    CHECK(length > 0 && der != NULL, "i2d_PUBKEY");
+    CJWSS_CHECK(length > 0 && der != NULL, "i2d_PUBKEY");
     *out_der = der;
     *out_len = (size_t)length;
     der = NULL;
@@ -320,5 +320,5 @@ int cjwst_key_public_spki_der_ex(EVP_PKEY *key, int point_form, int explicit_par
 done:
     OPENSSL_free(der);
     EVP_PKEY_free(copy);
-    return cjwst_internal_finish(ok, __func__, step);
+    return cjwss_internal_finish(ok, __func__, step);
 }

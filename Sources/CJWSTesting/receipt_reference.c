@@ -75,32 +75,32 @@ int cjwst_cms_verify_reference(const void *cms_bytes, size_t cms_len, const cjws
     const unsigned char *cursor = cms_bytes;
     int result = 0;
 
-    cjwst_internal_begin();
+    cjwss_internal_begin();
     path_error = 0;
     path_error_depth = 0;
-    CHECK(out_verdict != NULL, "invalid arguments");
+    CJWSS_CHECK(out_verdict != NULL, "invalid arguments");
     memset(out_verdict, 0, sizeof *out_verdict);
-    CHECK(cms_bytes != NULL && cms_len > 0 && cms_len <= LONG_MAX, "invalid arguments");
-    CHECK(root_count == 0 || roots != NULL, "roots missing");
-    CHECK(purpose == CJWST_CMS_PURPOSE_DEFAULT || purpose == CJWST_CMS_PURPOSE_ANY,
+    CJWSS_CHECK(cms_bytes != NULL && cms_len > 0 && cms_len <= LONG_MAX, "invalid arguments");
+    CJWSS_CHECK(root_count == 0 || roots != NULL, "roots missing");
+    CJWSS_CHECK(purpose == CJWST_CMS_PURPOSE_DEFAULT || purpose == CJWST_CMS_PURPOSE_ANY,
           "unknown purpose");
 
     store = X509_STORE_new();
-    CHECK(store != NULL, "X509_STORE_new");
+    CJWSS_CHECK(store != NULL, "X509_STORE_new");
     for (size_t index = 0; index < root_count; index++) {
         root = cjwst_internal_parse_certificate(roots[index].data, roots[index].length);
-        CHECK(root != NULL, "a root is not one DER certificate");
-        CHECK(X509_STORE_add_cert(store, root) == 1, "X509_STORE_add_cert"); /* takes a reference */
+        CJWSS_CHECK(root != NULL, "a root is not one DER certificate");
+        CJWSS_CHECK(X509_STORE_add_cert(store, root) == 1, "X509_STORE_add_cert"); /* takes a reference */
         X509_free(root);
         root = NULL;
     }
     X509_VERIFY_PARAM_set_time(X509_STORE_get0_param(store), (time_t)at_time);
     if (purpose == CJWST_CMS_PURPOSE_ANY) {
-        CHECK(X509_STORE_set_purpose(store, X509_PURPOSE_ANY) == 1, "X509_STORE_set_purpose");
+        CJWSS_CHECK(X509_STORE_set_purpose(store, X509_PURPOSE_ANY) == 1, "X509_STORE_set_purpose");
     }
     X509_STORE_set_verify_cb(store, record_path_error);
     output = BIO_new(BIO_s_mem());
-    CHECK(output != NULL, "BIO_new");
+    CJWSS_CHECK(output != NULL, "BIO_new");
 
     /* From here on every outcome is a verdict. */
     ERR_clear_error();
@@ -129,7 +129,7 @@ int cjwst_cms_verify_reference(const void *cms_bytes, size_t cms_len, const cjws
     if (signers != NULL && sk_X509_num(signers) > 0) {
         unsigned char *der = NULL;
         int der_len = i2d_X509(sk_X509_value(signers, 0), &der);
-        CHECK(der_len > 0 && der != NULL, "i2d_X509 (signer)");
+        CJWSS_CHECK(der_len > 0 && der != NULL, "i2d_X509 (signer)");
         out_verdict->signer_certificate = der;
         out_verdict->signer_certificate_len = (size_t)der_len;
     }
@@ -138,7 +138,7 @@ int cjwst_cms_verify_reference(const void *cms_bytes, size_t cms_len, const cjws
         long length = BIO_get_mem_data(output, &bytes);
         if (length > 0 && bytes != NULL) {
             out_verdict->content = OPENSSL_memdup(bytes, (size_t)length);
-            CHECK(out_verdict->content != NULL, "allocation");
+            CJWSS_CHECK(out_verdict->content != NULL, "allocation");
             out_verdict->content_len = (size_t)length;
         }
     }
@@ -155,7 +155,7 @@ done:
     X509_free(root);
     X509_STORE_free(store);
     CMS_ContentInfo_free(cms);
-    return cjwst_internal_finish(ok, __func__, step);
+    return cjwss_internal_finish(ok, __func__, step);
 }
 
 /* Dotted text of `object` into `buffer` (empty when NULL). */
@@ -176,17 +176,17 @@ int cjwst_cms_inspect(const void *cms_bytes, size_t cms_len, int signer_index,
     ASN1_OCTET_STRING **content = NULL;     /* owned by `cms` */
     const unsigned char *cursor = cms_bytes;
 
-    cjwst_internal_begin();
-    CHECK(out_info != NULL, "invalid arguments");
+    cjwss_internal_begin();
+    CJWSS_CHECK(out_info != NULL, "invalid arguments");
     memset(out_info, 0, sizeof *out_info);
     out_info->sid_certificate_index = -1;
-    CHECK(cms_bytes != NULL && cms_len > 0 && cms_len <= LONG_MAX, "invalid arguments");
+    CJWSS_CHECK(cms_bytes != NULL && cms_len > 0 && cms_len <= LONG_MAX, "invalid arguments");
     out_info->indefinite_length =
         cms_len >= 2 && cursor[0] == 0x30 && cursor[1] == 0x80;
     cms = d2i_CMS_ContentInfo(NULL, &cursor, (long)cms_len);
-    CHECK(cms != NULL, "d2i_CMS_ContentInfo");
+    CJWSS_CHECK(cms != NULL, "d2i_CMS_ContentInfo");
     object_text(CMS_get0_type(cms), out_info->content_type, sizeof out_info->content_type);
-    CHECK(OBJ_obj2nid(CMS_get0_type(cms)) == NID_pkcs7_signed, "not a SignedData");
+    CJWSS_CHECK(OBJ_obj2nid(CMS_get0_type(cms)) == NID_pkcs7_signed, "not a SignedData");
     object_text(CMS_get0_eContentType(cms), out_info->econtent_type,
                 sizeof out_info->econtent_type);
     content = CMS_get0_content(cms);
@@ -217,7 +217,7 @@ int cjwst_cms_inspect(const void *cms_bytes, size_t cms_len, int signer_index,
         }
         count = CMS_signed_get_attr_count(info);
         out_info->signed_attribute_count = count > 0 ? count : 0;
-        CHECK(CMS_SignerInfo_get0_signer_id(info, &key_id, &issuer, &serial) == 1,
+        CJWSS_CHECK(CMS_SignerInfo_get0_signer_id(info, &key_id, &issuer, &serial) == 1,
               "CMS_SignerInfo_get0_signer_id");
         out_info->sid_is_issuer_serial = issuer != NULL && serial != NULL;
         for (int index = 0; index < out_info->certificate_count; index++) {
@@ -231,5 +231,5 @@ int cjwst_cms_inspect(const void *cms_bytes, size_t cms_len, int signer_index,
 done:
     sk_X509_pop_free(certificates, X509_free);
     CMS_ContentInfo_free(cms);
-    return cjwst_internal_finish(ok, __func__, step);
+    return cjwss_internal_finish(ok, __func__, step);
 }

@@ -299,27 +299,27 @@ int cjwst_cms_sign(const cjwst_cms_params *params, unsigned char **out_cms, size
     size_t replaced_len = 0;
     unsigned int flags = CMS_BINARY | CMS_PARTIAL | CMS_NOSMIMECAP;
 
-    cjwst_internal_begin();
+    cjwss_internal_begin();
     if (out_cms != NULL) *out_cms = NULL;
-    CHECK(params != NULL && out_cms != NULL && out_len != NULL, "invalid arguments");
-    CHECK((params->content != NULL || params->content_len == 0) && params->content_len <= INT_MAX,
+    CJWSS_CHECK(params != NULL && out_cms != NULL && out_len != NULL, "invalid arguments");
+    CJWSS_CHECK((params->content != NULL || params->content_len == 0) && params->content_len <= INT_MAX,
           "content");
-    CHECK(params->signer_count == 0 || params->signers != NULL, "signers missing");
-    CHECK(params->certificate_count == 0 || params->certificates != NULL, "certificates missing");
-    CHECK(params->encoding == CJWST_CMS_DER || params->encoding == CJWST_CMS_BER,
+    CJWSS_CHECK(params->signer_count == 0 || params->signers != NULL, "signers missing");
+    CJWSS_CHECK(params->certificate_count == 0 || params->certificates != NULL, "certificates missing");
+    CJWSS_CHECK(params->encoding == CJWST_CMS_DER || params->encoding == CJWST_CMS_BER,
           "unknown encoding");
     /* OpenSSL's streaming writer always embeds the content (CMS_stream creates eContent). */
-    CHECK(!(params->detached && params->encoding == CJWST_CMS_BER),
+    CJWSS_CHECK(!(params->detached && params->encoding == CJWST_CMS_BER),
           "BER output cannot be detached: OpenSSL's streaming writer embeds the content");
     if (params->detached) flags |= CMS_DETACHED;
     if (params->encoding == CJWST_CMS_BER) flags |= CMS_STREAM;
 
     cms = CMS_sign(NULL, NULL, NULL, NULL, flags);
-    CHECK(cms != NULL, "CMS_sign");
+    CJWSS_CHECK(cms != NULL, "CMS_sign");
     if (params->content_type_oid != NULL) {
         content_type = OBJ_txt2obj(params->content_type_oid, 1);
-        CHECK(content_type != NULL, "eContentType OID (dotted text)");
-        CHECK(CMS_set1_eContentType(cms, content_type) == 1, "CMS_set1_eContentType");
+        CJWSS_CHECK(content_type != NULL, "eContentType OID (dotted text)");
+        CJWSS_CHECK(CMS_set1_eContentType(cms, content_type) == 1, "CMS_set1_eContentType");
     }
     for (size_t index = 0; index < params->signer_count; index++) {
         if (!add_signer(cms, &params->signers[index], &step)) goto done;
@@ -327,45 +327,45 @@ int cjwst_cms_sign(const cjwst_cms_params *params, unsigned char **out_cms, size
     for (size_t index = 0; index < params->certificate_count; index++) {
         certificate = cjwst_internal_parse_certificate(params->certificates[index].data,
                                                        params->certificates[index].length);
-        CHECK(certificate != NULL, "embedded certificate is not one DER certificate");
+        CJWSS_CHECK(certificate != NULL, "embedded certificate is not one DER certificate");
         X509_free(certificate);
         certificate = NULL;
     }
 
     data = BIO_new_mem_buf(params->content_len > 0 ? params->content : empty_content,
                            (int)params->content_len);
-    CHECK(data != NULL, "BIO_new_mem_buf");
+    CJWSS_CHECK(data != NULL, "BIO_new_mem_buf");
     output = BIO_new(BIO_s_mem());
-    CHECK(output != NULL, "BIO_new");
+    CJWSS_CHECK(output != NULL, "BIO_new");
     if (params->signer_count == 0) {
         /* CMS_final needs a digest to compute, so with no SignerInfo the content is set directly;
            nothing is signed. */
         ASN1_OCTET_STRING **content = CMS_get0_content(cms); /* owned by `cms` */
-        CHECK(params->encoding == CJWST_CMS_DER,
+        CJWSS_CHECK(params->encoding == CJWST_CMS_DER,
               "a SignedData without SignerInfos can only be written as DER");
         if (!params->detached) {
-            CHECK(content != NULL && *content != NULL, "CMS_get0_content");
-            CHECK(ASN1_OCTET_STRING_set(*content, params->content_len > 0 ? params->content
+            CJWSS_CHECK(content != NULL && *content != NULL, "CMS_get0_content");
+            CJWSS_CHECK(ASN1_OCTET_STRING_set(*content, params->content_len > 0 ? params->content
                                                                            : empty_content,
                                         (int)params->content_len) == 1,
                   "ASN1_OCTET_STRING_set");
         }
-        CHECK(i2d_CMS_bio(output, cms) == 1, "i2d_CMS_bio");
+        CJWSS_CHECK(i2d_CMS_bio(output, cms) == 1, "i2d_CMS_bio");
     } else if (params->encoding == CJWST_CMS_DER) {
-        CHECK(CMS_final(cms, data, NULL, flags) == 1, "CMS_final");
-        CHECK(i2d_CMS_bio(output, cms) == 1, "i2d_CMS_bio");
+        CJWSS_CHECK(CMS_final(cms, data, NULL, flags) == 1, "CMS_final");
+        CJWSS_CHECK(i2d_CMS_bio(output, cms) == 1, "i2d_CMS_bio");
     } else {
         /* Streaming: the signatures are computed while the content is copied through. */
-        CHECK(i2d_CMS_bio_stream(output, cms, data, (int)flags) == 1, "i2d_CMS_bio_stream");
+        CJWSS_CHECK(i2d_CMS_bio_stream(output, cms, data, (int)flags) == 1, "i2d_CMS_bio_stream");
     }
     {
         char *bytes = NULL;
         long length = BIO_get_mem_data(output, &bytes);
-        CHECK(length > 0 && bytes != NULL, "BIO_get_mem_data");
+        CJWSS_CHECK(length > 0 && bytes != NULL, "BIO_get_mem_data");
         const unsigned char *encoded = (const unsigned char *)bytes;
         size_t encoded_len = (size_t)length;
         if (params->replaces_digest_algorithms) {
-            CHECK(replace_digest_algorithms(encoded, encoded_len, params->digest_algorithm_oids,
+            CJWSS_CHECK(replace_digest_algorithms(encoded, encoded_len, params->digest_algorithm_oids,
                                             params->digest_algorithm_count, &replaced, &replaced_len),
                   "replacing the digestAlgorithms set (at most 8 dotted OIDs)");
             encoded = replaced;
@@ -373,10 +373,10 @@ int cjwst_cms_sign(const cjwst_cms_params *params, unsigned char **out_cms, size
         }
         if (params->certificate_count == 0) {
             *out_cms = OPENSSL_memdup(encoded, encoded_len);
-            CHECK(*out_cms != NULL, "allocation");
+            CJWSS_CHECK(*out_cms != NULL, "allocation");
             *out_len = encoded_len;
         } else {
-            CHECK(insert_certificates(encoded, encoded_len, params->certificates,
+            CJWSS_CHECK(insert_certificates(encoded, encoded_len, params->certificates,
                                       params->certificate_count, out_cms, out_len),
                   "inserting the certificates");
         }
@@ -389,5 +389,5 @@ done:
     X509_free(certificate);
     ASN1_OBJECT_free(content_type);
     CMS_ContentInfo_free(cms);
-    return cjwst_internal_finish(ok, __func__, step);
+    return cjwss_internal_finish(ok, __func__, step);
 }

@@ -31,20 +31,20 @@ int cjwst_forge_es256_infinity(const void *message, size_t message_len, const vo
     unsigned char *raw = NULL;
     const unsigned char *input = message != NULL ? message : empty_message;
 
-    cjwst_internal_begin();
+    cjwss_internal_begin();
     if (out_signature != NULL) *out_signature = NULL;
-    CHECK(out_signature != NULL && out_len != NULL && (message != NULL || message_len == 0) &&
+    CJWSS_CHECK(out_signature != NULL && out_len != NULL && (message != NULL || message_len == 0) &&
               (k == NULL || (k_len > 0 && k_len <= 32)),
           "invalid arguments");
-    CHECK(EVP_Digest(input, message_len, digest, &digest_len, EVP_sha256(), NULL) == 1 &&
+    CJWSS_CHECK(EVP_Digest(input, message_len, digest, &digest_len, EVP_sha256(), NULL) == 1 &&
               digest_len == 32,
           "SHA-256");
     group = EC_GROUP_new_by_curve_name_ex(NULL, NULL, NID_X9_62_prime256v1);
-    CHECK(group != NULL, "EC_GROUP_new_by_curve_name_ex");
+    CJWSS_CHECK(group != NULL, "EC_GROUP_new_by_curve_name_ex");
     context = BN_CTX_new();
-    CHECK(context != NULL, "BN_CTX_new");
+    CJWSS_CHECK(context != NULL, "BN_CTX_new");
     order = EC_GROUP_get0_order(group);
-    CHECK(order != NULL, "EC_GROUP_get0_order");
+    CJWSS_CHECK(order != NULL, "EC_GROUP_get0_order");
     scalar = BN_new();
     x = BN_new();
     r = BN_new();
@@ -52,29 +52,29 @@ int cjwst_forge_es256_infinity(const void *message, size_t message_len, const vo
     e = BN_bin2bn(digest, 32, NULL);
     inverse = BN_new();
     point = EC_POINT_new(group);
-    CHECK(scalar != NULL && x != NULL && r != NULL && s != NULL && e != NULL && inverse != NULL &&
+    CJWSS_CHECK(scalar != NULL && x != NULL && r != NULL && s != NULL && e != NULL && inverse != NULL &&
               point != NULL,
           "allocation");
-    CHECK(BN_nnmod(e, e, order, context) == 1, "BN_nnmod (e)");
+    CJWSS_CHECK(BN_nnmod(e, e, order, context) == 1, "BN_nnmod (e)");
     for (int attempt = 0;; attempt++) {
-        CHECK(attempt < 64 && (k == NULL || attempt == 0), "k gives r = 0 or s = 0");
+        CJWSS_CHECK(attempt < 64 && (k == NULL || attempt == 0), "k gives r = 0 or s = 0");
         if (k != NULL) {
-            CHECK(BN_bin2bn(k, (int)k_len, scalar) != NULL, "BN_bin2bn (k)");
-            CHECK(BN_nnmod(scalar, scalar, order, context) == 1, "BN_nnmod (k)");
+            CJWSS_CHECK(BN_bin2bn(k, (int)k_len, scalar) != NULL, "BN_bin2bn (k)");
+            CJWSS_CHECK(BN_nnmod(scalar, scalar, order, context) == 1, "BN_nnmod (k)");
         } else {
-            CHECK(BN_rand_range(scalar, order) == 1, "BN_rand_range");
+            CJWSS_CHECK(BN_rand_range(scalar, order) == 1, "BN_rand_range");
         }
         if (BN_is_zero(scalar)) continue;
-        CHECK(EC_POINT_mul(group, point, scalar, NULL, NULL, context) == 1, "EC_POINT_mul");
-        CHECK(EC_POINT_get_affine_coordinates(group, point, x, NULL, context) == 1, "affine x");
-        CHECK(BN_nnmod(r, x, order, context) == 1, "BN_nnmod (r)");
-        CHECK(BN_mod_inverse(inverse, scalar, order, context) != NULL, "BN_mod_inverse");
-        CHECK(BN_mod_mul(s, e, inverse, order, context) == 1, "BN_mod_mul");
+        CJWSS_CHECK(EC_POINT_mul(group, point, scalar, NULL, NULL, context) == 1, "EC_POINT_mul");
+        CJWSS_CHECK(EC_POINT_get_affine_coordinates(group, point, x, NULL, context) == 1, "affine x");
+        CJWSS_CHECK(BN_nnmod(r, x, order, context) == 1, "BN_nnmod (r)");
+        CJWSS_CHECK(BN_mod_inverse(inverse, scalar, order, context) != NULL, "BN_mod_inverse");
+        CJWSS_CHECK(BN_mod_mul(s, e, inverse, order, context) == 1, "BN_mod_mul");
         if (!BN_is_zero(r) && !BN_is_zero(s)) break;
     }
     raw = OPENSSL_malloc(64);
-    CHECK(raw != NULL, "OPENSSL_malloc");
-    CHECK(BN_bn2binpad(r, raw, 32) == 32 && BN_bn2binpad(s, raw + 32, 32) == 32, "BN_bn2binpad");
+    CJWSS_CHECK(raw != NULL, "OPENSSL_malloc");
+    CJWSS_CHECK(BN_bn2binpad(r, raw, 32) == 32 && BN_bn2binpad(s, raw + 32, 32) == 32, "BN_bn2binpad");
     *out_signature = raw;
     *out_len = 64;
     raw = NULL;
@@ -90,5 +90,5 @@ done:
     EC_POINT_free(point);
     BN_CTX_free(context);
     EC_GROUP_free(group);
-    return cjwst_internal_finish(ok, __func__, step);
+    return cjwss_internal_finish(ok, __func__, step);
 }

@@ -50,6 +50,65 @@ struct AdvancedCommercePricedItem {
     }
 }
 
+/// An item type that has the five members of ``AdvancedCommercePricedItem`` and may add others: its decoding,
+/// encoding and checks come from here, so that each type states only the members it adds.
+///
+/// The extension below is the conforming types' `Codable` implementation (`init(from:)` and `encode(to:)`, in
+/// place of the synthesized ones); a type's public initializer calls ``validate()``.
+protocol AdvancedCommercePricedItemCoding: Codable {
+    var sku: String { get }
+    var description: String { get }
+    var displayName: String { get }
+    var price: Int64 { get }
+    /// The offer, `nil` for a type that has none.
+    var offer: AdvancedCommerceOffer? { get }
+
+    /// Creates the item from the five members, reading the members the type adds from `container`.
+    init(
+        pricedItem: AdvancedCommercePricedItem,
+        decodingOthersFrom container: KeyedDecodingContainer<AdvancedCommerceItemKey>
+    ) throws
+
+    /// Checks Apple's rules on the members the type adds; run before the five members' checks.
+    func validateOthers() throws(AdvancedCommerceValidationError)
+
+    /// Writes the members the type adds.
+    func encodeOthers(to container: inout KeyedEncodingContainer<AdvancedCommerceItemKey>) throws
+}
+
+extension AdvancedCommercePricedItemCoding {
+    func validateOthers() throws(AdvancedCommerceValidationError) {}
+
+    func encodeOthers(to container: inout KeyedEncodingContainer<AdvancedCommerceItemKey>) throws {}
+
+    /// The five members.
+    var pricedItem: AdvancedCommercePricedItem {
+        AdvancedCommercePricedItem(
+            sku: sku, description: description, displayName: displayName, price: price, offer: offer)
+    }
+
+    /// Checks Apple's rules: the members the type adds, then the five.
+    func validate() throws(AdvancedCommerceValidationError) {
+        try validateOthers()
+        try pricedItem.validate()
+    }
+
+    /// Decodes the item: the five members, then the type's others; then checks Apple's rules.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AdvancedCommerceItemKey.self)
+        self = try Self(pricedItem: AdvancedCommercePricedItem(from: container), decodingOthersFrom: container)
+        try validate()
+    }
+
+    /// Checks Apple's rules, then encodes the five members and the type's others (the present ones).
+    public func encode(to encoder: any Encoder) throws {
+        try validate()
+        var container = encoder.container(keyedBy: AdvancedCommerceItemKey.self)
+        try pricedItem.encode(to: &container)
+        try encodeOthers(to: &container)
+    }
+}
+
 /// The one member of an item named by its SKU alone (an item to remove or to reactivate).
 enum AdvancedCommerceSkuItem {
     /// Reads the SKU and checks its length.

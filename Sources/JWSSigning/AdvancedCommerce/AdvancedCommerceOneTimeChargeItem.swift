@@ -1,7 +1,9 @@
+import JWSVerify
+
 /// The product of a one-time charge: its SKU, names and price.
 ///
 /// [OneTimeChargeItem](https://developer.apple.com/documentation/advancedcommerceapi/onetimechargeitem)
-public struct AdvancedCommerceOneTimeChargeItem: Codable, Hashable, Sendable {
+public struct AdvancedCommerceOneTimeChargeItem: Codable, Hashable, Sendable, AdvancedCommercePricedItemCoding {
     /// A description of the product that customers don't see; at most 45 characters.
     ///
     /// [description](https://developer.apple.com/documentation/advancedcommerceapi/description)
@@ -37,30 +39,13 @@ public struct AdvancedCommerceOneTimeChargeItem: Codable, Hashable, Sendable {
         try validate()
     }
 
-    /// Decodes the item and checks Apple's rules.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AdvancedCommerceItemKey.self)
-        let core = try AdvancedCommercePricedItem(from: container)
-        sku = core.sku
-        description = core.description
-        displayName = core.displayName
-        price = core.price
-        try validate()
-    }
+    /// A one-time charge item has no offer.
+    var offer: AdvancedCommerceOffer? { nil }
 
-    /// Checks Apple's rules, then encodes the present members.
-    public func encode(to encoder: any Encoder) throws {
-        try validate()
-        var container = encoder.container(keyedBy: AdvancedCommerceItemKey.self)
-        try core.encode(to: &container)
-    }
-
-    private var core: AdvancedCommercePricedItem {
-        AdvancedCommercePricedItem(
-            sku: sku, description: description, displayName: displayName, price: price, offer: nil)
-    }
-
-    private func validate() throws(AdvancedCommerceValidationError) {
-        try core.validate()
+    init(
+        pricedItem item: AdvancedCommercePricedItem,
+        decodingOthersFrom container: KeyedDecodingContainer<AdvancedCommerceItemKey>
+    ) throws {
+        try self.init(description: item.description, displayName: item.displayName, sku: item.sku, price: item.price)
     }
 }

@@ -3,7 +3,7 @@ import JWSVerify
 /// One item of a subscription created in the app: its SKU, names, price and an optional offer.
 ///
 /// [SubscriptionCreateItem](https://developer.apple.com/documentation/advancedcommerceapi/subscriptioncreateitem)
-public struct AdvancedCommerceSubscriptionCreateItem: Codable, Hashable, Sendable {
+public struct AdvancedCommerceSubscriptionCreateItem: Codable, Hashable, Sendable, AdvancedCommercePricedItemCoding {
     /// The item's product identifier, which you define (JSON key `SKU`); at most 128 characters.
     ///
     /// [SKU](https://developer.apple.com/documentation/advancedcommerceapi/sku)
@@ -46,31 +46,12 @@ public struct AdvancedCommerceSubscriptionCreateItem: Codable, Hashable, Sendabl
         try validate()
     }
 
-    /// Decodes the item and checks Apple's rules.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AdvancedCommerceItemKey.self)
-        let core = try AdvancedCommercePricedItem(from: container)
-        sku = core.sku
-        description = core.description
-        displayName = core.displayName
-        price = core.price
-        offer = core.offer
-        try validate()
-    }
-
-    /// Checks Apple's rules, then encodes the present members.
-    public func encode(to encoder: any Encoder) throws {
-        try validate()
-        var container = encoder.container(keyedBy: AdvancedCommerceItemKey.self)
-        try core.encode(to: &container)
-    }
-
-    private var core: AdvancedCommercePricedItem {
-        AdvancedCommercePricedItem(
-            sku: sku, description: description, displayName: displayName, price: price, offer: offer)
-    }
-
-    private func validate() throws(AdvancedCommerceValidationError) {
-        try core.validate()
+    init(
+        pricedItem item: AdvancedCommercePricedItem,
+        decodingOthersFrom container: KeyedDecodingContainer<AdvancedCommerceItemKey>
+    ) throws {
+        try self.init(
+            sku: item.sku, description: item.description, displayName: item.displayName, price: item.price,
+            offer: item.offer)
     }
 }

@@ -3,7 +3,7 @@ import JWSVerify
 /// An item to add to a subscription in an in-app modification.
 ///
 /// [SubscriptionModifyAddItem](https://developer.apple.com/documentation/advancedcommerceapi/subscriptionmodifyadditem)
-public struct AdvancedCommerceSubscriptionModifyAddItem: Codable, Hashable, Sendable {
+public struct AdvancedCommerceSubscriptionModifyAddItem: Codable, Hashable, Sendable, AdvancedCommercePricedItemCoding {
     /// The item's product identifier (JSON key `SKU`); at most 128 characters.
     ///
     /// [SKU](https://developer.apple.com/documentation/advancedcommerceapi/sku)
@@ -51,33 +51,16 @@ public struct AdvancedCommerceSubscriptionModifyAddItem: Codable, Hashable, Send
         try validate()
     }
 
-    /// Decodes the item and checks Apple's rules.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AdvancedCommerceItemKey.self)
-        let core = try AdvancedCommercePricedItem(from: container)
-        sku = core.sku
-        description = core.description
-        displayName = core.displayName
-        price = core.price
-        offer = core.offer
-        proratedPrice = try container.decodeIfPresent(Int64.self, forKey: .proratedPrice)
-        try validate()
+    init(
+        pricedItem item: AdvancedCommercePricedItem,
+        decodingOthersFrom container: KeyedDecodingContainer<AdvancedCommerceItemKey>
+    ) throws {
+        try self.init(
+            sku: item.sku, description: item.description, displayName: item.displayName, price: item.price,
+            offer: item.offer, proratedPrice: container.decodeIfPresent(Int64.self, forKey: .proratedPrice))
     }
 
-    /// Checks Apple's rules, then encodes the present members.
-    public func encode(to encoder: any Encoder) throws {
-        try validate()
-        var container = encoder.container(keyedBy: AdvancedCommerceItemKey.self)
-        try core.encode(to: &container)
+    func encodeOthers(to container: inout KeyedEncodingContainer<AdvancedCommerceItemKey>) throws {
         try container.encodeIfPresent(proratedPrice, forKey: .proratedPrice)
-    }
-
-    private var core: AdvancedCommercePricedItem {
-        AdvancedCommercePricedItem(
-            sku: sku, description: description, displayName: displayName, price: price, offer: offer)
-    }
-
-    private func validate() throws(AdvancedCommerceValidationError) {
-        try core.validate()
     }
 }

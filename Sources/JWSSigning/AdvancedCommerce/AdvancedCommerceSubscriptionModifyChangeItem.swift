@@ -4,7 +4,7 @@ import JWSVerify
 /// modification.
 ///
 /// [SubscriptionModifyChangeItem](https://developer.apple.com/documentation/advancedcommerceapi/subscriptionmodifychangeitem)
-public struct AdvancedCommerceSubscriptionModifyChangeItem: Codable, Hashable, Sendable {
+public struct AdvancedCommerceSubscriptionModifyChangeItem: Codable, Hashable, Sendable, AdvancedCommercePricedItemCoding {
     /// The SKU of the item the subscription has now (JSON key `currentSKU`); at most 128 characters.
     ///
     /// [SKU](https://developer.apple.com/documentation/advancedcommerceapi/sku)
@@ -71,40 +71,28 @@ public struct AdvancedCommerceSubscriptionModifyChangeItem: Codable, Hashable, S
         try validate()
     }
 
-    /// Decodes the item and checks Apple's rules.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AdvancedCommerceItemKey.self)
-        let core = try AdvancedCommercePricedItem(from: container)
-        sku = core.sku
-        description = core.description
-        displayName = core.displayName
-        price = core.price
-        offer = core.offer
-        currentSku = try container.decode(String.self, forKey: .currentSku)
-        effective = try container.decode(AdvancedCommerceEffective.self, forKey: .effective)
-        proratedPrice = try container.decodeIfPresent(Int64.self, forKey: .proratedPrice)
-        reason = try container.decode(AdvancedCommerceReason.self, forKey: .reason)
-        try validate()
+    init(
+        pricedItem item: AdvancedCommercePricedItem,
+        decodingOthersFrom container: KeyedDecodingContainer<AdvancedCommerceItemKey>
+    ) throws {
+        let currentSku = try container.decode(String.self, forKey: .currentSku)
+        let effective = try container.decode(AdvancedCommerceEffective.self, forKey: .effective)
+        let proratedPrice = try container.decodeIfPresent(Int64.self, forKey: .proratedPrice)
+        try self.init(
+            currentSku: currentSku, description: item.description, displayName: item.displayName,
+            effective: effective, price: item.price,
+            reason: container.decode(AdvancedCommerceReason.self, forKey: .reason), sku: item.sku,
+            offer: item.offer, proratedPrice: proratedPrice)
     }
 
-    /// Checks Apple's rules, then encodes the present members.
-    public func encode(to encoder: any Encoder) throws {
-        try validate()
-        var container = encoder.container(keyedBy: AdvancedCommerceItemKey.self)
-        try core.encode(to: &container)
+    func validateOthers() throws(AdvancedCommerceValidationError) {
+        try AdvancedCommerceValidation.checkSku(currentSku, field: "currentSKU")
+    }
+
+    func encodeOthers(to container: inout KeyedEncodingContainer<AdvancedCommerceItemKey>) throws {
         try container.encode(currentSku, forKey: .currentSku)
         try container.encode(effective, forKey: .effective)
         try container.encodeIfPresent(proratedPrice, forKey: .proratedPrice)
         try container.encode(reason, forKey: .reason)
-    }
-
-    private var core: AdvancedCommercePricedItem {
-        AdvancedCommercePricedItem(
-            sku: sku, description: description, displayName: displayName, price: price, offer: offer)
-    }
-
-    private func validate() throws(AdvancedCommerceValidationError) {
-        try AdvancedCommerceValidation.checkSku(currentSku, field: "currentSKU")
-        try core.validate()
     }
 }
