@@ -195,7 +195,7 @@ if [ "$rss" = 1 ]; then
     | "$time_bin" -v -o "$out/rss.txt" "$cli" batch "${config[@]}" > /dev/null 2> "$out/rss-summary.txt"
   rss_kib=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out/rss.txt")
   rss_mib=$(awk -v k="$rss_kib" 'BEGIN { printf "%.1f", k / 1024 }')
-  say "   peak RSS $rss_mib MiB; $(grep tokens/s "$out/rss-summary.txt")"
+  say "   peak RSS $rss_mib MiB; $(grep lines/s "$out/rss-summary.txt")"
 fi
 
 say "== results"
