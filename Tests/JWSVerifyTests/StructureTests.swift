@@ -122,12 +122,12 @@ struct StructureTests {
     }
 
     /// Input: every Swift file of the library and of JWSSigning. Expected: unsafe pointers (`Unsafe…`, `withUnsafe…`,
-    /// `memchr`, `memcmp`) only in their `OpenSSL/` folders and the four named files.
+    /// `memchr`, `memcmp`) only in their `OpenSSL/` folders and the five named files.
     @Test("unsafe pointers only at the C boundary and in the named files")
     func unsafeOnlyInNamedPlaces() throws {
         let named: Set<String> = [
             "JWSVerify/JWS/Base64.swift", "JWSVerify/JWS/JSONParser.swift", "JWSVerify/JWS/ByteScanning.swift",
-            "JWSVerify/Caches/ReadWriteLocked.swift",
+            "JWSVerify/Caches/ReadWriteLocked.swift", "JWSVerify/JSON/JSONWriter+Chunk.swift",
         ]
         for path in Self.files(endingIn: ".swift") where path.hasPrefix("JWSVerify/") || path.hasPrefix("JWSSigning/") {
             guard !path.hasPrefix("JWSVerify/OpenSSL/"), !path.hasPrefix("JWSSigning/OpenSSL/"), !named.contains(path)

@@ -1,19 +1,19 @@
 extension JSONWriter {
-    /// Up to ``capacity`` bytes built in six machine words and appended to the output in one step
-    /// (`out.append(contentsOf: chunk)`): the short texts of a payload (numbers, dates) without a capacity and
-    /// uniqueness check of the output per byte, which cost more than the text itself.
+    /// Up to ``capacity`` bytes built in six machine words and appended to the output in one copy of those words
+    /// (``append(to:)``): the short texts of a payload (numbers, dates) without a capacity and uniqueness check of
+    /// the output per byte, which cost more than the text itself.
     ///
     /// Writes past ``capacity`` are dropped; callers write texts whose length they bound below it.
+    ///
+    /// Unsafe pointers: this is one of the few files outside `OpenSSL/` that holds one (Docs/Security.md, "Unsafe
+    /// code"). The six words are written and read as bytes in place (`withUnsafeMutableBytes(of:)`), every index
+    /// checked below ``capacity``, and the first ``count`` bytes appended to the output in one copy.
     package struct Chunk: Sequence {
         /// The most bytes a chunk holds.
         package static let capacity = 48
 
-        private var w0: UInt64 = 0
-        private var w1: UInt64 = 0
-        private var w2: UInt64 = 0
-        private var w3: UInt64 = 0
-        private var w4: UInt64 = 0
-        private var w5: UInt64 = 0
+        /// The bytes, in memory order (a tuple's elements are laid out one after the other).
+        private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
         /// How many bytes the chunk holds.
         package private(set) var count = 0
 
@@ -22,38 +22,22 @@ extension JSONWriter {
 
         /// The first bytes given as three words, little-endian (byte 0 is the low byte of `low`), `count` of them.
         package init(low: UInt64, middle: UInt64, high: UInt64, count: Int) {
-            (w0, w1, w2) = (low, middle, high)
+            words = (low.littleEndian, middle.littleEndian, high.littleEndian, 0, 0, 0)
             self.count = Swift.min(count, 24)
         }
 
-        /// Sets the byte at `index`, below ``capacity``, which must be zero until then.
+        /// Sets the byte at `index`, below ``capacity`` (an index past it is ignored).
         @inline(__always)
         package mutating func set(_ byte: UInt8, at index: Int) {
-            let value = UInt64(byte) << UInt64((index & 7) << 3)
-            switch index >> 3 {
-            case 0: w0 |= value
-            case 1: w1 |= value
-            case 2: w2 |= value
-            case 3: w3 |= value
-            case 4: w4 |= value
-            case 5: w5 |= value
-            default: break
-            }
+            guard index >= 0, index < Self.capacity else { return }
+            withUnsafeMutableBytes(of: &words) { $0[index] = byte }
         }
 
         /// The byte at `index`, below ``count``.
         @inline(__always)
         package func byte(at index: Int) -> UInt8 {
-            let word: UInt64
-            switch index >> 3 {
-            case 0: word = w0
-            case 1: word = w1
-            case 2: word = w2
-            case 3: word = w3
-            case 4: word = w4
-            default: word = w5
-            }
-            return UInt8(truncatingIfNeeded: word >> UInt64((index & 7) << 3))
+            guard index >= 0, index < Self.capacity else { return 0 }
+            return withUnsafeBytes(of: words) { $0[index] }
         }
 
         /// Appends `byte` (dropped when the chunk is full).
@@ -62,6 +46,16 @@ extension JSONWriter {
             guard count < Self.capacity else { return }
             set(byte, at: count)
             count += 1
+        }
+
+        /// Appends the chunk's bytes to `out`: `count` bytes of its words, in one `memcpy`, not byte by byte through
+        /// the iterator.
+        @inline(__always)
+        package func append(to out: inout [UInt8]) {
+            let count = self.count
+            withUnsafeBytes(of: words) { raw in
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+            }
         }
 
         /// Appends the bytes of `text` (those past ``capacity`` dropped).
@@ -75,12 +69,19 @@ extension JSONWriter {
         package mutating func appendDigits(_ value: UInt64, minimumCount: Int = 1) {
             let digits = Swift.max(JSONWriter.digitCount(value), Swift.min(minimumCount, 20))
             guard count + digits <= Self.capacity else { return }
-            var rest = value
-            var index = count + digits
-            while index > count {
-                index -= 1
-                set(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10), at: index)
-                rest /= 10
+            let start = count
+            withUnsafeMutableBytes(of: &words) { bytes in
+                var rest = value
+                var index = start + digits
+                // Two digits per division, then the odd one.
+                while index - start >= 2 {
+                    let pair = rest % 100
+                    rest /= 100
+                    bytes[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+                    bytes[index - 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+                    index -= 2
+                }
+                if index > start { bytes[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10) }
             }
             count += digits
         }
@@ -125,6 +126,6 @@ extension JSONWriter {
     package static func writeDigits(_ value: UInt64, minimumCount: Int = 1, into out: inout [UInt8]) {
         var chunk = Chunk()
         chunk.appendDigits(value, minimumCount: minimumCount)
-        out.append(contentsOf: chunk)
+        chunk.append(to: &out)
     }
 }

@@ -128,7 +128,7 @@ package struct JSONWriter {
     package static func writeInteger(_ number: Int64, into out: inout [UInt8]) {
         var chunk = Chunk()
         chunk.appendInteger(number)
-        out.append(contentsOf: chunk)
+        chunk.append(to: &out)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -10,63 +10,71 @@ import Foundation
 /// receipt vector and for crafted and random receipts. Member names are written in their sorted order here, so a new
 /// member goes where its name sorts.
 package enum ReceiptJSONWriter {
-    /// A member's name as written before its value: `,"name":`, the comma left out for an object's first member.
+    /// A member's name as written before its value, `,"name":`, the comma left out for an object's first member: a
+    /// literal, appended without a reference count or a lazy initialization.
     struct Key {
-        let bytes: [UInt8]
+        let text: StaticString
 
-        init(_ name: StaticString) {
-            var bytes = Array(",\"".utf8)
-            name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-            self.bytes = bytes + Array("\":".utf8)
+        init(_ text: StaticString) {
+            self.text = text
         }
     }
 
-    /// The three members of a date named `D`: `,"D":"`, `","D_ms":"` and `","D_pst":"`, each before its text.
+    /// The pieces of a date named `D`, written around its texts' dates and times (``ReceiptDate``'s `gmtDateTime`,
+    /// milliseconds, `pacificDateTime`): `,"D":"`, then ` Etc/GMT","D_ms":"`, then `","D_pst":"`, then
+    /// ` America/Los_Angeles"` (``pacificEnd``); each piece appended whole.
     struct DateKey {
         let gmt: Key
-        let milliseconds: [UInt8]
-        let pacific: [UInt8]
+        let milliseconds: StaticString
+        let pacific: StaticString
 
-        init(_ name: StaticString) {
-            gmt = Key(name)
-            var prefix = Array("\",\"".utf8)
-            name.withUTF8Buffer { prefix.append(contentsOf: $0) }
-            milliseconds = prefix + Array("_ms\":\"".utf8)
-            pacific = prefix + Array("_pst\":\"".utf8)
-        }
+        /// The end of every date's Pacific text: its zone name and closing quote.
+        static let pacificEnd: StaticString = " America/Los_Angeles\""
     }
 
     /// Every member name of the receipt's JSON, each written once.
     enum Keys {
-        static let appItemId = Key("app_item_id")
-        static let applicationVersion = Key("application_version")
-        static let ageRating = Key("asn1_age_rating")
-        static let bundleIdValue = Key("asn1_bundle_id_value")
-        static let opaqueValue = Key("asn1_opaque_value")
-        static let productType = Key("asn1_product_type")
-        static let sha1Hash = Key("asn1_sha1_hash")
-        static let unknownAttributes = Key("asn1_unknown_attributes")
-        static let bundleId = Key("bundle_id")
-        static let cancellationDate = DateKey("cancellation_date")
-        static let expirationDate = DateKey("expiration_date")
-        static let expiresDate = DateKey("expires_date")
-        static let inApp = Key("in_app")
-        static let isInIntroOfferPeriod = Key("is_in_intro_offer_period")
-        static let isTrialPeriod = Key("is_trial_period")
-        static let originalApplicationVersion = Key("original_application_version")
-        static let originalPurchaseDate = DateKey("original_purchase_date")
-        static let originalTransactionId = Key("original_transaction_id")
-        static let productId = Key("product_id")
-        static let promotionalOfferId = Key("promotional_offer_id")
-        static let purchaseDate = DateKey("purchase_date")
-        static let quantity = Key("quantity")
-        static let receiptCreationDate = DateKey("receipt_creation_date")
-        static let receiptType = Key("receipt_type")
-        static let transactionId = Key("transaction_id")
-        static let type = Key("type")
-        static let value = Key("value")
-        static let version = Key("version")
-        static let webOrderLineItemId = Key("web_order_line_item_id")
+        static let appItemId = Key(",\"app_item_id\":")
+        static let applicationVersion = Key(",\"application_version\":")
+        static let ageRating = Key(",\"asn1_age_rating\":")
+        static let bundleIdValue = Key(",\"asn1_bundle_id_value\":")
+        static let opaqueValue = Key(",\"asn1_opaque_value\":")
+        static let productType = Key(",\"asn1_product_type\":")
+        static let sha1Hash = Key(",\"asn1_sha1_hash\":")
+        static let unknownAttributes = Key(",\"asn1_unknown_attributes\":")
+        static let bundleId = Key(",\"bundle_id\":")
+        static let cancellationDate = DateKey(
+            gmt: Key(",\"cancellation_date\":\""), milliseconds: " Etc/GMT\",\"cancellation_date_ms\":\"",
+            pacific: "\",\"cancellation_date_pst\":\"")
+        static let expirationDate = DateKey(
+            gmt: Key(",\"expiration_date\":\""), milliseconds: " Etc/GMT\",\"expiration_date_ms\":\"",
+            pacific: "\",\"expiration_date_pst\":\"")
+        static let expiresDate = DateKey(
+            gmt: Key(",\"expires_date\":\""), milliseconds: " Etc/GMT\",\"expires_date_ms\":\"",
+            pacific: "\",\"expires_date_pst\":\"")
+        static let inApp = Key(",\"in_app\":")
+        static let isInIntroOfferPeriod = Key(",\"is_in_intro_offer_period\":")
+        static let isTrialPeriod = Key(",\"is_trial_period\":")
+        static let originalApplicationVersion = Key(",\"original_application_version\":")
+        static let originalPurchaseDate = DateKey(
+            gmt: Key(",\"original_purchase_date\":\""), milliseconds: " Etc/GMT\",\"original_purchase_date_ms\":\"",
+            pacific: "\",\"original_purchase_date_pst\":\"")
+        static let originalTransactionId = Key(",\"original_transaction_id\":")
+        static let productId = Key(",\"product_id\":")
+        static let promotionalOfferId = Key(",\"promotional_offer_id\":")
+        static let purchaseDate = DateKey(
+            gmt: Key(",\"purchase_date\":\""), milliseconds: " Etc/GMT\",\"purchase_date_ms\":\"",
+            pacific: "\",\"purchase_date_pst\":\"")
+        static let quantity = Key(",\"quantity\":")
+        static let receiptCreationDate = DateKey(
+            gmt: Key(",\"receipt_creation_date\":\""), milliseconds: " Etc/GMT\",\"receipt_creation_date_ms\":\"",
+            pacific: "\",\"receipt_creation_date_pst\":\"")
+        static let receiptType = Key(",\"receipt_type\":")
+        static let transactionId = Key(",\"transaction_id\":")
+        static let type = Key(",\"type\":")
+        static let value = Key(",\"value\":")
+        static let version = Key(",\"version\":")
+        static let webOrderLineItemId = Key(",\"web_order_line_item_id\":")
     }
 
     /// The members of one JSON object, appended in the order they are given (which must be their sorted order),
@@ -76,13 +84,21 @@ package enum ReceiptJSONWriter {
 
         /// Appends the opening brace or comma and `"name":`.
         mutating func name(_ key: Key, _ out: inout [UInt8]) {
-            if opened {
-                out.append(contentsOf: key.bytes)
-            } else {
-                out.append(UInt8(ascii: "{"))
-                out.append(contentsOf: key.bytes[1...])
-                opened = true
+            let wasOpened = opened
+            opened = true
+            key.text.withUTF8Buffer { text in
+                if wasOpened {
+                    out.append(contentsOf: text)
+                } else {
+                    out.append(UInt8(ascii: "{"))
+                    out.append(contentsOf: text.dropFirst())
+                }
             }
+        }
+
+        /// Appends a literal piece of text.
+        func literal(_ text: StaticString, _ out: inout [UInt8]) {
+            text.withUTF8Buffer { out.append(contentsOf: $0) }
         }
 
         /// Closes the object (`{}` when it has no members).
@@ -112,17 +128,14 @@ package enum ReceiptJSONWriter {
             text.append(UInt8(ascii: "\""))
             text.appendInteger(value)
             text.append(UInt8(ascii: "\""))
-            out.append(contentsOf: text)
+            text.append(to: &out)
         }
 
         mutating func flag(_ value: Bool?, _ key: Key, _ out: inout [UInt8]) {
             guard let value else { return }
             name(key, &out)
-            out.append(contentsOf: value ? Self.trueText : Self.falseText)
+            literal(value ? "\"true\"" : "\"false\"", &out)
         }
-
-        private static let trueText = Array("\"true\"".utf8)
-        private static let falseText = Array("\"false\"".utf8)
 
         /// Bytes as a standard base64 string (which needs no escape).
         mutating func bytes(_ value: [UInt8]?, _ key: Key, _ out: inout [UInt8]) {
@@ -139,13 +152,12 @@ package enum ReceiptJSONWriter {
             guard let value else { return true }
             guard let texts = ReceiptDate.VerifyReceiptTexts(value) else { return false }
             name(key.gmt, &out)
-            out.append(UInt8(ascii: "\""))
-            texts.appendGMT(to: &out)
-            out.append(contentsOf: key.milliseconds)
+            texts.gmtDateTime.append(to: &out)
+            literal(key.milliseconds, &out)
             texts.appendMilliseconds(to: &out)
-            out.append(contentsOf: key.pacific)
-            texts.appendPacific(to: &out)
-            out.append(UInt8(ascii: "\""))
+            literal(key.pacific, &out)
+            texts.pacificDateTime.append(to: &out)
+            literal(DateKey.pacificEnd, &out)
             return true
         }
 

@@ -125,7 +125,7 @@ package enum InputShape {
         let trimmed = bytes[range].trimmingASCIIWhitespace()
         switch trimmed.first {
         case UInt8(ascii: "{"):
-            if let shaped = plainObject(in: bytes, range: trimmed.startIndex..<trimmed.endIndex) {
+            if let shaped = plainObject(in: bytes, range: trimmed.startIndex..<trimmed.endIndex, receipts: receipts) {
                 return .success(shaped)
             }
             return object(trimmed, what: what, receipts: receipts)
@@ -166,16 +166,19 @@ package enum InputShape {
     /// The most members ``plainObject(in:range:)`` reads (its duplicate check compares every pair).
     package static let plainObjectMemberLimit = 8
 
-    /// The token of an object that is plainly valid, read without the parser: nil when the object is anything
-    /// else, and the caller then parses it with the strict parser.
+    /// The token (or with `receipts`, the `receipt-data`) of an object that is plainly valid, read without the
+    /// parser: nil when the object is anything else, and the caller then parses it with the strict parser.
     ///
-    /// The fast path of `batch`'s NDJSON wrapper line (`{"expect":"verified","token":"eyJ…"}`): it accepts only
-    /// an object of at most ``plainObjectMemberLimit`` members whose names and values are strings of printable
-    /// ASCII without escapes (0x20–0x7E except `"` and `\`), separated by spaces only, with distinct names and
-    /// exactly one of ``tokenMembers`` (and no `receipt-data`). The strict parser accepts every such object and
-    /// reads it to the same token and `id`; every other input takes the parser's path, so that what is refused,
-    /// and its message, stay the parser's.
-    package static func plainObject(in bytes: [UInt8], range: Range<Int>) -> ShapedInput? {
+    /// The fast path of `batch`'s NDJSON lines: the wrapper line (`{"expect":"verified","token":"eyJ…"}`) and the
+    /// `verifyReceipt` body (`{"receipt-data": "MII…", "password": "…", "id": 7}`). It accepts only an object of at
+    /// most ``plainObjectMemberLimit`` members whose names are strings of printable ASCII without escapes
+    /// (0x20–0x7E except `"` and `\`), separated by spaces only, with distinct names, and exactly one of
+    /// ``tokenMembers`` (and `receipt-data` when `receipts`; without, none) whose value is such a string; the other
+    /// values are such strings, integers of at most 18 digits without a leading zero (`-?(0|[1-9][0-9]*)`, which the
+    /// parser reads as integers), or `true`, `false` and `null` (an `id` only a string or an integer). The strict
+    /// parser accepts every such object and reads it to the same token or receipt and `id`; every other input takes
+    /// the parser's path, so that what is refused, and its message, stay the parser's.
+    package static func plainObject(in bytes: [UInt8], range: Range<Int>, receipts: Bool = false) -> ShapedInput? {
         var position = range.lowerBound
         let end = range.upperBound
         let quote = UInt8(ascii: "\"")
@@ -192,11 +195,38 @@ package enum InputShape {
             position = close + 1
             return start..<close
         }
+        // An integer of at most 18 digits without a leading zero: its range, after which `position` is past it.
+        func plainInteger() -> Range<Int>? {
+            let start = position
+            if position < end, bytes[position] == UInt8(ascii: "-") { position += 1 }
+            let digits = position
+            while position < end, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+                position += 1
+            }
+            let count = position - digits
+            guard count >= 1, count <= 18, count == 1 || bytes[digits] != UInt8(ascii: "0") else {
+                position = start
+                return nil
+            }
+            return start..<position
+        }
+        // `true`, `false` or `null`.
+        func plainLiteral() -> Bool {
+            for literal in ["true", "false", "null"] {
+                let literalEnd = position + literal.utf8.count
+                if literalEnd <= end, bytes[position..<literalEnd].elementsEqual(literal.utf8) {
+                    position = literalEnd
+                    return true
+                }
+            }
+            return false
+        }
         guard position < end, bytes[position] == UInt8(ascii: "{") else { return nil }
         position += 1
         var names: [Range<Int>] = []
-        var token: Range<Int>?
-        var tokenMembersSeen = 0
+        var signed: Range<Int>?
+        var signedIsReceipt = false
+        var signedMembersSeen = 0
         var id: Range<Int>?
         skipSpaces()
         guard position < end, bytes[position] != UInt8(ascii: "}") else { return nil }
@@ -207,19 +237,29 @@ package enum InputShape {
             guard position < end, bytes[position] == UInt8(ascii: ":") else { return nil }
             position += 1
             skipSpaces()
-            guard let value = plainString() else { return nil }
             guard names.count < plainObjectMemberLimit,
                 !names.contains(where: { bytes[$0].elementsEqual(bytes[name]) })
             else { return nil }
             names.append(name)
             let nameBytes = bytes[name]
-            if nameBytes.elementsEqual("token".utf8) || nameBytes.elementsEqual("signedPayload".utf8) {
-                tokenMembersSeen += 1
-                token = value
-            } else if nameBytes.elementsEqual(receiptDataMember.utf8) {
-                return nil
+            let isToken = nameBytes.elementsEqual("token".utf8) || nameBytes.elementsEqual("signedPayload".utf8)
+            let isReceipt = nameBytes.elementsEqual(receiptDataMember.utf8)
+            if isToken || isReceipt {
+                guard receipts || !isReceipt, let value = plainString() else { return nil }
+                signedMembersSeen += 1
+                signed = value
+                signedIsReceipt = isReceipt
             } else if nameBytes.elementsEqual(idMember.utf8) {
-                id = value
+                // The id's text, quotes included for a string.
+                if let value = plainString() {
+                    id = (value.lowerBound - 1)..<(value.upperBound + 1)
+                } else if let value = plainInteger() {
+                    id = value
+                } else {
+                    return nil
+                }
+            } else if plainString() == nil, plainInteger() == nil, !plainLiteral() {
+                return nil
             }
             skipSpaces()
             guard position < end else { return nil }
@@ -230,12 +270,12 @@ package enum InputShape {
             guard bytes[position] == UInt8(ascii: "}"), position + 1 == end else { return nil }
             break
         }
-        guard tokenMembersSeen == 1, let token else { return nil }
-        // The token is printable ASCII: its bytes go to the verifier as they are, without a `String`. The id is
-        // plain ASCII too: its text, quotes included, is echoed as it is.
-        return ShapedInput(
-            content: .token(.utf8(Array(bytes[token]))),
-            id: id.map { JSONLiteral(bytes[($0.lowerBound - 1)..<($0.upperBound + 1)]) })
+        guard signedMembersSeen == 1, let signed else { return nil }
+        // The token or receipt is printable ASCII: its bytes go to the verifier as they are, without a `String`.
+        // The id is plain ASCII too: its text is echoed as it is.
+        let content: ShapedInput.Content =
+            signedIsReceipt ? .receipt(Array(bytes[signed])) : .token(.utf8(Array(bytes[signed])))
+        return ShapedInput(content: content, id: id.map { JSONLiteral(bytes[$0]) })
     }
 
     /// Whether every byte is printable ASCII other than `\\` (0x20–0x7E, 0x5C excepted); written without early

@@ -84,27 +84,42 @@ package enum ReceiptDate {
     /// The three `verifyReceipt` texts of one date, computed by integer arithmetic (no formatter, no time zone
     /// object) and appended as UTF-8 bytes: the one place these texts are made.
     package struct VerifyReceiptTexts: Sendable {
-        /// Whole seconds since 1970 (rounded down).
+        /// Whole seconds since 1970 (of ``milliseconds``, rounded down).
         let seconds: Int64
-        /// Whole milliseconds since 1970 (rounded down).
+        /// Whole milliseconds since 1970 (``ISO8601Text/wholeMilliseconds(_:)``).
         let milliseconds: Int64
         /// The wall-clock time in Los Angeles at ``seconds``, as seconds since 1970 of that time read as UTC.
         let pacificSeconds: Int64
 
         /// The texts of `date`; `nil` for a date outside the years 0 to 9999 (or not finite).
+        ///
+        /// The milliseconds are ``ISO8601Text/wholeMilliseconds(_:)`` (a date made from whole milliseconds, negative
+        /// ones included, writes those), and the seconds are the milliseconds' (rounded down), so the three texts
+        /// always name the same instant.
         package init?(_ date: Date) {
-            guard let seconds = secondsInYears0To9999(date) else { return nil }
-            self.seconds = seconds
-            milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            guard let milliseconds = millisecondsInYears0To9999(date) else { return nil }
+            self.milliseconds = milliseconds
+            seconds = ISO8601Text.floorDivide(milliseconds, 1000).0
             pacificSeconds = seconds + ReceiptDate.pacificOffset(seconds: seconds)
         }
 
         /// `2020-05-06 18:28:49 Etc/GMT`.
         package func appendGMT(to out: inout [UInt8]) {
-            var text = ReceiptDate.spaced(seconds)
-            text.append(" Etc/GMT")
-            out.append(contentsOf: text)
+            gmtDateTime.append(to: &out)
+            Self.gmtZone.withUTF8Buffer { out.append(contentsOf: $0) }
         }
+
+        /// The GMT text without its zone name: `2020-05-06 18:28:49`.
+        package var gmtDateTime: JSONWriter.Chunk { ReceiptDate.spaced(seconds) }
+
+        /// The Pacific text without its zone name: `2020-05-06 11:28:49`.
+        package var pacificDateTime: JSONWriter.Chunk { ReceiptDate.spaced(pacificSeconds) }
+
+        /// What follows ``gmtDateTime`` in the GMT text.
+        package static let gmtZone: StaticString = " Etc/GMT"
+
+        /// What follows ``pacificDateTime`` in the Pacific text.
+        package static let pacificZone: StaticString = " America/Los_Angeles"
 
         /// `1588789729000`.
         package func appendMilliseconds(to out: inout [UInt8]) {
@@ -113,9 +128,8 @@ package enum ReceiptDate {
 
         /// `2020-05-06 11:28:49 America/Los_Angeles`.
         package func appendPacific(to out: inout [UInt8]) {
-            var text = ReceiptDate.spaced(pacificSeconds)
-            text.append(" America/Los_Angeles")
-            out.append(contentsOf: text)
+            pacificDateTime.append(to: &out)
+            Self.pacificZone.withUTF8Buffer { out.append(contentsOf: $0) }
         }
     }
 
@@ -209,11 +223,20 @@ package enum ReceiptDate {
         return Date(timeIntervalSince1970: Double(value) / 1000)
     }
 
-    /// Whole seconds since 1970 of `date` (rounded down) when it lies in the years 0 to 9999.
+    /// Whole seconds since 1970 of `date` (its whole milliseconds' seconds, rounded down) when it lies in the years
+    /// 0 to 9999.
     private static func secondsInYears0To9999(_ date: Date) -> Int64? {
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        guard seconds.isFinite, seconds >= -62_167_219_200, seconds < 253_402_300_800 else { return nil }
-        return Int64(seconds)
+        millisecondsInYears0To9999(date).map { ISO8601Text.floorDivide($0, 1000).0 }
+    }
+
+    /// Whole milliseconds since 1970 of `date` (``ISO8601Text/wholeMilliseconds(_:)``) when it lies in the years 0
+    /// to 9999; checked before the conversion to `Int64`, so that no date traps.
+    private static func millisecondsInYears0To9999(_ date: Date) -> Int64? {
+        let milliseconds = ISO8601Text.wholeMilliseconds(date)
+        guard milliseconds.isFinite, milliseconds >= -62_167_219_200_000, milliseconds < 253_402_300_800_000 else {
+            return nil
+        }
+        return Int64(milliseconds)
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

@@ -5,7 +5,24 @@ import Foundation
 package enum ISO8601Text {
     /// `2023-01-05T21:22:34Z`, or `2023-01-05T21:22:34.123Z` when the instant has milliseconds.
     package static func iso8601(_ date: Date) -> String {
-        iso8601(milliseconds: date.timeIntervalSince1970 * 1000)
+        iso8601(milliseconds: wholeMilliseconds(date))
+    }
+
+    /// The whole milliseconds since 1970 of `date`, rounded down, as a `Double` (not finite, or beyond `Int64`, for
+    /// such dates): the one reading of a `Date` as milliseconds for date texts.
+    ///
+    /// A `Date` keeps seconds since 2001 in a `Double`, so a date made from whole milliseconds (a `_ms` text, a
+    /// JSON number) comes back through `timeIntervalSince1970 * 1000` a little off: -1 ms as -1.0000467…, 999 ms as
+    /// 998.99999…, which rounding down would turn into -2 and 998. A value that close to a whole millisecond,
+    /// within the error those roundings can make (about two thousand units in the last place of the seconds, since
+    /// 1970 and since 2001: 0.7 ns today, 0.1 ms in the year 9999), is that millisecond; any other is rounded down.
+    package static func wholeMilliseconds(_ date: Date) -> Double {
+        let seconds = date.timeIntervalSince1970
+        let milliseconds = seconds * 1000
+        guard milliseconds.isFinite else { return milliseconds }
+        let nearest = milliseconds.rounded()
+        let slack = 2000 * (seconds.ulp + date.timeIntervalSinceReferenceDate.ulp)
+        return abs(milliseconds - nearest) <= slack ? nearest : milliseconds.rounded(.down)
     }
 
     /// `seconds` since 1970 as ISO 8601 text.
@@ -32,10 +49,10 @@ package enum ISO8601Text {
     }
 
     /// `value` divided by a positive `divisor`, rounded toward negative infinity, and the remainder (never
-    /// negative).
+    /// negative). Defined for every `Int64`, `Int64.min` included.
     package static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let quotient = value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
-        return (quotient, value - quotient * divisor)
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

@@ -41,6 +41,38 @@ struct InputShapeTests {
         #"{}"#,
         #"{"#,
         #"{"a":"1","b":"2","c":"3","d":"4","e":"5","f":"6","g":"7","h":"8","token":"t"}"#,
+        #"{"token":"t","id":-7}"#,
+        #"{"token":"t","id":0}"#,
+        #"{"token":"t","id":-0}"#,
+        #"{"token":"t","id":007}"#,
+        #"{"token":"t","id":-}"#,
+        #"{"token":"t","id":1.5}"#,
+        #"{"token":"t","id":1e3}"#,
+        #"{"token":"t","id":123456789012345678}"#,
+        #"{"token":"t","id":1234567890123456789}"#,
+        #"{"token":"t","id":true}"#,
+        #"{"token":"t","id":7x}"#,
+        #"{"token":"t","n":12,"b":true,"f":false,"z":null}"#,
+        #"{"token":"t","b":truex}"#,
+        #"{"token":"t","b":tru}"#,
+        #"{"token":"t","n":-}"#,
+        #"{"token":"t","n":-true}"#,
+        #"{"token":"t","n":-null,"id":"1"}"#,
+        #"{"token":"t","n":[1]}"#,
+        #"{"token":"t","n":{}}"#,
+        #"{"token":"t","n":12 }"#,
+        #"{"token":"t","n":12,}"#,
+        #"{"token":true}"#,
+        #"{"token":null,"id":"1"}"#,
+        #"{"receipt-data":"MIIBx","password":"p","id":3}"#,
+        #"{"receipt-data": "MIIBx", "password": "shared-secret", "id": 1999}"#,
+        #"{"receipt-data":"MIIBx","exclude-old-transactions":true}"#,
+        #"{"receipt-data":"MIIBx","token":"eyJ.a.b"}"#,
+        #"{"receipt-data":"MIIBx","receipt-data":"MIIBy"}"#,
+        #"{"receipt-data":7,"id":"r1"}"#,
+        #"{"receipt-data":"MII\/Bx"}"#,
+        #"{"receipt-data":"","id":"e"}"#,
+        #"{"signedPayload":"eyJ.a.b","receipt-data":"MIIBx","id":2}"#,
     ]
 
     /// Input: each crafted line. Expected: ``InputShape/read(_:what:)`` gives exactly what the strict
@@ -66,6 +98,53 @@ struct InputShapeTests {
             }
             #expect(plain.token?.string == strict.token?.string && plain.id == strict.id, "\(line)")
         }
+    }
+
+    /// Input: each crafted line, read as a `batch` line (`{"receipt-data": ...}` accepted). Expected: what the strict
+    /// parser alone gives (the same token or receipt and id, or the same failure message), and the fast path answers
+    /// only for lines the parser accepts, with the same content and id.
+    @Test("the plain-object fast path reads batch lines as the strict parser does", arguments: lines)
+    func fastPathMatchesParserForBatchLines(line: String) {
+        let bytes = Array(line.utf8)
+        func content(_ shaped: ShapedInput) -> [UInt8] {
+            switch shaped.content {
+            case .receipt(let receipt): return Array("receipt:".utf8) + receipt
+            case .token(let token): return Array("token:".utf8) + token.utf8
+            }
+        }
+        let parsed = InputShape.object(bytes[...], what: "the line", receipts: true)
+        let read = InputShape.read(bytes, range: bytes.indices, what: "the line", receipts: true)
+        switch (read, parsed) {
+        case (.success(let fast), .success(let strict)):
+            #expect(content(fast) == content(strict) && fast.id == strict.id, "\(line)")
+        case (.failure(let fast), .failure(let strict)):
+            #expect(fast.message == strict.message && fast.id == strict.id && fast.receipt == strict.receipt, "\(line)")
+        default:
+            Issue.record("\(line): read \(read), parser \(parsed)")
+        }
+        if let plain = InputShape.plainObject(in: bytes, range: bytes.indices, receipts: true) {
+            guard case .success(let strict) = parsed else {
+                Issue.record("\(line): fast path accepted what the parser refuses")
+                return
+            }
+            #expect(content(plain) == content(strict) && plain.id == strict.id, "\(line)")
+        }
+    }
+
+    /// Input: the `verifyReceipt` body as `Benchmarks/batch-rate.sh --receipts` writes it (Python's `json.dumps`:
+    /// spaces after `:` and `,`, a numeric id). Expected: the fast path reads it, the receipt's text and the id's.
+    @Test("the verifyReceipt body line takes the fast path")
+    func receiptBodyLineIsPlain() {
+        let bytes = Array(#"{"receipt-data": "MIIBx+/=", "password": "shared-secret", "id": 17}"#.utf8)
+        let plain = InputShape.plainObject(in: bytes, range: bytes.indices, receipts: true)
+        guard case .receipt(let receipt)? = plain?.content else {
+            Issue.record("not read as a receipt: \(String(describing: plain))")
+            return
+        }
+        #expect(receipt == Array("MIIBx+/=".utf8))
+        #expect(plain?.id?.bytes == Array("17".utf8))
+        // Outside batch lines, the fast path leaves a receipt-data object to the parser.
+        #expect(InputShape.plainObject(in: bytes, range: bytes.indices) == nil)
     }
 
     /// Input: the benchmark's wrapper line. Expected: the fast path reads it (it is what `batch` is fed).

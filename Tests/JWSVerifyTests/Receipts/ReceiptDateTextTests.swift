@@ -3,15 +3,15 @@ import Testing
 
 @testable import JWSVerify
 
-/// The three `verifyReceipt` texts of a date as the code before the integer arithmetic made them: ISO 8601 text of
-/// the whole seconds, and of those seconds plus Foundation's America/Los_Angeles offset (the system's time zone
-/// database) at that instant. The reference the arithmetic must equal; nil where that code gave nil.
-private func referenceTexts(_ date: Date, zone: TimeZone) -> (gmt: String, milliseconds: String, pacific: String)? {
-    let whole = date.timeIntervalSince1970.rounded(.down)
-    guard whole.isFinite, abs(whole) < 1e15 else { return nil }
-    let seconds = Int64(whole)
+/// The three `verifyReceipt` texts of the instant `milliseconds` after 1970 as the code before the integer
+/// arithmetic made them: ISO 8601 text of its whole seconds (rounded down), the milliseconds in decimal, and ISO 8601
+/// text of those seconds plus Foundation's America/Los_Angeles offset (the system's time zone database) at that
+/// instant. The reference the arithmetic must equal; nil outside the years 0 to 9999.
+private func referenceTexts(
+    milliseconds: Int64, zone: TimeZone
+) -> (gmt: String, milliseconds: String, pacific: String)? {
+    let seconds = milliseconds >= 0 ? milliseconds / 1000 : -((-milliseconds + 999) / 1000)
     guard seconds >= -62_167_219_200, seconds < 253_402_300_800 else { return nil }
-    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
     func spaced(_ iso: String) -> String { String(iso.dropLast().map { $0 == "T" ? " " : $0 }) }
     return (
@@ -24,15 +24,16 @@ private func referenceTexts(_ date: Date, zone: TimeZone) -> (gmt: String, milli
 struct ReceiptDateTextTests {
     static let losAngeles = TimeZone(identifier: "America/Los_Angeles")
 
-    /// Whether the integer texts of each instant (seconds since 1970) equal the time zone database's; the
-    /// instants that differ.
+    /// Whether the integer texts of each instant (seconds since 1970, a whole number of milliseconds) equal the time
+    /// zone database's; the instants that differ.
     private func mismatches(_ instants: [Double]) throws -> [String] {
         let zone = try #require(Self.losAngeles, "no America/Los_Angeles in this system's time zone database")
         var found: [String] = []
         for instant in instants {
             let date = Date(timeIntervalSince1970: instant)
             let texts = ReceiptDate.verifyReceiptTexts(date)
-            let reference = referenceTexts(date, zone: zone)
+            let reference =
+                abs(instant) < 1e15 ? referenceTexts(milliseconds: Int64((instant * 1000).rounded()), zone: zone) : nil
             if texts?.gmt != reference?.gmt || texts?.milliseconds != reference?.milliseconds
                 || texts?.pacific != reference?.pacific
             {
@@ -80,8 +81,10 @@ struct ReceiptDateTextTests {
     }
 
     /// Input: 20,000 instants spread over the years 0 to 9999 by a Weyl sequence (the same on every run), in
-    /// milliseconds, and instants around 1970. Expected: the texts equal the database's (milliseconds rounded
-    /// down, negative ones too).
+    /// milliseconds, and instants around 1970 (below a millisecond from it: the `Date` rounds them to 1970).
+    /// Expected: the texts equal the database's, with the instant's own milliseconds (about one in twenty of these
+    /// dates gives `timeIntervalSince1970 * 1000` just below its whole milliseconds, which rounding down read as
+    /// one millisecond earlier).
     @Test("instants spread over the years 0 to 9999 give the database's texts")
     func spreadInstants() throws {
         let first: Int64 = -62_167_219_200_000
@@ -114,6 +117,78 @@ struct ReceiptDateTextTests {
             #expect(ReceiptDate.verifyReceiptTexts(Date(timeIntervalSince1970: outside)) == nil, "\(outside)")
         }
         #expect(try mismatches([-62_167_219_200, -62_167_219_201, 253_402_300_799, 253_402_300_800]) == [])
+    }
+
+    /// Input: dates made from whole milliseconds (as `_ms` texts decode, `Date(timeIntervalSince1970: ms / 1000)`),
+    /// negative ones around 1970 and others, and the first and last millisecond of the years 0 to 9999. Expected: the
+    /// `_ms` text is those milliseconds (-0.001 s once wrote "-2", 0.999 s "998"), the GMT and Pacific texts are of
+    /// their seconds rounded down, and ISO 8601 text shows the same milliseconds.
+    @Test(
+        "a date of whole milliseconds writes those milliseconds, negative ones too",
+        arguments: [
+            (-1, "1969-12-31 23:59:59", "1969-12-31T23:59:59.999Z"),
+            (-999, "1969-12-31 23:59:59", "1969-12-31T23:59:59.001Z"),
+            (-1000, "1969-12-31 23:59:59", "1969-12-31T23:59:59Z"),
+            (-1001, "1969-12-31 23:59:58", "1969-12-31T23:59:58.999Z"),
+            (-1999, "1969-12-31 23:59:58", "1969-12-31T23:59:58.001Z"),
+            (-86_400_001, "1969-12-30 23:59:59", "1969-12-30T23:59:59.999Z"),
+            (-2_717_640_001_001, "1883-11-18 19:59:58", "1883-11-18T19:59:58.999Z"),
+            (999, "1970-01-01 00:00:00", "1970-01-01T00:00:00.999Z"),
+            (1001, "1970-01-01 00:00:01", "1970-01-01T00:00:01.001Z"),
+            (1_766_770_987_001, "2025-12-26 17:43:07", "2025-12-26T17:43:07.001Z"),
+            (-62_167_219_200_000, "0000-01-01 00:00:00", "0000-01-01T00:00:00Z"),
+            (-62_167_219_199_999, "0000-01-01 00:00:00", "0000-01-01T00:00:00.001Z"),
+            (253_402_300_799_999, "9999-12-31 23:59:59", "9999-12-31T23:59:59.999Z"),
+        ] as [(Int64, String, String)])
+    func wholeMilliseconds(milliseconds: Int64, gmt: String, iso8601: String) throws {
+        let zone = try #require(Self.losAngeles)
+        let decoded = try #require(ReceiptDate.date(milliseconds: String(milliseconds)))
+        #expect(decoded == Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        let texts = try #require(ReceiptDate.verifyReceiptTexts(decoded))
+        #expect(texts.milliseconds == String(milliseconds))
+        #expect(texts.gmt == gmt + " Etc/GMT")
+        #expect(texts.pacific == referenceTexts(milliseconds: milliseconds, zone: zone)?.pacific)
+        #expect(ISO8601Text.iso8601(decoded) == iso8601)
+        #expect(ISO8601Text.wholeMilliseconds(decoded) == Double(milliseconds))
+        // The payload JSON writes the same texts, and reads them back to the same date.
+        var json: [UInt8] = []
+        #expect(AppReceipt(receiptCreationDate: decoded).appendJSON(to: &json))
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.contains(#""receipt_creation_date_ms":"\#(milliseconds)""#), "\(text)")
+        #expect(text.contains(#""receipt_creation_date":"\#(gmt) Etc/GMT""#), "\(text)")
+        let read = try JSONDecoder().decode(AppReceipt.self, from: Data(json))
+        #expect(read.receiptCreationDate == decoded)
+    }
+
+    /// Input: dates a millisecond text cannot make or the years 0 to 9999 do not hold: `Int64.min` and `Int64.max`
+    /// milliseconds (as text, and as dates of those milliseconds and of those seconds), the largest 16-digit texts,
+    /// infinities; and the floor division of the extremes. Expected: no text (nil), no trap; ISO 8601 text of the
+    /// dates without a trap; the floor division defined at `Int64.min` and `Int64.max`.
+    @Test("extreme millisecond values write no receipt text and trap nowhere")
+    func extremeMilliseconds() {
+        for text in [
+            String(Int64.min), String(Int64.max), "-9999999999999999", "9999999999999999", "-", "", "1.5", "+1",
+        ] {
+            let date = ReceiptDate.date(milliseconds: text)
+            #expect(date.flatMap(ReceiptDate.verifyReceiptTexts) == nil, "\(text)")
+        }
+        #expect(ReceiptDate.date(milliseconds: String(Int64.min)) == nil)
+        #expect(ReceiptDate.date(milliseconds: "-9999999999999999") != nil)
+        for seconds in [
+            Double(Int64.min) / 1000, Double(Int64.max) / 1000, Double(Int64.min), Double(Int64.max),
+            -.greatestFiniteMagnitude, .greatestFiniteMagnitude, -.infinity, .infinity,
+        ] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(ReceiptDate.verifyReceiptTexts(date) == nil, "\(seconds)")
+            #expect(ReceiptDate.rfc3339(date) == nil, "\(seconds)")
+            #expect(!ISO8601Text.iso8601(date).isEmpty)
+        }
+        #expect(ISO8601Text.floorDivide(Int64.min, 1000) == (-9_223_372_036_854_776, 192))
+        #expect(ISO8601Text.floorDivide(Int64.max, 1000) == (9_223_372_036_854_775, 807))
+        #expect(ISO8601Text.floorDivide(-1, 1000) == (-1, 999))
+        #expect(ISO8601Text.floorDivide(-1000, 1000) == (-1, 0))
+        #expect(ISO8601Text.floorDivide(-1001, 1000) == (-2, 999))
+        #expect(ISO8601Text.floorDivide(Int64.min, 86_400) == (-106_751_991_167_301, 30_592))
     }
 
     /// Input: the switches the rules write out: war time (1942-02-09T10:00Z to 1945-09-30T09:00Z), California's
