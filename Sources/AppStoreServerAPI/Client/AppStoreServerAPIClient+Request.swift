@@ -44,8 +44,11 @@ extension AppStoreServerAPIClient {
                 _ = try JSONParser.parseValue(Array(body))
                 reason = "the JSON does not have the shape of \(expected)"
             } catch {
+                let endsEarly =
+                    error.offset >= body.count || error.reason.hasPrefix("truncated")
+                    || error.reason.hasPrefix("unterminated") || error.reason == "unexpected end"
                 reason =
-                    error.offset >= body.count
+                    endsEarly
                     ? "the body is not complete JSON (truncated after \(body.count) bytes: \(error.reason))"
                     : "the body is not JSON (\(error.reason) at byte \(error.offset))"
             }
@@ -66,7 +69,9 @@ extension AppStoreServerAPIClient {
     static func historyQuery(revision: String?, _ request: TransactionHistoryRequest) -> [(String, String)] {
         var query: [(String, String)] = []
         if let revision { query.append(("revision", revision)) }
-        func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down))) }
+        func milliseconds(_ date: Date) -> String {
+            APIJSON.milliseconds(date).map(String.init) ?? String(date.timeIntervalSince1970 * 1000)
+        }
         if let startDate = request.startDate { query.append(("startDate", milliseconds(startDate))) }
         if let endDate = request.endDate { query.append(("endDate", milliseconds(endDate))) }
         for productId in request.productIds ?? [] { query.append(("productId", productId)) }
