@@ -1,9 +1,10 @@
-@testable import AppStoreServerAPI
 import Foundation
 import JWSSigning
 import JWSVerify
 import Synchronization
 import Testing
+
+@testable import AppStoreServerAPI
 
 @Suite("The bearer token")
 struct BearerTokenTests {
@@ -100,9 +101,11 @@ struct BearerTokenTests {
     /// signature converted to DER. Expected: `Verified OK`.
     @Test("openssl verifies the token's signature with the key's public half")
     func opensslVerifies() throws {
-        guard let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else {
+        guard
+            let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             Issue.record("openssl is not installed")
             return
         }

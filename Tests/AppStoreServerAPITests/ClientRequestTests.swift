@@ -1,7 +1,8 @@
-@testable import AppStoreServerAPI
 import Foundation
 import JWSVerify
 import Testing
+
+@testable import AppStoreServerAPI
 
 @Suite("Requests, errors and retries of the client (in-memory transport)")
 struct ClientRequestTests {
@@ -120,9 +121,10 @@ struct ClientRequestTests {
     func backoff() {
         let policy = RetryPolicy(maximumRetries: 5, baseDelay: .milliseconds(100), maximumDelay: .milliseconds(500))
         let error = APIError(kind: .httpError, statusCode: 503, message: "busy")
-        #expect((0..<5).map { policy.delay(beforeRetry: $0, after: error, random: 1) } == [
-            .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500), .milliseconds(500),
-        ])
+        #expect(
+            (0..<5).map { policy.delay(beforeRetry: $0, after: error, random: 1) } == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500), .milliseconds(500),
+            ])
         #expect(policy.delay(beforeRetry: 0, after: error, random: 0) == .zero)
         #expect(policy.delay(beforeRetry: 5, after: error, random: 1) == nil)
     }
@@ -181,18 +183,28 @@ struct CancellationTests {
     /// APIError cancelled, well before 30 s.
     @Test("cancelling the task ends the call with cancelled")
     func cancelled() async throws {
-        let client = try Fixtures.client(SlowTransport())
+        let error = try await Self.errorOfCancelledCall(Fixtures.client(SlowTransport()), after: .milliseconds(50))
+        #expect(error?.kind == .cancelled)
+    }
+
+    /// Starts Get Transaction Info, cancels its task after `delay`, and returns its error; records an issue when
+    /// the call returned or took 10 seconds or more.
+    static func errorOfCancelledCall(
+        _ client: AppStoreServerAPIClient, after delay: Duration
+    ) async throws
+        -> APIError?
+    {
         let start = ContinuousClock.now
         let task = Task { try await client.getTransactionInfo(transactionId: "1") }
-        try await Task.sleep(for: .milliseconds(50))
+        try await Task.sleep(for: delay)
         task.cancel()
         let result = await task.result
         #expect(ContinuousClock.now - start < .seconds(10))
         guard case .failure(let error) = result else {
             Issue.record("the call returned")
-            return
+            return nil
         }
-        #expect((error as? APIError)?.kind == .cancelled)
+        return error as? APIError
     }
 
     /// Input: a 503 with Retry-After 30 and a policy that retries, the task cancelled while it waits. Expected:
@@ -202,16 +214,7 @@ struct CancellationTests {
         let transport = InMemoryTransport(status: 503, headers: ["Retry-After": "30"], body: Data())
         let policy = RetryPolicy(maximumRetries: 3, maximumDelay: .seconds(60))
         let client = try Fixtures.client(transport, configuration: .init(retryPolicy: policy))
-        let start = ContinuousClock.now
-        let task = Task { try await client.getTransactionInfo(transactionId: "1") }
-        try await Task.sleep(for: .milliseconds(100))
-        task.cancel()
-        let result = await task.result
-        #expect(ContinuousClock.now - start < .seconds(10))
-        guard case .failure(let error) = result else {
-            Issue.record("the call returned")
-            return
-        }
-        #expect((error as? APIError)?.kind == .cancelled && transport.requests.count == 1)
+        let error = try await Self.errorOfCancelledCall(client, after: .milliseconds(100))
+        #expect(error?.kind == .cancelled && transport.requests.count == 1)
     }
 }

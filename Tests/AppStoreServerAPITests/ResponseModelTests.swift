@@ -1,7 +1,8 @@
-@testable import AppStoreServerAPI
 import Foundation
 import JWSVerify
 import Testing
+
+@testable import AppStoreServerAPI
 
 @Suite("Response and error bodies of Apple's library decode into the models")
 struct ResponseModelTests {
@@ -53,16 +54,18 @@ struct ResponseModelTests {
 
     /// Input: each error body of Apple's library, served with status 400/404/429/500. Expected: the client throws
     /// an `httpError` with the status, the named code and the message.
-    @Test("every error body gives its status, named code and message", arguments: [
-        ("apiException.json", 500, Int64(5_000_000), "generalInternal"),
-        ("apiTooManyRequestsException.json", 429, 4_290_000, "rateLimitExceeded"),
-        ("appTransactionDoesNotExistError.json", 404, 4_040_019, "appTransactionDoesNotExist"),
-        ("familyTransactionNotSupportedError.json", 400, 4_000_185, "familyTransactionNotSupported"),
-        ("invalidAppAccountTokenUUIDError.json", 400, 4_000_183, "invalidAppAccountTokenUUID"),
-        ("invalidTransactionIdError.json", 400, 4_000_006, "invalidTransactionId"),
-        ("transactionIdNotFoundError.json", 404, 4_040_010, "transactionIdNotFound"),
-        ("transactionIdNotOriginalTransactionId.json", 400, 4_000_187, "transactionIdNotOriginalTransactionId"),
-    ])
+    @Test(
+        "every error body gives its status, named code and message",
+        arguments: [
+            ("apiException.json", 500, Int64(5_000_000), "generalInternal"),
+            ("apiTooManyRequestsException.json", 429, 4_290_000, "rateLimitExceeded"),
+            ("appTransactionDoesNotExistError.json", 404, 4_040_019, "appTransactionDoesNotExist"),
+            ("familyTransactionNotSupportedError.json", 400, 4_000_185, "familyTransactionNotSupported"),
+            ("invalidAppAccountTokenUUIDError.json", 400, 4_000_183, "invalidAppAccountTokenUUID"),
+            ("invalidTransactionIdError.json", 400, 4_000_006, "invalidTransactionId"),
+            ("transactionIdNotFoundError.json", 404, 4_040_010, "transactionIdNotFound"),
+            ("transactionIdNotOriginalTransactionId.json", 400, 4_000_187, "transactionIdNotOriginalTransactionId"),
+        ])
     func errorBodies(file: String, status: Int, code: Int64, name: String) async throws {
         let transport = InMemoryTransport(status: status, body: try Vectors.api(file))
         let client = try Fixtures.client(transport)
@@ -89,8 +92,9 @@ struct ResponseModelTests {
         let body = try Vectors.api(file)
         let value = try AppStoreServerAPIClient.decode(T.self, from: body)
         let again = try AppStoreServerAPIClient.decode(T.self, from: APIJSON.encoder().encode(value))
-        #expect(try JSONDecoder().decode(JSONValue.self, from: APIJSON.encoder().encode(again))
-            == JSONDecoder().decode(JSONValue.self, from: body), "\(file) round-trips")
+        #expect(
+            try JSONDecoder().decode(JSONValue.self, from: APIJSON.encoder().encode(again))
+                == JSONDecoder().decode(JSONValue.self, from: body), "\(file) round-trips")
         return value
     }
 }

@@ -84,13 +84,16 @@ enum Fixtures {
 
     static func keyPEM() throws -> String { try String(contentsOf: keyURL, encoding: .utf8) }
 
+    /// The base URL of the test clients (nothing listens there: their transports answer from memory).
+    static let baseURL = URL(string: "https://api.example.test") ?? URL(fileURLWithPath: "/")
+
     /// A client over `transport` with Apple's test key, the bundle id above and a fixed clock.
     static func client(
         _ transport: any APITransport, configuration: AppStoreServerAPIClient.Configuration = .init()
     ) throws -> AppStoreServerAPIClient {
         AppStoreServerAPIClient(
             signingKey: try ES256SigningKey(pemRepresentation: keyPEM()), keyId: "KEYID12345", issuerId: "issuer-uuid",
-            bundleId: bundleId, baseURL: URL(string: "https://api.example.test")!, transport: transport,
+            bundleId: bundleId, baseURL: baseURL, transport: transport,
             configuration: configuration)
     }
 }

@@ -7,7 +7,9 @@ import Testing
 @Suite("Verified responses: every signed item with its own verdict")
 struct VerifiedResponseTests {
     /// Sandbox transactions minted by the test PKI.
-    static func transactions(_ count: Int, bundleId: String = Fixtures.bundleId, environment: String = "Sandbox")
+    static func transactions(
+        _ count: Int, bundleId: String = Fixtures.bundleId, environment: String = "Sandbox"
+    )
         throws -> [String]
     {
         try Fixtures.minter().mint(
@@ -139,7 +141,8 @@ struct VerifiedResponseTests {
         #expect(html?.kind == .malformedResponse && html?.message.contains("not JSON") == true)
         let full = try Self.historyBody(try Self.transactions(1).map(JSONValue.string))
         let truncated = await #expect(throws: APIError.self) {
-            try await responses.verify(body: full.prefix(full.count / 2), as: HistoryResponse.self, kind: .transactionHistory)
+            try await responses.verify(
+                body: full.prefix(full.count / 2), as: HistoryResponse.self, kind: .transactionHistory)
         }
         #expect(truncated?.kind == .malformedResponse && truncated?.message.contains("truncated") == true)
     }

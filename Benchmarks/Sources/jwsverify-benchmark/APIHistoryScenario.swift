@@ -18,7 +18,8 @@ enum APIHistoryScenario {
         let tokens = try factory.minter.mint(.transaction, parameters: factory.parameters, count: pageSize)
         let body = try JSONEncoder().encode(
             JSONValue.object([
-                "revision": .string("r1"), "hasMore": .bool(false), "bundleId": .string(BenchmarkConfiguration.bundleId),
+                "revision": .string("r1"), "hasMore": .bool(false),
+                "bundleId": .string(BenchmarkConfiguration.bundleId),
                 "appAppleId": .integer(BenchmarkConfiguration.appAppleId),
                 "environment": .string(BenchmarkConfiguration.environment),
                 "signedTransactions": .array(tokens.map(JSONValue.string)),
@@ -38,7 +39,8 @@ enum APIHistoryScenario {
                 let pageTime = nanoseconds() - pageStart
                 if verified?.allVerified != true || verified?.items.count != pageSize { failures += 1 }
                 let tokensStart = nanoseconds()
-                for token in tokens where await !verifier.verifyAndDecode(signedData: token, as: .transaction).isVerified {
+                for token in tokens
+                where await !verifier.verifyAndDecode(signedData: token, as: .transaction).isVerified {
                     failures += 1
                 }
                 let tokensTime = nanoseconds() - tokensStart

@@ -12,15 +12,18 @@ extension AppStoreServerAPIClient {
 
     /// Makes a call and decodes its response as `Response`.
     func call<Response: Decodable>(
-        _ method: Method, _ path: [String], query: [(String, String)] = [], body: (some Encodable & Sendable)? = NoBody?.none
+        _ method: Method, _ path: [String], query: [(String, String)] = [],
+        body: (some Encodable & Sendable)? = NoBody?.none
     ) async throws(APIError) -> Response {
-        let response = try await send(method, path, query: query, body: try encode(body), contentType: "application/json")
+        let response = try await send(
+            method, path, query: query, body: try encode(body), contentType: "application/json")
         return try Self.decode(Response.self, from: response.body)
     }
 
     /// Makes a call whose response has no body worth reading.
     func callWithoutResponse(
-        _ method: Method, _ path: [String], query: [(String, String)] = [], body: (some Encodable & Sendable)? = NoBody?.none
+        _ method: Method, _ path: [String], query: [(String, String)] = [],
+        body: (some Encodable & Sendable)? = NoBody?.none
     ) async throws(APIError) {
         _ = try await send(method, path, query: query, body: try encode(body), contentType: "application/json")
     }
@@ -118,7 +121,9 @@ extension AppStoreServerAPIClient {
     ///
     /// - Throws: ``APIError``: the server's error (status, Apple's code and message, `Retry-After`), or the
     ///   transport's.
-    func send(_ method: Method, _ path: [String], query: [(String, String)], body: Data?, contentType: String)
+    func send(
+        _ method: Method, _ path: [String], query: [(String, String)], body: Data?, contentType: String
+    )
         async throws(APIError) -> APIResponse
     {
         let url = try url(path, query: query)
@@ -141,7 +146,9 @@ extension AppStoreServerAPIClient {
         }
     }
 
-    private func sendOnce(_ method: Method, url: URL, body: Data?, contentType: String) async throws(APIError)
+    private func sendOnce(
+        _ method: Method, url: URL, body: Data?, contentType: String
+    ) async throws(APIError)
         -> APIResponse
     {
         if Task.isCancelled { throw APIError(kind: .cancelled, message: "the task was cancelled") }

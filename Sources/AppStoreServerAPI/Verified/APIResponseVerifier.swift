@@ -40,7 +40,9 @@ public struct APIResponseVerifier: Sendable {
         for (index, found) in kind.signedItems(in: object).enumerated() {
             let token = found.token ?? ""
             let result = await verifier.verifyAndDecode(signedData: token, as: found.kind)
-            let mismatch = envelope.flatMap { envelope in result.payload.flatMap { disagreement(of: $0, with: envelope) } }
+            let mismatch = envelope.flatMap { envelope in
+                result.payload.flatMap { disagreement(of: $0, with: envelope) }
+            }
             items.append(
                 VerifiedItem(
                     page: page, index: index, path: found.path, kind: found.kind, token: token, result: result,

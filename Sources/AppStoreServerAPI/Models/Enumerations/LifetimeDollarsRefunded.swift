@@ -18,11 +18,14 @@ public struct LifetimeDollarsRefunded: APIEnumeration {
     /// `3`: $50–99.99.
     public static let fiftyDollarsToNinetyNineDollarsAndNinetyNineCents = LifetimeDollarsRefunded(rawValue: 3)
     /// `4`: $100–499.99.
-    public static let oneHundredDollarsToFourHundredNinetyNineDollarsAndNinetyNineCents = LifetimeDollarsRefunded(rawValue: 4)
+    public static let oneHundredDollarsToFourHundredNinetyNineDollarsAndNinetyNineCents =
+        LifetimeDollarsRefunded(rawValue: 4)
     /// `5`: $500–999.99.
-    public static let fiveHundredDollarsToNineHundredNinetyNineDollarsAndNinetyNineCents = LifetimeDollarsRefunded(rawValue: 5)
+    public static let fiveHundredDollarsToNineHundredNinetyNineDollarsAndNinetyNineCents =
+        LifetimeDollarsRefunded(rawValue: 5)
     /// `6`: $1000–1999.99.
-    public static let oneThousandDollarsToOneThousandNineHundredNinetyNineDollarsAndNinetyNineCents = LifetimeDollarsRefunded(rawValue: 6)
+    public static let oneThousandDollarsToOneThousandNineHundredNinetyNineDollarsAndNinetyNineCents =
+        LifetimeDollarsRefunded(rawValue: 6)
     /// `7`: $2000 or more.
     public static let twoThousandDollarsOrGreater = LifetimeDollarsRefunded(rawValue: 7)
 
