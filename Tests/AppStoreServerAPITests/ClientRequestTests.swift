@@ -180,7 +180,7 @@ struct CancellationTests {
     }
 
     /// Input: a call through a transport that would answer in 30 s, its task cancelled after 50 ms. Expected:
-    /// APIError cancelled, well before 30 s.
+    /// APIError cancelled (the transport's answer never arrives).
     @Test("cancelling the task ends the call with cancelled")
     func cancelled() async throws {
         let error = try await Self.errorOfCancelledCall(Fixtures.client(SlowTransport()), after: .milliseconds(50))
@@ -188,18 +188,18 @@ struct CancellationTests {
     }
 
     /// Starts Get Transaction Info, cancels its task after `delay`, and returns its error; records an issue when
-    /// the call returned or took 10 seconds or more.
+    /// the call returned. No wall-clock bound: under a loaded test run the cooperative pool may start the task
+    /// late; a cancellation that did not work shows as a success (the slow transport answers) or as another
+    /// error (the retries run).
     static func errorOfCancelledCall(
         _ client: AppStoreServerAPIClient, after delay: Duration
     ) async throws
         -> APIError?
     {
-        let start = ContinuousClock.now
         let task = Task { try await client.getTransactionInfo(transactionId: "1") }
         try await Task.sleep(for: delay)
         task.cancel()
         let result = await task.result
-        #expect(ContinuousClock.now - start < .seconds(10))
         guard case .failure(let error) = result else {
             Issue.record("the call returned")
             return nil
@@ -208,7 +208,7 @@ struct CancellationTests {
     }
 
     /// Input: a 503 with Retry-After 30 and a policy that retries, the task cancelled while it waits. Expected:
-    /// cancelled, well before 30 s.
+    /// cancelled, after one request (no retry was made).
     @Test("cancelling the task stops the wait before a retry")
     func cancelledWhileWaiting() async throws {
         let transport = InMemoryTransport(status: 503, headers: ["Retry-After": "30"], body: Data())
