@@ -219,7 +219,9 @@ public final class AppStoreServerAPIClient: Sendable {
 
     /// Get All Subscription Statuses: `GET /inApps/v1/subscriptions/{anyTransactionId}`.
     ///
-    /// - Parameter status: Only subscriptions in these statuses; all when `nil`.
+    /// - Parameters:
+    ///   - anyTransactionId: A transaction, original transaction or app transaction id.
+    ///   - status: Only subscriptions in these statuses; all when `nil`.
     public func getAllSubscriptionStatuses(
         anyTransactionId: String, status: [Status]? = nil
     ) async throws(APIError)
@@ -261,7 +263,9 @@ public final class AppStoreServerAPIClient: Sendable {
 
     /// Get Notification History: `POST /inApps/v1/notifications/history`, one page.
     ///
-    /// - Parameter paginationToken: The previous page's `paginationToken`; `nil` for the first page.
+    /// - Parameters:
+    ///   - paginationToken: The previous page's `paginationToken`; `nil` for the first page.
+    ///   - notificationHistoryRequest: The time range and filters.
     public func getNotificationHistory(
         paginationToken: String?, notificationHistoryRequest: NotificationHistoryRequest
     ) async throws(APIError) -> NotificationHistoryResponse {

@@ -7,7 +7,7 @@ import JWSVerify
 /// A server branches on ``kind``, ``statusCode``, ``apiError`` (Apple's documented codes, by name) or
 /// ``rawAPIError`` (any code, documented or not), and on ``isRetryable`` and ``retryAfter``. ``errorMessage`` and
 /// ``message`` carry text from the response with control characters and non-ASCII escaped
-/// (``EscapedText``), so that a hostile server cannot write to a terminal through a log line.
+/// (`EscapedText`), so that a hostile server cannot write to a terminal through a log line.
 ///
 /// Two errors are equal when their kinds, statuses and raw Apple codes are equal.
 public struct APIError: Error, Hashable, Sendable, CustomStringConvertible {

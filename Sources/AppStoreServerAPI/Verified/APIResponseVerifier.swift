@@ -4,11 +4,11 @@ import JWSVerify
 /// Verifies every signed item of an App Store Server API response body, with no HTTP: the verifying client's
 /// engine, usable on a body obtained any other way.
 ///
-/// Which members are signed, and of which kind, comes from ``APIResponseKind``. Each item is verified by the
-/// ``SignedDataVerifier`` and returned with its own result; an item is never dropped, whatever its verdict. When
-/// the response's envelope states the app (``APIResponseKind/envelopeStatesApp``), its `bundleId`, `appAppleId`
+/// Which members are signed, and of which kind, comes from `APIResponseKind`. Each item is verified by the
+/// `SignedDataVerifier` and returned with its own result; an item is never dropped, whatever its verdict. When
+/// the response's envelope states the app (`APIResponseKind.envelopeStatesApp`), its `bundleId`, `appAppleId`
 /// and `environment` are checked against the verifier's configuration and against each verified item
-/// (``VerificationError/Code/envelopeMismatch``).
+/// (`envelopeMismatch`).
 public struct APIResponseVerifier: Sendable {
     /// The verifier of every item.
     public let verifier: SignedDataVerifier

@@ -3,9 +3,9 @@ import JWSVerify
 
 /// One signed item of an API response, with its own verification: never dropped, whatever its verdict.
 ///
-/// ``result`` is the token's verification by the ``SignedDataVerifier`` (checks 1 to 13).
+/// ``result`` is the token's verification by the `SignedDataVerifier` (checks 1 to 13).
 /// ``envelopeMismatch`` is set when the token verified but states another bundle id, app Apple id or environment
-/// than the response's envelope (code ``VerificationError/Code/envelopeMismatch``, check `claims`). The item is
+/// than the response's envelope (code `envelopeMismatch`, check `claims`). The item is
 /// verified only when both are clean.
 public struct VerifiedItem: Sendable {
     /// The page the item came from (0 for the first or only page).

@@ -2,7 +2,7 @@ import Foundation
 
 /// How much of an in-app purchase the customer consumed (v1).
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct ConsumptionStatus: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: Int32

@@ -2,7 +2,7 @@ import Foundation
 
 /// Whether a consumable in-app purchase was delivered (Send Consumption Information, v2).
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct DeliveryStatus: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// Whether a consumable in-app purchase was delivered (v1).
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct DeliveryStatusV1: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: Int32

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a subscription renewal date is extended.
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct ExtendReasonCode: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: Int32

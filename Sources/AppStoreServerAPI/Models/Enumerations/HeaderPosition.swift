@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a Retention Messaging message shows its header.
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct HeaderPosition: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// The sort order of Get Transaction History (Apple: `TransactionHistoryRequest.Order`).
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct HistoryOrder: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: String

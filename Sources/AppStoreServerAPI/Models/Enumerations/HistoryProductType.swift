@@ -2,7 +2,7 @@ import Foundation
 
 /// A product type filter of Get Transaction History (Apple: `TransactionHistoryRequest.ProductType`).
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct HistoryProductType: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// The size of a Retention Messaging image.
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct ImageSize: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: String

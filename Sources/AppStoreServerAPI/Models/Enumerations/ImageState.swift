@@ -2,7 +2,7 @@ import Foundation
 
 /// The review state of a Retention Messaging image.
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct ImageState: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// The customer's lifetime purchases in US dollars (v1).
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct LifetimeDollarsPurchased: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: Int32

@@ -2,7 +2,7 @@ import Foundation
 
 /// The review state of a Retention Messaging message.
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct MessageState: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: String

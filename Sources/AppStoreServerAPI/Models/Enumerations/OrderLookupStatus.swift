@@ -2,7 +2,7 @@ import Foundation
 
 /// The status of an order id look-up.
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct OrderLookupStatus: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: Int32

@@ -2,7 +2,7 @@ import Foundation
 
 /// The outcome of a Retention Messaging performance test.
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct PerformanceTestStatus: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: String

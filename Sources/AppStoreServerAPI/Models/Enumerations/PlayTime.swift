@@ -2,7 +2,7 @@ import Foundation
 
 /// How long the customer used the app (v1).
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct PlayTime: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: Int32

@@ -2,7 +2,7 @@ import Foundation
 
 /// Your preferred outcome of a refund request (v2).
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct RefundPreference: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: String

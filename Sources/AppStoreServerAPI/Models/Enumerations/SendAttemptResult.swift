@@ -2,7 +2,7 @@ import Foundation
 
 /// The outcome of one attempt to send a notification to your server.
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct SendAttemptResult: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: String

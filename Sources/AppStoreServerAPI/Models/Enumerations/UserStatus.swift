@@ -2,7 +2,7 @@ import Foundation
 
 /// The status of the customer's account (v1).
 ///
-/// A value this version doesn't know decodes and encodes unchanged; its ``name`` is `nil`.
+/// A value this version doesn't know decodes and encodes unchanged; its `name` is `nil`.
 public struct UserStatus: APIEnumeration {
     /// The raw JSON value.
     public let rawValue: Int32
