@@ -12,6 +12,9 @@ let package = Package(
         // Signing with an In-App Purchase key: Apple's signature creators and the Retention Messaging answer.
         // Kept apart so that a server that only verifies links none of it.
         .library(name: "JWSSigning", targets: ["JWSSigning"]),
+        // The App Store Server API client: every endpoint, every signed item of a response verified. Kept apart
+        // so that a server that only verifies links none of its HTTP.
+        .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
         // Test PKI and token minting for integration tests; production servers need not link it.
         .library(name: "JWSVerifyTesting", targets: ["JWSVerifyTesting"]),
         .executable(name: "jwsverify", targets: ["jwsverify"]),
@@ -43,6 +46,12 @@ let package = Package(
             name: "JWSSigning",
             dependencies: ["JWSVerify", "CJWSSigning", "CJWSOpenSSL"]
         ),
+        // The App Store Server API client over a transport protocol (URLSession by default): bearer tokens from
+        // JWSSigning's signer, every signed item verified by JWSVerify.
+        .target(
+            name: "AppStoreServerAPI",
+            dependencies: ["JWSVerify", "JWSSigning"]
+        ),
         // Test keys, certificates and receipts, kept apart from the verification path; it signs through
         // CJWSSigning and uses CJWSOpenSSL's error drain and free functions.
         .target(
@@ -58,10 +67,10 @@ let package = Package(
             dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting"]
         ),
         // Benchmarks: `swift run -c release jwsverify-benchmark`, or Benchmarks/compare.sh; JWSSigning for the
-        // realtime answer (`--realtime`).
+        // realtime answer (`--realtime`), AppStoreServerAPI for the verified history page (`--api-history`).
         .executableTarget(
             name: "jwsverify-benchmark",
-            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting"],
+            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPI"],
             path: "Benchmarks/Sources/jwsverify-benchmark"
         ),
         .testTarget(
@@ -71,6 +80,10 @@ let package = Package(
         .testTarget(
             name: "JWSSigningTests",
             dependencies: ["JWSSigning", "JWSVerify", "JWSVerifyTesting"]
+        ),
+        .testTarget(
+            name: "AppStoreServerAPITests",
+            dependencies: ["AppStoreServerAPI", "JWSSigning", "JWSVerify", "JWSVerifyTesting"]
         ),
         .testTarget(
             name: "JWSVerifyTestingTests",
