@@ -12,6 +12,9 @@ let package = Package(
         // Signing with an In-App Purchase key: Apple's signature creators and the Retention Messaging answer.
         // Kept apart so that a server that only verifies links none of it.
         .library(name: "JWSSigning", targets: ["JWSSigning"]),
+        // The App Store Server API client: every endpoint, every signed item of a response verified. Kept apart
+        // so that a server that only verifies links none of its HTTP.
+        .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
         // Test PKI and token minting for integration tests; production servers need not link it.
         .library(name: "JWSVerifyTesting", targets: ["JWSVerifyTesting"]),
         .executable(name: "jwsverify", targets: ["jwsverify"]),
@@ -42,6 +45,12 @@ let package = Package(
         .target(
             name: "JWSSigning",
             dependencies: ["JWSVerify", "CJWSSigning", "CJWSOpenSSL"]
+        ),
+        // The App Store Server API client over a transport protocol (URLSession by default): bearer tokens from
+        // JWSSigning's signer, every signed item verified by JWSVerify.
+        .target(
+            name: "AppStoreServerAPI",
+            dependencies: ["JWSVerify", "JWSSigning"]
         ),
         // Test keys, certificates and receipts, kept apart from the verification path; it signs through
         // CJWSSigning and uses CJWSOpenSSL's error drain and free functions.
@@ -82,6 +91,10 @@ let package = Package(
         .testTarget(
             name: "AppStoreServerAPITests",
             dependencies: ["JWSVerify", "JWSVerifyTesting", "AppStoreServerAPIEmulator"]
+        ),
+        .testTarget(
+            name: "AppStoreServerAPITests",
+            dependencies: ["AppStoreServerAPI", "JWSSigning", "JWSVerify", "JWSVerifyTesting"]
         ),
         .testTarget(
             name: "JWSVerifyTestingTests",

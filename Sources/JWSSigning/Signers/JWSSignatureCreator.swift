@@ -24,10 +24,19 @@ struct JWSSignatureCreator: Sendable {
         payload["aud"] = .string(audience)
         payload["iat"] = .integer(Int64(inputs.now().timeIntervalSince1970.rounded(.down)))
         payload["nonce"] = .string(inputs.nonce().uuidString.lowercased())
+        return try signingKey.signedJWT(keyId: keyId, claims: payload)
+    }
+}
+
+extension ES256SigningKey {
+    /// A JWT signed with this key: the header `{"alg":"ES256","kid":keyId,"typ":"JWT"}` and the claims, both written
+    /// by the library's ``JSONWriter`` (keys sorted). The one writer of the signature creators' tokens and of the
+    /// App Store Server API's bearer tokens.
+    package func signedJWT(keyId: String, claims: [String: JSONValue]) throws(SigningError) -> String {
         let header: JSONValue = .object(["typ": .string("JWT"), "alg": .string("ES256"), "kid": .string(keyId)])
-        return try signingKey.compactJWS(
+        return try compactJWS(
             headerJSON: Array(JSONWriter.write(header, pretty: false).utf8),
-            payloadJSON: Array(JSONWriter.write(.object(payload), pretty: false).utf8))
+            payloadJSON: Array(JSONWriter.write(.object(claims), pretty: false).utf8))
     }
 }
 

@@ -56,6 +56,10 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         /// The verifier was configured in a way that cannot verify anything (for example Production
         /// without an app Apple id, or no usable root certificate).
         public static let invalidConfiguration = Code(rawValue: "invalidConfiguration")
+        /// An App Store Server API response whose envelope (`bundleId`, `appAppleId`, `environment`) disagrees with
+        /// the verifier's configuration, or a verified item of it that disagrees with its envelope (reported by the
+        /// `AppStoreServerAPI` client, never by a token's own verification).
+        public static let envelopeMismatch = Code(rawValue: "envelopeMismatch")
 
         /// Every code JWSVerify defines, in the order of the verification contract.
         public static let all: [Code] = [
@@ -63,6 +67,7 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
             .invalidCertificate, .untrustedChain, .certificateExpired, .missingAppleExtension, .unsupportedKey,
             .invalidSignature, .revokedCertificate, .revocationUnavailable, .payloadDecodingFailed,
             .invalidAppIdentifier, .invalidEnvironment, .malformedReceipt, .deviceHashMismatch, .invalidConfiguration,
+            .envelopeMismatch,
         ]
 
         /// The name of the matching case of Apple's `VerificationStatus`

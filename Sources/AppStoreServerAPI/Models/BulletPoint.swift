@@ -1,0 +1,21 @@
+import Foundation
+import JWSVerify
+
+/// A bullet point of a Retention Messaging message.
+public struct BulletPoint: Codable, Hashable, Sendable {
+    /// The text.
+    public var text: String?
+
+    /// The icon's image id.
+    public var imageIdentifier: UUID?
+
+    /// The icon's alternative text.
+    public var altText: String?
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(text: String? = nil, imageIdentifier: UUID? = nil, altText: String? = nil) {
+        self.text = text
+        self.imageIdentifier = imageIdentifier
+        self.altText = altText
+    }
+}

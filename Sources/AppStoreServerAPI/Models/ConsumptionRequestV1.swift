@@ -1,0 +1,70 @@
+import Foundation
+import JWSVerify
+
+/// The body of Send Consumption Information (v1).
+public struct ConsumptionRequestV1: Codable, Hashable, Sendable {
+    /// Whether the customer consented to share this data.
+    public var customerConsented: Bool?
+
+    /// How much was consumed.
+    public var consumptionStatus: ConsumptionStatus?
+
+    /// Where it was consumed.
+    public var platform: Platform?
+
+    /// Whether you provided a free sample or trial.
+    public var sampleContentProvided: Bool?
+
+    /// Whether the purchase was delivered.
+    public var deliveryStatus: DeliveryStatusV1?
+
+    /// The customer's account token in your app.
+    public var appAccountToken: UUID?
+
+    /// The account's age.
+    public var accountTenure: AccountTenure?
+
+    /// How long the customer used the app.
+    public var playTime: PlayTime?
+
+    /// Lifetime refunds.
+    public var lifetimeDollarsRefunded: LifetimeDollarsRefunded?
+
+    /// Lifetime purchases.
+    public var lifetimeDollarsPurchased: LifetimeDollarsPurchased?
+
+    /// The account's status.
+    public var userStatus: UserStatus?
+
+    /// Your preferred outcome.
+    public var refundPreference: RefundPreferenceV1?
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        customerConsented: Bool? = nil,
+        consumptionStatus: ConsumptionStatus? = nil,
+        platform: Platform? = nil,
+        sampleContentProvided: Bool? = nil,
+        deliveryStatus: DeliveryStatusV1? = nil,
+        appAccountToken: UUID? = nil,
+        accountTenure: AccountTenure? = nil,
+        playTime: PlayTime? = nil,
+        lifetimeDollarsRefunded: LifetimeDollarsRefunded? = nil,
+        lifetimeDollarsPurchased: LifetimeDollarsPurchased? = nil,
+        userStatus: UserStatus? = nil,
+        refundPreference: RefundPreferenceV1? = nil
+    ) {
+        self.customerConsented = customerConsented
+        self.consumptionStatus = consumptionStatus
+        self.platform = platform
+        self.sampleContentProvided = sampleContentProvided
+        self.deliveryStatus = deliveryStatus
+        self.appAccountToken = appAccountToken
+        self.accountTenure = accountTenure
+        self.playTime = playTime
+        self.lifetimeDollarsRefunded = lifetimeDollarsRefunded
+        self.lifetimeDollarsPurchased = lifetimeDollarsPurchased
+        self.userStatus = userStatus
+        self.refundPreference = refundPreference
+    }
+}

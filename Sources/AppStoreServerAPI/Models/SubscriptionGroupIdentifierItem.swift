@@ -1,0 +1,20 @@
+import Foundation
+import JWSVerify
+
+/// The subscriptions of one subscription group.
+public struct SubscriptionGroupIdentifierItem: Codable, Hashable, Sendable {
+    /// The subscription group.
+    public var subscriptionGroupIdentifier: String?
+
+    /// The latest transaction of each subscription in the group.
+    public var lastTransactions: [LastTransactionsItem]?
+
+    /// Creates a value from its fields; every field defaults to absent.
+    public init(
+        subscriptionGroupIdentifier: String? = nil,
+        lastTransactions: [LastTransactionsItem]? = nil
+    ) {
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
+        self.lastTransactions = lastTransactions
+    }
+}

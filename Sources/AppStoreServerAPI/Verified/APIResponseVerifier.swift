@@ -1,0 +1,103 @@
+import Foundation
+import JWSVerify
+
+/// Verifies every signed item of an App Store Server API response body, with no HTTP: the verifying client's
+/// engine, usable on a body obtained any other way.
+///
+/// Which members are signed, and of which kind, comes from ``APIResponseKind``. Each item is verified by the
+/// ``SignedDataVerifier`` and returned with its own result; an item is never dropped, whatever its verdict. When
+/// the response's envelope states the app (``APIResponseKind/envelopeStatesApp``), its `bundleId`, `appAppleId`
+/// and `environment` are checked against the verifier's configuration and against each verified item
+/// (``VerificationError/Code/envelopeMismatch``).
+public struct APIResponseVerifier: Sendable {
+    /// The verifier of every item.
+    public let verifier: SignedDataVerifier
+
+    /// Creates a response verifier over `verifier`.
+    public init(verifier: SignedDataVerifier) {
+        self.verifier = verifier
+    }
+
+    /// Decodes `body` as `Response` and verifies each of its signed items.
+    ///
+    /// - Parameters:
+    ///   - body: The response body (JSON).
+    ///   - type: The response's model.
+    ///   - kind: Which response it is (where its signed members are).
+    ///   - page: The page number to record in each item.
+    /// - Returns: the response with every item's verification.
+    /// - Throws: ``APIError`` of kind `malformedResponse` when the body is not the response's JSON.
+    public func verify<Response: Decodable & Sendable>(
+        body: Data, as type: Response.Type, kind: APIResponseKind, page: Int = 0
+    ) async throws(APIError) -> VerifiedResponse<Response> {
+        let object: [String: JSONValue]
+        do {
+            object = try JSONParser.parseObject(Array(body))
+        } catch {
+            throw AppStoreServerAPIClient.malformedBody(body, expected: String(describing: Response.self))
+        }
+        let response = try AppStoreServerAPIClient.decode(Response.self, from: body)
+        let envelope = kind.envelopeStatesApp ? Envelope(object) : nil
+        let envelopeMismatch = envelope.flatMap { disagreement(of: $0) }
+        var items: [VerifiedItem] = []
+        for (index, found) in kind.signedItems(in: object).enumerated() {
+            let token = found.token ?? ""
+            let result = await verifier.verifyAndDecode(signedData: token, as: found.kind)
+            let mismatch = envelope.flatMap { envelope in result.payload.flatMap { disagreement(of: $0, with: envelope) } }
+            items.append(
+                VerifiedItem(
+                    page: page, index: index, path: found.path, kind: found.kind, token: token, result: result,
+                    envelopeMismatch: mismatch))
+        }
+        return VerifiedResponse(
+            response: response, kind: kind, page: page, items: items, envelopeMismatch: envelopeMismatch)
+    }
+
+    /// The app a response's envelope states.
+    struct Envelope {
+        var bundleId: String?
+        var appAppleId: Int64?
+        var environment: String?
+
+        init(_ object: [String: JSONValue]) {
+            if case .string(let value) = object["bundleId"] { bundleId = value }
+            if case .integer(let value) = object["appAppleId"] { appAppleId = value }
+            if case .string(let value) = object["environment"] { environment = value }
+        }
+    }
+
+    /// How the envelope disagrees with the verifier's configuration, if it does.
+    func disagreement(of envelope: Envelope) -> VerificationError? {
+        if let expected = verifier.bundleId, let stated = envelope.bundleId, stated != expected {
+            return mismatch("the response's bundleId \"\(stated)\" is not the verifier's \"\(expected)\"")
+        }
+        if let expected = verifier.appAppleId, let stated = envelope.appAppleId, stated != expected {
+            return mismatch("the response's appAppleId \(stated) is not the verifier's \(expected)")
+        }
+        if let stated = envelope.environment, !verifier.environments.isEmpty,
+            !verifier.environments.contains(where: { $0.rawValue == stated })
+        {
+            let expected = verifier.environments.map(\.rawValue).joined(separator: ", ")
+            return mismatch("the response's environment \"\(stated)\" is not the verifier's (\(expected))")
+        }
+        return nil
+    }
+
+    /// How a verified item disagrees with its envelope, if it does.
+    func disagreement(of payload: DecodedPayload, with envelope: Envelope) -> VerificationError? {
+        if let stated = envelope.bundleId, let item = payload.claimedBundleId, item != stated {
+            return mismatch("the item's bundleId \"\(item)\" is not the response's \"\(stated)\"")
+        }
+        if let stated = envelope.appAppleId, let item = payload.claimedAppAppleId, item != stated {
+            return mismatch("the item's appAppleId \(item) is not the response's \(stated)")
+        }
+        if let stated = envelope.environment, let item = payload.environment?.rawValue, item != stated {
+            return mismatch("the item's environment \"\(item)\" is not the response's \"\(stated)\"")
+        }
+        return nil
+    }
+
+    private func mismatch(_ message: String) -> VerificationError {
+        VerificationError(.envelopeMismatch, check: .claims, EscapedText.escaped(message))
+    }
+}

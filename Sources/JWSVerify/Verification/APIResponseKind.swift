@@ -1,0 +1,126 @@
+import Foundation
+
+/// The App Store Server API responses that carry signed data, and where: the API-response counterpart of the
+/// payload kind table (`PayloadKindTable.swift`).
+///
+/// For each response, the members that hold tokens and the ``PayloadKind`` each holds, and whether its envelope
+/// states the app (`bundleId`, `appAppleId`, `environment`). The API client reads this table to find, verify and
+/// report every signed item of a response; adding a response that carries signed data is one case and its
+/// members here.
+public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
+    /// Get Transaction Info (`TransactionInfoResponse`).
+    case transactionInfo
+    /// Get Transaction History (`HistoryResponse`), paged by `revision`.
+    case transactionHistory
+    /// Get All Subscription Statuses (`StatusResponse`).
+    case subscriptionStatuses
+    /// Get Refund History (`RefundHistoryResponse`), paged by `revision`.
+    case refundHistory
+    /// Look Up Order ID (`OrderLookupResponse`).
+    case orderLookup
+    /// Get Notification History (`NotificationHistoryResponse`), paged by `paginationToken`.
+    case notificationHistory
+    /// Get Test Notification Status (`CheckTestNotificationResponse`).
+    case testNotificationStatus
+    /// Get App Transaction Info (`AppTransactionInfoResponse`).
+    case appTransactionInfo
+
+    /// A member of a response that holds tokens: its path, where `[]` steps into every element of an array
+    /// (`data[].lastTransactions[].signedRenewalInfo`), and the kind of token it holds.
+    public struct SignedMember: Sendable, Hashable {
+        /// The path from the response's top.
+        public let path: String
+        /// The kind of the tokens there.
+        public let kind: PayloadKind
+    }
+
+    /// The members that hold tokens, in the order their items are reported.
+    public var signedMembers: [SignedMember] {
+        switch self {
+        case .transactionInfo: return [SignedMember(path: "signedTransactionInfo", kind: .transaction)]
+        case .transactionHistory, .refundHistory, .orderLookup:
+            return [SignedMember(path: "signedTransactions[]", kind: .transaction)]
+        case .subscriptionStatuses:
+            return [
+                SignedMember(path: "data[].lastTransactions[].signedTransactionInfo", kind: .transaction),
+                SignedMember(path: "data[].lastTransactions[].signedRenewalInfo", kind: .renewalInfo),
+            ]
+        case .notificationHistory:
+            return [SignedMember(path: "notificationHistory[].signedPayload", kind: .notification)]
+        case .testNotificationStatus: return [SignedMember(path: "signedPayload", kind: .notification)]
+        case .appTransactionInfo: return [SignedMember(path: "signedAppTransactionInfo", kind: .appTransaction)]
+        }
+    }
+
+    /// Whether the response's envelope states the app (`bundleId`, `appAppleId`, `environment`), to be checked
+    /// against the verifier's configuration and each item's claims.
+    public var envelopeStatesApp: Bool {
+        self == .transactionHistory || self == .subscriptionStatuses
+    }
+
+    /// One token found in a response.
+    public struct SignedItem: Sendable, Hashable {
+        /// Its place: `signedTransactions[3]`, `data[0].lastTransactions[1].signedRenewalInfo`.
+        public let path: String
+        /// The kind of token the member holds.
+        public let kind: PayloadKind
+        /// The token; `nil` when the member is present but not a string (reported, never dropped).
+        public let token: String?
+    }
+
+    /// Every token of a response, in the order of ``signedMembers`` and, within a member, of the arrays.
+    ///
+    /// Elements of a token array that are not strings are returned with a `nil` token (so that the caller reports
+    /// them); absent members and `null` are skipped, as they hold no item.
+    ///
+    /// - Parameter response: The response's JSON object.
+    /// - Returns: each token with its path and kind.
+    public func signedItems(in response: [String: JSONValue]) -> [SignedItem] {
+        var items: [SignedItem] = []
+        for member in signedMembers {
+            collect(
+                .object(response), steps: member.path.split(separator: ".").map(String.init)[...], path: "",
+                kind: member.kind, into: &items)
+        }
+        return items
+    }
+
+    private func collect(
+        _ value: JSONValue, steps: ArraySlice<String>, path: String, kind: PayloadKind, into items: inout [SignedItem]
+    ) {
+        guard let step = steps.first else {
+            switch value {
+            case .null: return
+            case .string(let token): items.append(SignedItem(path: path, kind: kind, token: token))
+            default: items.append(SignedItem(path: path, kind: kind, token: nil))
+            }
+            return
+        }
+        let isArray = step.hasSuffix("[]")
+        let name = isArray ? String(step.dropLast(2)) : step
+        guard case .object(let members) = value, let member = members[name] else { return }
+        let memberPath = path.isEmpty ? name : path + "." + name
+        guard isArray else {
+            collect(member, steps: steps.dropFirst(), path: memberPath, kind: kind, into: &items)
+            return
+        }
+        guard case .array(let elements) = member else {
+            if member != .null { items.append(SignedItem(path: memberPath, kind: kind, token: nil)) }
+            return
+        }
+        for (index, element) in elements.enumerated() {
+            collect(element, steps: steps.dropFirst(), path: "\(memberPath)[\(index)]", kind: kind, into: &items)
+        }
+    }
+}
+
+extension DecodedPayload {
+    /// The bundle id the payload states, when its kind carries one that is checked (claims table).
+    package var claimedBundleId: String? {
+        let claims = payload.claims
+        return claims.checksBundleId ? claims.bundleId : nil
+    }
+
+    /// The app Apple id the payload states, when its kind carries one.
+    package var claimedAppAppleId: Int64? { payload.claims.appAppleId }
+}
