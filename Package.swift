@@ -90,11 +90,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreServerAPITests",
-            dependencies: ["JWSVerify", "JWSVerifyTesting", "AppStoreServerAPIEmulator"]
-        ),
-        .testTarget(
-            name: "AppStoreServerAPITests",
-            dependencies: ["AppStoreServerAPI", "JWSSigning", "JWSVerify", "JWSVerifyTesting"]
+            dependencies: [
+                "AppStoreServerAPI", "JWSSigning", "JWSVerify", "JWSVerifyTesting", "AppStoreServerAPIEmulator",
+            ]
         ),
         .testTarget(
             name: "JWSVerifyTestingTests",
