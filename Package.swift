@@ -67,10 +67,10 @@ let package = Package(
             dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting"]
         ),
         // Benchmarks: `swift run -c release jwsverify-benchmark`, or Benchmarks/compare.sh; JWSSigning for the
-        // realtime answer (`--realtime`).
+        // realtime answer (`--realtime`), AppStoreServerAPI for the verified history page (`--api-history`).
         .executableTarget(
             name: "jwsverify-benchmark",
-            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting"],
+            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPI"],
             path: "Benchmarks/Sources/jwsverify-benchmark"
         ),
         .testTarget(

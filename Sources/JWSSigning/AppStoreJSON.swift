@@ -15,7 +15,7 @@ enum AppStoreJSON {
 
 extension KeyedEncodingContainer {
     /// Writes `uuid` in lower case (`550e8400-e29b-…`); nothing when it is `nil`.
-    mutating func encodeLowercased(_ uuid: UUID?, forKey key: Key) throws {
+    package mutating func encodeLowercased(_ uuid: UUID?, forKey key: Key) throws {
         guard let uuid else { return }
         try encode(uuid.uuidString.lowercased(), forKey: key)
     }

@@ -163,6 +163,39 @@ struct StructureTests {
         }
     }
 
+    /// Input: `Package.swift` and every Swift file under `Sources/`. Expected: a server that only verifies (or only
+    /// signs) links no HTTP: the `JWSVerify`, `CJWSOpenSSL` and `JWSSigning` targets do not depend on
+    /// `AppStoreServerAPI`, no file outside `AppStoreServerAPI/` (and the CLI, which calls the API) imports it, and
+    /// `URLSession` and `FoundationNetworking` appear only in `AppStoreServerAPI/Transport/`.
+    @Test("the verification and signing paths link no HTTP client")
+    func verificationLinksNoHTTP() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        for target in ["JWSVerify", "CJWSOpenSSL", "JWSSigning"] {
+            let declarations = manifest.components(separatedBy: ".target(").dropFirst().filter {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("name: \"\(target)\",")
+            }
+            try #require(declarations.count == 1, "target \(target)")
+            let declaration = declarations[0].prefix { $0 != "]" }
+            #expect(!declaration.contains("\"AppStoreServerAPI\""), "\(target) depends on AppStoreServerAPI")
+        }
+        for path in Self.files(endingIn: ".swift") where !path.hasPrefix("AppStoreServerAPI/") {
+            for (number, line) in try Self.lines(path).enumerated() {
+                let imports = !path.hasPrefix("jwsverify/") && line.contains("import AppStoreServerAPI")
+                let http =
+                    line.replacingOccurrences(of: "URLSessionTransport", with: "").contains("URLSession")
+                    || line.contains("import FoundationNetworking")
+                #expect(!imports && !http, "\(path):\(number + 1): \(line)")
+            }
+        }
+        for path in Self.files(endingIn: ".swift") where path.hasPrefix("AppStoreServerAPI/") {
+            guard !path.hasPrefix("AppStoreServerAPI/Transport/") else { continue }
+            for (number, line) in try Self.lines(path).enumerated()
+            where line.replacingOccurrences(of: "URLSessionTransport", with: "").contains("URLSession") {
+                Issue.record("\(path):\(number + 1): URLSession outside Transport/: \(line)")
+            }
+        }
+    }
+
     /// Input: every C file under `Sources/`. Expected: one signer: only `CJWSSigning/sign.c` signs with OpenSSL's
     /// signing calls (`EVP_DigestSign`, `EVP_PKEY_sign`, `ECDSA_do_sign`); the testing library's tokens and
     /// certificates sign through it (`cjwss_sign`), and no `cjwst_sign_` function remains.

@@ -42,6 +42,8 @@ struct BenchmarkOptions: Sendable {
     var receiptScenarios: [String] = ReceiptScenarios.names
     /// Measure the answer to a Retention Messaging realtime request (``RealtimeScenario``) instead of tokens.
     var realtime = false
+    /// Measure a verified 100-item history page against 100 warm tokens (``APIHistoryScenario``).
+    var apiHistory = false
 
     static var defaultThreads: [Int] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -85,6 +87,8 @@ struct BenchmarkOptions: Sendable {
                                   a PromotionalOfferV2 signature, encode; one thread; pin it:
                                   taskset -c 0): p50/p99 over --iterations answers (default 20000)
                                   beside `openssl speed -seconds S ecdsap256` run before and after
+          --api-history           Measure verifying a 100-item Get Transaction History page against
+                                  100 warm tokens, no HTTP (--iterations rounds, default 200)
           -h, --help              Show this help
         """
 
@@ -170,6 +174,7 @@ struct BenchmarkOptions: Sendable {
             case "--quick": options.quick = true
             case "--receipts": options.receipts = true
             case "--realtime": options.realtime = true
+            case "--api-history": options.apiHistory = true
             case "--receipt-vectors": options.receiptVectors = try value(argument)
             case "--receipt-scenario":
                 let names = try value(argument).split(separator: ",").map(String.init)

@@ -42,6 +42,7 @@ enum Benchmark {
     static func run(_ options: BenchmarkOptions) throws -> Int32 {
         if options.receipts { return try ReceiptScenarios.run(options) }
         if options.realtime { return try RealtimeScenario.run(options) }
+        if options.apiHistory { return try APIHistoryScenario.run(options) }
         if options.setsDirectory != nil && options.exportDirectory != nil {
             throw BenchmarkError("--sets and --export-ndjson exclude each other")
         }

@@ -8,9 +8,20 @@ enum APIJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+            if let milliseconds = milliseconds(date) {
+                try container.encode(milliseconds)
+            } else {
+                try container.encode(date.timeIntervalSince1970 * 1000)
+            }
         }
         return encoder
+    }
+
+    /// The date in whole milliseconds since 1970 (rounded to the nearest), `nil` when it does not fit in 64 bits.
+    static func milliseconds(_ date: Date) -> Int64? {
+        let value = (date.timeIntervalSince1970 * 1000).rounded()
+        guard value.isFinite, value.magnitude < 9.0e18 else { return nil }
+        return Int64(value)
     }
 
     static func decoder() -> JSONDecoder {

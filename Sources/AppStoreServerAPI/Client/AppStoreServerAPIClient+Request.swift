@@ -12,15 +12,18 @@ extension AppStoreServerAPIClient {
 
     /// Makes a call and decodes its response as `Response`.
     func call<Response: Decodable>(
-        _ method: Method, _ path: [String], query: [(String, String)] = [], body: (some Encodable & Sendable)? = NoBody?.none
+        _ method: Method, _ path: [String], query: [(String, String)] = [],
+        body: (some Encodable & Sendable)? = NoBody?.none
     ) async throws(APIError) -> Response {
-        let response = try await send(method, path, query: query, body: try encode(body), contentType: "application/json")
+        let response = try await send(
+            method, path, query: query, body: try encode(body), contentType: "application/json")
         return try Self.decode(Response.self, from: response.body)
     }
 
     /// Makes a call whose response has no body worth reading.
     func callWithoutResponse(
-        _ method: Method, _ path: [String], query: [(String, String)] = [], body: (some Encodable & Sendable)? = NoBody?.none
+        _ method: Method, _ path: [String], query: [(String, String)] = [],
+        body: (some Encodable & Sendable)? = NoBody?.none
     ) async throws(APIError) {
         _ = try await send(method, path, query: query, body: try encode(body), contentType: "application/json")
     }
@@ -44,8 +47,11 @@ extension AppStoreServerAPIClient {
                 _ = try JSONParser.parseValue(Array(body))
                 reason = "the JSON does not have the shape of \(expected)"
             } catch {
+                let endsEarly =
+                    error.offset >= body.count || error.reason.hasPrefix("truncated")
+                    || error.reason.hasPrefix("unterminated") || error.reason == "unexpected end"
                 reason =
-                    error.offset >= body.count
+                    endsEarly
                     ? "the body is not complete JSON (truncated after \(body.count) bytes: \(error.reason))"
                     : "the body is not JSON (\(error.reason) at byte \(error.offset))"
             }
@@ -66,7 +72,9 @@ extension AppStoreServerAPIClient {
     static func historyQuery(revision: String?, _ request: TransactionHistoryRequest) -> [(String, String)] {
         var query: [(String, String)] = []
         if let revision { query.append(("revision", revision)) }
-        func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down))) }
+        func milliseconds(_ date: Date) -> String {
+            APIJSON.milliseconds(date).map(String.init) ?? String(date.timeIntervalSince1970 * 1000)
+        }
         if let startDate = request.startDate { query.append(("startDate", milliseconds(startDate))) }
         if let endDate = request.endDate { query.append(("endDate", milliseconds(endDate))) }
         for productId in request.productIds ?? [] { query.append(("productId", productId)) }
@@ -113,7 +121,9 @@ extension AppStoreServerAPIClient {
     ///
     /// - Throws: ``APIError``: the server's error (status, Apple's code and message, `Retry-After`), or the
     ///   transport's.
-    func send(_ method: Method, _ path: [String], query: [(String, String)], body: Data?, contentType: String)
+    func send(
+        _ method: Method, _ path: [String], query: [(String, String)], body: Data?, contentType: String
+    )
         async throws(APIError) -> APIResponse
     {
         let url = try url(path, query: query)
@@ -136,7 +146,9 @@ extension AppStoreServerAPIClient {
         }
     }
 
-    private func sendOnce(_ method: Method, url: URL, body: Data?, contentType: String) async throws(APIError)
+    private func sendOnce(
+        _ method: Method, url: URL, body: Data?, contentType: String
+    ) async throws(APIError)
         -> APIResponse
     {
         if Task.isCancelled { throw APIError(kind: .cancelled, message: "the task was cancelled") }

@@ -51,12 +51,17 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// `https://api.storekit.apple.com`.
-    public static let productionURL = URL(string: "https://api.storekit.apple.com")!
+    public static let productionURL = constantURL("https://api.storekit.apple.com")
     /// `https://api.storekit-sandbox.apple.com`.
-    public static let sandboxURL = URL(string: "https://api.storekit-sandbox.apple.com")!
+    public static let sandboxURL = constantURL("https://api.storekit-sandbox.apple.com")
     /// The local-testing base URL of Apple's library (`https://local-testing-base-url`); pass your own with
     /// ``init(signingKey:keyId:issuerId:bundleId:baseURL:transport:configuration:)``.
-    public static let localTestingURL = URL(string: "https://local-testing-base-url")!
+    public static let localTestingURL = constantURL("https://local-testing-base-url")
+
+    /// A URL from a literal of this file (each is valid; the test suite checks them), without a force unwrap.
+    private static func constantURL(_ text: String) -> URL {
+        URL(string: text) ?? URL(fileURLWithPath: "/")
+    }
 
     /// The base URL of an environment: Production, Sandbox or LocalTesting; `nil` for Xcode, which has none.
     public static func baseURL(for environment: AppStoreEnvironment) -> URL? {
@@ -166,7 +171,9 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Get Refund History: `GET /inApps/v2/refund/lookup/{anyTransactionId}`, one page.
-    public func getRefundHistory(anyTransactionId: String, revision: String?) async throws(APIError)
+    public func getRefundHistory(
+        anyTransactionId: String, revision: String?
+    ) async throws(APIError)
         -> RefundHistoryResponse
     {
         try await call(
@@ -175,7 +182,9 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Send Consumption Information (v1): `PUT /inApps/v1/transactions/consumption/{transactionId}`.
-    public func sendConsumptionData(transactionId: String, consumptionRequest: ConsumptionRequestV1)
+    public func sendConsumptionData(
+        transactionId: String, consumptionRequest: ConsumptionRequestV1
+    )
         async throws(APIError)
     {
         try await callWithoutResponse(
@@ -183,7 +192,9 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Send Consumption Information (v2): `PUT /inApps/v2/transactions/consumption/{transactionId}`.
-    public func sendConsumptionInformation(transactionId: String, consumptionRequest: ConsumptionRequest)
+    public func sendConsumptionInformation(
+        transactionId: String, consumptionRequest: ConsumptionRequest
+    )
         async throws(APIError)
     {
         try await callWithoutResponse(
@@ -209,7 +220,9 @@ public final class AppStoreServerAPIClient: Sendable {
     /// Get All Subscription Statuses: `GET /inApps/v1/subscriptions/{anyTransactionId}`.
     ///
     /// - Parameter status: Only subscriptions in these statuses; all when `nil`.
-    public func getAllSubscriptionStatuses(anyTransactionId: String, status: [Status]? = nil) async throws(APIError)
+    public func getAllSubscriptionStatuses(
+        anyTransactionId: String, status: [Status]? = nil
+    ) async throws(APIError)
         -> StatusResponse
     {
         try await call(
@@ -226,7 +239,9 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Extend Subscription Renewal Dates for All Active Subscribers: `POST /inApps/v1/subscriptions/extend/mass`.
-    public func extendRenewalDateForAllActiveSubscribers(massExtendRenewalDateRequest: MassExtendRenewalDateRequest)
+    public func extendRenewalDateForAllActiveSubscribers(
+        massExtendRenewalDateRequest: MassExtendRenewalDateRequest
+    )
         async throws(APIError) -> MassExtendRenewalDateResponse
     {
         try await call(.post, ["inApps", "v1", "subscriptions", "extend", "mass"], body: massExtendRenewalDateRequest)
@@ -234,7 +249,9 @@ public final class AppStoreServerAPIClient: Sendable {
 
     /// Get Status of Subscription Renewal Date Extensions:
     /// `GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}`.
-    public func getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: String, productId: String)
+    public func getStatusOfSubscriptionRenewalDateExtensions(
+        requestIdentifier: String, productId: String
+    )
         async throws(APIError) -> MassExtendRenewalDateStatusResponse
     {
         try await call(.get, ["inApps", "v1", "subscriptions", "extend", "mass", productId, requestIdentifier])
@@ -259,7 +276,9 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Get Test Notification Status: `GET /inApps/v1/notifications/test/{testNotificationToken}`.
-    public func getTestNotificationStatus(testNotificationToken: String) async throws(APIError)
+    public func getTestNotificationStatus(
+        testNotificationToken: String
+    ) async throws(APIError)
         -> CheckTestNotificationResponse
     {
         try await call(.get, ["inApps", "v1", "notifications", "test", testNotificationToken])
@@ -286,7 +305,9 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Upload Message: `PUT /inApps/v1/messaging/message/{messageIdentifier}`.
-    public func uploadMessage(messageIdentifier: UUID, uploadMessageRequestBody: UploadMessageRequestBody)
+    public func uploadMessage(
+        messageIdentifier: UUID, uploadMessageRequestBody: UploadMessageRequestBody
+    )
         async throws(APIError)
     {
         try await callWithoutResponse(
@@ -319,7 +340,9 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Get Default Message: `GET /inApps/v1/messaging/default/{productId}/{locale}`.
-    public func getDefaultMessage(productId: String, locale: String) async throws(APIError)
+    public func getDefaultMessage(
+        productId: String, locale: String
+    ) async throws(APIError)
         -> DefaultConfigurationResponse
     {
         try await call(.get, ["inApps", "v1", "messaging", "default", productId, locale])
@@ -341,7 +364,9 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Initiate Performance Test: `POST /inApps/v1/messaging/performanceTest`.
-    public func initiatePerformanceTest(performanceTestRequest: PerformanceTestRequest) async throws(APIError)
+    public func initiatePerformanceTest(
+        performanceTestRequest: PerformanceTestRequest
+    ) async throws(APIError)
         -> PerformanceTestResponse
     {
         try await call(.post, ["inApps", "v1", "messaging", "performanceTest"], body: performanceTestRequest)

@@ -15,8 +15,7 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maximumDelay: Duration
 
     /// Creates a policy.
-    public init(maximumRetries: Int, baseDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30))
-    {
+    public init(maximumRetries: Int, baseDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30)) {
         self.maximumRetries = max(0, maximumRetries)
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay

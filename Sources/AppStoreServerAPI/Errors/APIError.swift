@@ -92,10 +92,12 @@ public struct APIError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `kind: message`.
     public var description: String { "\(kind.rawValue): \(message)" }
 
+    /// Whether the kinds, statuses and raw Apple codes are equal (messages are not compared).
     public static func == (lhs: APIError, rhs: APIError) -> Bool {
         lhs.kind == rhs.kind && lhs.statusCode == rhs.statusCode && lhs.rawAPIError == rhs.rawAPIError
     }
 
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(statusCode)

@@ -227,7 +227,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
         .originalTransactionIdNotFoundRetryable, .serverNotificationUrlNotFound, .testNotificationNotFound,
         .statusRequestNotFound, .transactionIdNotFound, .imageNotFound, .messageNotFound, .performanceTestRunNotFound,
         .appTransactionDoesNotExist, .defaultMessageNotFound, .realtimeUrlNotFound, .imageAlreadyExists,
-        .messageAlreadyExists, .rateLimitExceeded, .generalInternal, .generalInternalRetryable
+        .messageAlreadyExists, .rateLimitExceeded, .generalInternal, .generalInternalRetryable,
     ]
 
     static let names: [Int64: String] = [

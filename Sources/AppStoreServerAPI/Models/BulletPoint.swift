@@ -1,4 +1,5 @@
 import Foundation
+import JWSSigning
 import JWSVerify
 
 /// A bullet point of a Retention Messaging message.
@@ -17,5 +18,19 @@ public struct BulletPoint: Codable, Hashable, Sendable {
         self.text = text
         self.imageIdentifier = imageIdentifier
         self.altText = altText
+    }
+}
+
+extension BulletPoint {
+    enum CodingKeys: String, CodingKey {
+        case text, imageIdentifier, altText
+    }
+
+    /// Encodes the fields; UUIDs in lower case, as Apple's Python, Node and Java libraries write them.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(text, forKey: .text)
+        try container.encodeLowercased(imageIdentifier, forKey: .imageIdentifier)
+        try container.encodeIfPresent(altText, forKey: .altText)
     }
 }

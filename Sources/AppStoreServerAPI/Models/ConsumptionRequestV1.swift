@@ -1,4 +1,5 @@
 import Foundation
+import JWSSigning
 import JWSVerify
 
 /// The body of Send Consumption Information (v1).
@@ -66,5 +67,30 @@ public struct ConsumptionRequestV1: Codable, Hashable, Sendable {
         self.lifetimeDollarsPurchased = lifetimeDollarsPurchased
         self.userStatus = userStatus
         self.refundPreference = refundPreference
+    }
+}
+
+extension ConsumptionRequestV1 {
+    enum CodingKeys: String, CodingKey {
+        case customerConsented, consumptionStatus, platform, sampleContentProvided, deliveryStatus,
+            appAccountToken, accountTenure, playTime, lifetimeDollarsRefunded, lifetimeDollarsPurchased,
+            userStatus, refundPreference
+    }
+
+    /// Encodes the fields; UUIDs in lower case, as Apple's Python, Node and Java libraries write them.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(customerConsented, forKey: .customerConsented)
+        try container.encodeIfPresent(consumptionStatus, forKey: .consumptionStatus)
+        try container.encodeIfPresent(platform, forKey: .platform)
+        try container.encodeIfPresent(sampleContentProvided, forKey: .sampleContentProvided)
+        try container.encodeIfPresent(deliveryStatus, forKey: .deliveryStatus)
+        try container.encodeLowercased(appAccountToken, forKey: .appAccountToken)
+        try container.encodeIfPresent(accountTenure, forKey: .accountTenure)
+        try container.encodeIfPresent(playTime, forKey: .playTime)
+        try container.encodeIfPresent(lifetimeDollarsRefunded, forKey: .lifetimeDollarsRefunded)
+        try container.encodeIfPresent(lifetimeDollarsPurchased, forKey: .lifetimeDollarsPurchased)
+        try container.encodeIfPresent(userStatus, forKey: .userStatus)
+        try container.encodeIfPresent(refundPreference, forKey: .refundPreference)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JWSSigning
 import JWSVerify
 
 /// The response of Get Default Message.
@@ -9,5 +10,17 @@ public struct DefaultConfigurationResponse: Codable, Hashable, Sendable {
     /// Creates a value from its fields; every field defaults to absent.
     public init(messageIdentifier: UUID? = nil) {
         self.messageIdentifier = messageIdentifier
+    }
+}
+
+extension DefaultConfigurationResponse {
+    enum CodingKeys: String, CodingKey {
+        case messageIdentifier
+    }
+
+    /// Encodes the fields; UUIDs in lower case, as Apple's Python, Node and Java libraries write them.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeLowercased(messageIdentifier, forKey: .messageIdentifier)
     }
 }

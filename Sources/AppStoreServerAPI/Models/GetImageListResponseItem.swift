@@ -1,4 +1,5 @@
 import Foundation
+import JWSSigning
 import JWSVerify
 
 /// One uploaded Retention Messaging image.
@@ -17,5 +18,19 @@ public struct GetImageListResponseItem: Codable, Hashable, Sendable {
         self.imageIdentifier = imageIdentifier
         self.imageState = imageState
         self.imageSize = imageSize
+    }
+}
+
+extension GetImageListResponseItem {
+    enum CodingKeys: String, CodingKey {
+        case imageIdentifier, imageState, imageSize
+    }
+
+    /// Encodes the fields; UUIDs in lower case, as Apple's Python, Node and Java libraries write them.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeLowercased(imageIdentifier, forKey: .imageIdentifier)
+        try container.encodeIfPresent(imageState, forKey: .imageState)
+        try container.encodeIfPresent(imageSize, forKey: .imageSize)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JWSSigning
 import JWSVerify
 
 /// One uploaded Retention Messaging message.
@@ -13,5 +14,18 @@ public struct GetMessageListResponseItem: Codable, Hashable, Sendable {
     public init(messageIdentifier: UUID? = nil, messageState: MessageState? = nil) {
         self.messageIdentifier = messageIdentifier
         self.messageState = messageState
+    }
+}
+
+extension GetMessageListResponseItem {
+    enum CodingKeys: String, CodingKey {
+        case messageIdentifier, messageState
+    }
+
+    /// Encodes the fields; UUIDs in lower case, as Apple's Python, Node and Java libraries write them.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeLowercased(messageIdentifier, forKey: .messageIdentifier)
+        try container.encodeIfPresent(messageState, forKey: .messageState)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JWSSigning
 import JWSVerify
 
 /// The image of a Retention Messaging message.
@@ -13,5 +14,18 @@ public struct UploadMessageImage: Codable, Hashable, Sendable {
     public init(imageIdentifier: UUID? = nil, altText: String? = nil) {
         self.imageIdentifier = imageIdentifier
         self.altText = altText
+    }
+}
+
+extension UploadMessageImage {
+    enum CodingKeys: String, CodingKey {
+        case imageIdentifier, altText
+    }
+
+    /// Encodes the fields; UUIDs in lower case, as Apple's Python, Node and Java libraries write them.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeLowercased(imageIdentifier, forKey: .imageIdentifier)
+        try container.encodeIfPresent(altText, forKey: .altText)
     }
 }

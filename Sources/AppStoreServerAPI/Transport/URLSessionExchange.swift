@@ -8,7 +8,9 @@ import Synchronization
 /// One `URLSession` data task whose body is collected up to a bound, whose whole duration is bounded, and which
 /// is cancelled with the task that awaits it.
 enum URLSessionExchange {
-    static func run(_ request: URLRequest, session: URLSession, timeout: Duration, limit: Int) async throws
+    static func run(
+        _ request: URLRequest, session: URLSession, timeout: Duration, limit: Int
+    ) async throws
         -> APIResponse
     {
         let collector = Collector(limit: limit)
@@ -71,9 +73,10 @@ enum URLSessionExchange {
 
         func fail(_ error: APIError) {
             let (continuation, task) = state.withLock { state in
-                guard !state.finished else { return (nil as CheckedContinuation<APIResponse, any Error>?, nil as URLSessionDataTask?) }
-                if state.continuation == nil { state.pendingError = error }
-                else { state.finished = true }
+                guard !state.finished else {
+                    return (nil as CheckedContinuation<APIResponse, any Error>?, nil as URLSessionDataTask?)
+                }
+                if state.continuation == nil { state.pendingError = error } else { state.finished = true }
                 let result = (state.continuation, state.task)
                 state.continuation = nil
                 return result
@@ -107,7 +110,8 @@ enum URLSessionExchange {
             }
             guard let continuation else { return }
             if let error {
-                continuation.resume(throwing: APIError(kind: .network, message: "the request failed: \(error.localizedDescription)"))
+                continuation.resume(
+                    throwing: APIError(kind: .network, message: "the request failed: \(error.localizedDescription)"))
                 return
             }
             guard let http = task.response as? HTTPURLResponse else {

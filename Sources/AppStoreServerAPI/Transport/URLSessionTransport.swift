@@ -25,7 +25,8 @@ public struct URLSessionTransport: APITransport {
             urlRequest.addValue(value, forHTTPHeaderField: name)
         }
         urlRequest.httpBody = request.body
-        let seconds = Double(request.timeout.components.seconds)
+        let seconds =
+            Double(request.timeout.components.seconds)
             + Double(request.timeout.components.attoseconds) / 1e18
         urlRequest.timeoutInterval = seconds
         return try await URLSessionExchange.run(

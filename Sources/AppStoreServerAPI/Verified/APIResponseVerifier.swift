@@ -30,20 +30,19 @@ public struct APIResponseVerifier: Sendable {
     public func verify<Response: Decodable & Sendable>(
         body: Data, as type: Response.Type, kind: APIResponseKind, page: Int = 0
     ) async throws(APIError) -> VerifiedResponse<Response> {
-        let object: [String: JSONValue]
-        do {
-            object = try JSONParser.parseObject(Array(body))
-        } catch {
+        let response = try AppStoreServerAPIClient.decode(Response.self, from: body)
+        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: body) else {
             throw AppStoreServerAPIClient.malformedBody(body, expected: String(describing: Response.self))
         }
-        let response = try AppStoreServerAPIClient.decode(Response.self, from: body)
         let envelope = kind.envelopeStatesApp ? Envelope(object) : nil
         let envelopeMismatch = envelope.flatMap { disagreement(of: $0) }
         var items: [VerifiedItem] = []
         for (index, found) in kind.signedItems(in: object).enumerated() {
             let token = found.token ?? ""
             let result = await verifier.verifyAndDecode(signedData: token, as: found.kind)
-            let mismatch = envelope.flatMap { envelope in result.payload.flatMap { disagreement(of: $0, with: envelope) } }
+            let mismatch = envelope.flatMap { envelope in
+                result.payload.flatMap { disagreement(of: $0, with: envelope) }
+            }
             items.append(
                 VerifiedItem(
                     page: page, index: index, path: found.path, kind: found.kind, token: token, result: result,

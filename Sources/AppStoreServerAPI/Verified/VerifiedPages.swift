@@ -12,9 +12,10 @@ public struct VerifiedPages<Response: Sendable>: AsyncSequence, Sendable {
 
     /// Fetches the page after `cursor` (nil: the first) as page number `page`; returns it, the next cursor, and
     /// whether it says more follow.
-    typealias Fetch = @Sendable (_ cursor: String?, _ page: Int) async throws(APIError) -> (
-        VerifiedResponse<Response>, String?, Bool
-    )
+    typealias Fetch =
+        @Sendable (_ cursor: String?, _ page: Int) async throws(APIError) -> (
+            VerifiedResponse<Response>, String?, Bool
+        )
 
     let fetch: Fetch
 

@@ -19,7 +19,9 @@ public struct VerifyingAPIClient: Sendable {
     }
 
     /// Get Transaction Info, its transaction verified.
-    public func getTransactionInfo(transactionId: String) async throws(APIError)
+    public func getTransactionInfo(
+        transactionId: String
+    ) async throws(APIError)
         -> VerifiedResponse<TransactionInfoResponse>
     {
         try await fetch(.get, ["inApps", "v1", "transactions", transactionId], kind: .transactionInfo)
@@ -46,14 +48,18 @@ public struct VerifyingAPIClient: Sendable {
             let response = try await getTransactionHistory(
                 anyTransactionId: anyTransactionId, revision: cursor,
                 transactionHistoryRequest: transactionHistoryRequest, version: version, page: page)
-            return (response, response.response.hasMore == true ? response.response.revision : nil,
-                response.response.hasMore == true)
+            return (
+                response, response.response.hasMore == true ? response.response.revision : nil,
+                response.response.hasMore == true
+            )
         }
     }
 
     /// Get All Subscription Statuses, every transaction and renewal information verified and the envelope
     /// checked.
-    public func getAllSubscriptionStatuses(anyTransactionId: String, status: [Status]? = nil) async throws(APIError)
+    public func getAllSubscriptionStatuses(
+        anyTransactionId: String, status: [Status]? = nil
+    ) async throws(APIError)
         -> VerifiedResponse<StatusResponse>
     {
         try await fetch(
@@ -62,7 +68,9 @@ public struct VerifyingAPIClient: Sendable {
     }
 
     /// Get Refund History, one page, every transaction verified.
-    public func getRefundHistory(anyTransactionId: String, revision: String?, page: Int = 0) async throws(APIError)
+    public func getRefundHistory(
+        anyTransactionId: String, revision: String?, page: Int = 0
+    ) async throws(APIError)
         -> VerifiedResponse<RefundHistoryResponse>
     {
         try await fetch(
@@ -74,8 +82,10 @@ public struct VerifyingAPIClient: Sendable {
     public func refundHistory(anyTransactionId: String) -> VerifiedPages<RefundHistoryResponse> {
         VerifiedPages { cursor, page throws(APIError) in
             let response = try await getRefundHistory(anyTransactionId: anyTransactionId, revision: cursor, page: page)
-            return (response, response.response.hasMore == true ? response.response.revision : nil,
-                response.response.hasMore == true)
+            return (
+                response, response.response.hasMore == true ? response.response.revision : nil,
+                response.response.hasMore == true
+            )
         }
     }
 
@@ -102,19 +112,25 @@ public struct VerifyingAPIClient: Sendable {
 
     /// Every page of Get Notification History, fetched and verified one after the other (by `paginationToken`,
     /// while `hasMore`).
-    public func notificationHistory(notificationHistoryRequest: NotificationHistoryRequest)
+    public func notificationHistory(
+        notificationHistoryRequest: NotificationHistoryRequest
+    )
         -> VerifiedPages<NotificationHistoryResponse>
     {
         VerifiedPages { cursor, page throws(APIError) in
             let response = try await getNotificationHistory(
                 paginationToken: cursor, notificationHistoryRequest: notificationHistoryRequest, page: page)
-            return (response, response.response.hasMore == true ? response.response.paginationToken : nil,
-                response.response.hasMore == true)
+            return (
+                response, response.response.hasMore == true ? response.response.paginationToken : nil,
+                response.response.hasMore == true
+            )
         }
     }
 
     /// Get Test Notification Status, its notification verified.
-    public func getTestNotificationStatus(testNotificationToken: String) async throws(APIError)
+    public func getTestNotificationStatus(
+        testNotificationToken: String
+    ) async throws(APIError)
         -> VerifiedResponse<CheckTestNotificationResponse>
     {
         try await fetch(
@@ -122,7 +138,9 @@ public struct VerifyingAPIClient: Sendable {
     }
 
     /// Get App Transaction Info, its app transaction verified.
-    public func getAppTransactionInfo(anyTransactionId: String) async throws(APIError)
+    public func getAppTransactionInfo(
+        anyTransactionId: String
+    ) async throws(APIError)
         -> VerifiedResponse<AppTransactionInfoResponse>
     {
         try await fetch(

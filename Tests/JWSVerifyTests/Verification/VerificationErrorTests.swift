@@ -33,6 +33,8 @@ struct VerificationErrorTests {
             // Apple's libraries verify no receipts: their general failure.
             .malformedReceipt: "VERIFICATION_FAILURE",
             .deviceHashMismatch: "VERIFICATION_FAILURE",
+            // Apple's libraries check no API response envelope: their general failure.
+            .envelopeMismatch: "VERIFICATION_FAILURE",
         ]
         #expect(Set(expected.keys) == Set(VerificationError.Code.all))
         for code in VerificationError.Code.all {

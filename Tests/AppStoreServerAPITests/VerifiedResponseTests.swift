@@ -1,0 +1,186 @@
+import AppStoreServerAPI
+import Foundation
+import JWSVerify
+import JWSVerifyTesting
+import Testing
+
+@Suite("Verified responses: every signed item with its own verdict")
+struct VerifiedResponseTests {
+    /// Sandbox transactions minted by the test PKI.
+    static func transactions(
+        _ count: Int, bundleId: String = Fixtures.bundleId, environment: String = "Sandbox"
+    )
+        throws -> [String]
+    {
+        try Fixtures.minter().mint(
+            .transaction, parameters: Fixtures.parameters(environment: environment, bundleId: bundleId), count: count)
+    }
+
+    /// `token` with the signature of `other`: well formed, signed by the right chain, the wrong signature.
+    static func forged(_ token: String, signatureOf other: String) -> String {
+        let parts = token.split(separator: ".")
+        return parts[0] + "." + parts[1] + "." + (other.split(separator: ".").last ?? "")
+    }
+
+    static func historyBody(
+        _ tokens: [JSONValue], environment: String = "Sandbox", bundleId: String = Fixtures.bundleId,
+        revision: String? = "r1", hasMore: Bool = false
+    ) throws -> Data {
+        var object: [String: JSONValue] = [
+            "bundleId": .string(bundleId), "appAppleId": .integer(Fixtures.appAppleId),
+            "environment": .string(environment), "hasMore": .bool(hasMore), "signedTransactions": .array(tokens),
+        ]
+        if let revision { object["revision"] = .string(revision) }
+        return try JSONEncoder().encode(JSONValue.object(object))
+    }
+
+    /// Input: a history page of six items: three good transactions, one forged in the middle, one of another
+    /// bundle, one that is not a JWS. Expected: six items in order, each with its own verdict (code and check);
+    /// none dropped.
+    @Test("a page with a forged item, another bundle's item and a non-token keeps all six with their verdicts")
+    func mixedPage() async throws {
+        let good = try Self.transactions(4)
+        let other = try Self.transactions(1, bundleId: "com.example.other")[0]
+        let tokens: [JSONValue] = [
+            .string(good[0]), .string(good[1]), .string(Self.forged(good[2], signatureOf: good[3])), .string(other),
+            .string("not-a-token"), .string(good[3]),
+        ]
+        let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
+            body: Self.historyBody(tokens), as: HistoryResponse.self, kind: .transactionHistory)
+        #expect(verified.items.count == 6)
+        #expect(verified.items.map(\.index) == Array(0..<6))
+        #expect(verified.items.map(\.path) == (0..<6).map { "signedTransactions[\($0)]" })
+        #expect(verified.items.map(\.isVerified) == [true, true, false, false, false, true])
+        #expect(verified.items[2].code == .invalidSignature && verified.items[2].check == .signature)
+        #expect(verified.items[3].code == .invalidAppIdentifier && verified.items[3].check == .claims)
+        #expect(verified.items[4].code == .malformedToken && verified.items[4].check == .format)
+        #expect(verified.items[0].transaction?.bundleId == Fixtures.bundleId)
+        #expect(verified.envelopeMismatch == nil && !verified.allVerified && verified.failures.count == 3)
+    }
+
+    /// Input: a page whose `signedTransactions` holds a number. Expected: malformedResponse (the response is not
+    /// Apple's shape), never a page with an item silently missing.
+    @Test("a signed member that is not a string makes the response malformed")
+    func nonStringMember() async throws {
+        let tokens: [JSONValue] = [.string(try Self.transactions(1)[0]), .integer(7)]
+        let error = await #expect(throws: APIError.self) {
+            try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
+                body: Self.historyBody(tokens), as: HistoryResponse.self, kind: .transactionHistory)
+        }
+        #expect(error?.kind == .malformedResponse)
+        let items = APIResponseKind.transactionHistory.signedItems(in: [
+            "signedTransactions": .array(tokens), "bundleId": .string(Fixtures.bundleId),
+        ])
+        #expect(items.count == 2 && items[1].token == nil && items[1].path == "signedTransactions[1]")
+    }
+
+    /// Input: a page whose envelope says Production while the verifier and the items are Sandbox. Expected: the
+    /// response's envelopeMismatch is set; each verified item is reported `envelopeMismatch` (check claims).
+    @Test("an envelope that disagrees with the verifier and its items is reported on the response and each item")
+    func envelopeDisagrees() async throws {
+        let tokens = try Self.transactions(2).map(JSONValue.string)
+        let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
+            body: Self.historyBody(tokens, environment: "Production"), as: HistoryResponse.self,
+            kind: .transactionHistory)
+        #expect(verified.envelopeMismatch?.code == .envelopeMismatch)
+        #expect(verified.items.count == 2)
+        for item in verified.items {
+            #expect(item.result.isVerified)
+            #expect(item.code == .envelopeMismatch && item.check == .claims && !item.isVerified)
+        }
+    }
+
+    /// Input: an envelope of another bundle id. Expected: envelopeMismatch on the response and on each item.
+    @Test("an envelope of another bundle is reported")
+    func envelopeOtherBundle() async throws {
+        let tokens = try Self.transactions(1).map(JSONValue.string)
+        let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
+            body: Self.historyBody(tokens, bundleId: "com.example.other"), as: HistoryResponse.self,
+            kind: .transactionHistory)
+        #expect(verified.envelopeMismatch?.code == .envelopeMismatch)
+        #expect(verified.items[0].code == .envelopeMismatch)
+    }
+
+    /// Input: statuses with two subscriptions, each a transaction and renewal info. Expected: four items, paths
+    /// from the table, kinds transaction and renewal info, all verified.
+    @Test("subscription statuses verify every transaction and renewal info")
+    func statuses() async throws {
+        let minter = try Fixtures.minter()
+        let transactions = try minter.mint(.transaction, parameters: Fixtures.parameters(), count: 2)
+        let renewals = try minter.mint(.renewalInfo, parameters: Fixtures.parameters(), count: 2)
+        let last: [JSONValue] = (0..<2).map { index in
+            .object([
+                "status": .integer(1), "originalTransactionId": .string("\(index)"),
+                "signedTransactionInfo": .string(transactions[index]), "signedRenewalInfo": .string(renewals[index]),
+            ])
+        }
+        let body = try JSONEncoder().encode(
+            JSONValue.object([
+                "environment": .string("Sandbox"), "bundleId": .string(Fixtures.bundleId),
+                "appAppleId": .integer(Fixtures.appAppleId),
+                "data": .array([
+                    .object(["subscriptionGroupIdentifier": .string("g"), "lastTransactions": .array(last)])
+                ]),
+            ]))
+        let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
+            body: body, as: StatusResponse.self, kind: .subscriptionStatuses)
+        #expect(verified.items.count == 4 && verified.allVerified)
+        #expect(verified.items.map(\.kind) == [PayloadKind.transaction, .transaction, .renewalInfo, .renewalInfo])
+        #expect(verified.items[2].path == "data[0].lastTransactions[0].signedRenewalInfo")
+        #expect(verified.items[2].renewalInfo != nil)
+    }
+
+    /// Input: a body that is not JSON, and one truncated. Expected: malformedResponse that says which.
+    @Test("a non-JSON or truncated body is malformedResponse and says so")
+    func malformedBodies() async throws {
+        let responses = APIResponseVerifier(verifier: try Fixtures.verifier())
+        let html = await #expect(throws: APIError.self) {
+            try await responses.verify(
+                body: Data("<html>busy</html>".utf8), as: HistoryResponse.self, kind: .transactionHistory)
+        }
+        #expect(html?.kind == .malformedResponse && html?.message.contains("not JSON") == true)
+        let full = try Self.historyBody(try Self.transactions(1).map(JSONValue.string))
+        let truncated = await #expect(throws: APIError.self) {
+            try await responses.verify(
+                body: full.prefix(full.count / 2), as: HistoryResponse.self, kind: .transactionHistory)
+        }
+        #expect(truncated?.kind == .malformedResponse && truncated?.message.contains("truncated") == true)
+    }
+
+    /// Input: three history pages served in turn (revision r1, r2, then hasMore false). Expected: the sequence
+    /// yields three verified pages, numbered 0–2, and the requests carry revision r1 then r2.
+    @Test("history pages are fetched and verified one after the other by revision")
+    func historyPages() async throws {
+        let tokens = try Self.transactions(3).map(JSONValue.string)
+        let pages = try [
+            Self.historyBody([tokens[0]], revision: "r1", hasMore: true),
+            Self.historyBody([tokens[1]], revision: "r2", hasMore: true),
+            Self.historyBody([tokens[2]], revision: "r3", hasMore: false),
+        ]
+        let transport = InMemoryTransport(pages.map { .success(APIResponse(status: 200, body: $0)) })
+        let client = try Fixtures.client(transport).verifying(with: Fixtures.verifier())
+        var seen: [Int] = []
+        for try await page in client.transactionHistory(anyTransactionId: "1000") {
+            #expect(page.allVerified)
+            seen.append(page.page)
+        }
+        #expect(seen == [0, 1, 2])
+        let queries = transport.requests.map { $0.url.query ?? "" }
+        #expect(queries == ["", "revision=r1", "revision=r2"])
+    }
+
+    /// Input: a page that says hasMore but repeats no new revision. Expected: the page is delivered, then the
+    /// sequence throws malformedResponse (no loop).
+    @Test("a page that says hasMore without a new revision ends the sequence with an error after delivering it")
+    func pagingLoopStops() async throws {
+        let tokens = try Self.transactions(1).map(JSONValue.string)
+        let body = try Self.historyBody(tokens, revision: nil, hasMore: true)
+        let transport = InMemoryTransport(body: body)
+        let client = try Fixtures.client(transport).verifying(with: Fixtures.verifier())
+        var pages = 0
+        let error = await #expect(throws: APIError.self) {
+            for try await _ in client.transactionHistory(anyTransactionId: "1000") { pages += 1 }
+        }
+        #expect(pages == 1 && error?.kind == .malformedResponse)
+    }
+}
