@@ -258,7 +258,9 @@ STATUS_QUERY = query_checker({"status": (INVALID_STATUS, True, lambda v: v in {"
 PAGINATION_QUERY = query_checker(
     {"paginationToken": (INVALID_PAGINATION_TOKEN, False, lambda v: bool(TOKEN_RE.match(v)))}
 )
-IMAGE_QUERY = query_checker({"imageSize": (GENERAL_BAD_REQUEST, False, lambda v: v == "FULL_SIZE")})
+IMAGE_QUERY = query_checker(
+    {"imageSize": (GENERAL_BAD_REQUEST, False, lambda v: v in {"FULL_SIZE", "BULLET_POINT"})}
+)
 
 # ---------------------------------------------------------------- bodies
 
@@ -398,27 +400,43 @@ def app_account_token(body):
         raise bad(INVALID_APP_ACCOUNT_TOKEN_UUID, "appAccountToken is not a UUID")
 
 
+def image_reference(image, members):
+    image = require_object(image)
+    only_members(image, members)
+    if "imageIdentifier" in image or "altText" in image:
+        if not isinstance(image.get("imageIdentifier"), str) or not LOWER_UUID_RE.match(image["imageIdentifier"]):
+            raise bad(GENERAL_BAD_REQUEST, "Invalid imageIdentifier (a lowercase UUID)")
+        if not isinstance(image.get("altText"), str) or len(image["altText"]) > 150:
+            raise bad(ALT_TEXT_TOO_LONG, "Missing or too long altText")
+    return image
+
+
 def upload_message(body):
     body = require_object(body)
-    only_members(body, {"header", "body", "image"})
+    only_members(body, {"header", "body", "image", "headerPosition", "bulletPoints"})
     if not isinstance(body.get("header"), str) or len(body["header"]) > 66:
         raise bad(HEADER_TOO_LONG, "Missing or too long header")
     if not isinstance(body.get("body"), str) or len(body["body"]) > 144:
         raise bad(BODY_TOO_LONG, "Missing or too long body")
     if "image" in body:
-        image = require_object(body["image"])
-        only_members(image, {"imageIdentifier", "altText"})
-        if not isinstance(image.get("imageIdentifier"), str) or not LOWER_UUID_RE.match(image["imageIdentifier"]):
-            raise bad(GENERAL_BAD_REQUEST, "Invalid imageIdentifier")
-        if not isinstance(image.get("altText"), str) or len(image["altText"]) > 150:
-            raise bad(ALT_TEXT_TOO_LONG, "Missing or too long altText")
+        image_reference(body["image"], {"imageIdentifier", "altText"})
+    if "headerPosition" in body and body["headerPosition"] not in {"ABOVE_BODY", "ABOVE_IMAGE"}:
+        raise bad(GENERAL_BAD_REQUEST, "Invalid headerPosition")
+    if "bulletPoints" in body:
+        points = body["bulletPoints"]
+        if not isinstance(points, list) or len(points) > 3:
+            raise bad(GENERAL_BAD_REQUEST, "bulletPoints must be a list of at most 3")
+        for point in points:
+            point = image_reference(point, {"text", "imageIdentifier", "altText"})
+            if not isinstance(point.get("text"), str) or len(point["text"]) > 66:
+                raise bad(BODY_TOO_LONG, "Missing or too long bullet point text")
 
 
 def default_message(body):
     body = require_object(body)
     only_members(body, {"messageIdentifier"})
     if not isinstance(body.get("messageIdentifier"), str) or not LOWER_UUID_RE.match(body["messageIdentifier"]):
-        raise bad(GENERAL_BAD_REQUEST, "Invalid messageIdentifier")
+        raise bad(GENERAL_BAD_REQUEST, "Invalid messageIdentifier (a lowercase UUID)")
 
 
 def realtime_url(body):
