@@ -66,7 +66,8 @@ public struct APICredentials: Sendable {
     public func transactions(
         _ count: Int, environment: String = "Sandbox", overrides: PayloadOverrides = PayloadOverrides()
     ) throws -> [String] {
-        try minter.mint(.transaction, parameters: parameters(environment: environment), overrides: overrides, count: count)
+        try minter.mint(
+            .transaction, parameters: parameters(environment: environment), overrides: overrides, count: count)
     }
 
     /// One signed item of `kind` for this app.

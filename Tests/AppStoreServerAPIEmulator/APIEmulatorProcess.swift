@@ -11,8 +11,7 @@ import JWSVerify
 /// ``baseURL``. It checks every request as Apple's API would (endpoint, query, headers, body, bearer token
 /// signature and claims) and serves the configured ``Route``s; ``log()`` returns what it saw.
 ///
-/// Stopped by ``stop()`` or when released: closing its standard input ends it (a signal could stay pending,
-/// since Dispatch worker threads block SIGTERM and a child inherits the mask), SIGKILL after 5 s.
+/// Stopped by ``stop()`` or when released. Run by hand, it also ends when its standard input closes.
 public final class APIEmulatorProcess: @unchecked Sendable {
     // @unchecked: `process` and `input` are set once in init; `stop()` only reads them and Process is
     // thread-safe for `isRunning`, `waitUntilExit` and `processIdentifier`.
@@ -119,7 +118,7 @@ public final class APIEmulatorProcess: @unchecked Sendable {
     /// The emulator's port on 127.0.0.1.
     public let port: Int
     /// `http://127.0.0.1:PORT`.
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
     private let process: Process
     private let input: Pipe
     /// The emulator's standard error (one line per request), for failure messages.
@@ -140,12 +139,17 @@ public final class APIEmulatorProcess: @unchecked Sendable {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }()
 
-    /// Writes the configuration, starts the emulator and waits (at most 10 s) until it listens.
+    /// Writes the configuration, starts the emulator and waits (at most 60 s) until it listens.
+    ///
+    /// Async so that the wait sleeps with `Task.sleep`: a thread of the cooperative pool blocked in a poll would
+    /// starve the timers and URLSession callbacks of the tests running beside it. At most two emulators start at
+    /// once (``StartGate``): dozens of Python interpreters starting together on a loaded machine take longer
+    /// than any deadline.
     /// - Parameters:
     ///   - credentials: The API key whose public half verifies the bearer tokens, and the ids they carry.
     ///   - routes: What it answers.
     /// - Throws: ``APIEmulatorError`` when python3 is missing or the emulator does not start.
-    public init(credentials: APICredentials, routes: [Route]) throws {
+    public init(credentials: APICredentials, routes: [Route]) async throws {
         let directory = credentials.directory
         let name = "emulator-\(UUID().uuidString)"
         let configFile = directory.appendingPathComponent("\(name).json")
@@ -169,10 +173,16 @@ public final class APIEmulatorProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
         process.standardError = try FileHandle(forWritingTo: logFile)
-        try process.run()
+        await StartGate.shared.enter()
+        do {
+            try process.run()
+        } catch {
+            await StartGate.shared.leave()
+            throw error
+        }
 
         // Wait for "PORT n", printed once it listens.
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         var found: Int?
         while found == nil && Date() < deadline && process.isRunning {
             let text = (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? ""
@@ -181,9 +191,10 @@ public final class APIEmulatorProcess: @unchecked Sendable {
             {
                 found = port
             } else {
-                Thread.sleep(forTimeInterval: 0.01)
+                try? await Task.sleep(for: .milliseconds(10))
             }
         }
+        await StartGate.shared.leave()
         guard let found else {
             try? input.fileHandleForWriting.close()
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -248,12 +259,13 @@ public final class APIEmulatorProcess: @unchecked Sendable {
     }
 
     /// Ends the emulator and waits for it; afterwards nothing listens on ``port``.
+    ///
+    /// SIGKILL at once (its log has been read by then; a SIGTERM could stay pending, since Dispatch worker threads
+    /// block it and a child inherits the mask), so that no thread of the cooperative pool waits long.
     public func stop() {
         guard process.isRunning else { return }
         try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
@@ -269,4 +281,29 @@ public final class APIEmulatorProcess: @unchecked Sendable {
 public struct APIEmulatorError: Error, CustomStringConvertible {
     /// What went wrong.
     public var description: String
+}
+
+/// Lets at most two emulators start at the same time; the others wait their turn without blocking a thread.
+actor StartGate {
+    static let shared = StartGate()
+    private var starting = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Waits until fewer than two emulators are starting.
+    func enter() async {
+        if starting < 2 {
+            starting += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Lets the next waiting emulator start.
+    func leave() {
+        if waiting.isEmpty {
+            starting -= 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
 }

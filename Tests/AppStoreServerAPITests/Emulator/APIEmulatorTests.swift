@@ -80,7 +80,8 @@ struct APIEmulatorTests {
             body: #"{"header":"Stay","body":"A better price","image":{"imageIdentifier":"\#(uuid)","altText":"A"}}"#),
         Request("DELETE", "/inApps/v1/messaging/message/\(uuid)"),
         Request("GET", "/inApps/v1/messaging/message/list"),
-        Request("PUT", "/inApps/v1/messaging/default/com.example.monthly/en-US", body: #"{"messageIdentifier":"\#(uuid)"}"#),
+        Request(
+            "PUT", "/inApps/v1/messaging/default/com.example.monthly/en-US", body: #"{"messageIdentifier":"\#(uuid)"}"#),
         Request("GET", "/inApps/v1/messaging/default/com.example.monthly/en-US"),
         Request("DELETE", "/inApps/v1/messaging/default/com.example.monthly/en-US"),
         Request("PUT", "/inApps/v1/messaging/realtime/url", body: #"{"realtimeURL":"https://example.com/realtime"}"#),
@@ -94,11 +95,13 @@ struct APIEmulatorTests {
     static func send(
         _ request: Request, to emulator: APIEmulatorProcess, bearer: String?
     ) async throws -> (status: Int, body: Data) {
-        var urlRequest = URLRequest(url: URL(string: emulator.baseURL.absoluteString + request.target)!)
+        let url = try #require(URL(string: emulator.baseURL.absoluteString + request.target))
+        var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method
         if let bearer { urlRequest.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         if let body = request.body {
-            urlRequest.httpBody = request.contentType == "image/png" ? Data(body.unicodeScalars.map { UInt8($0.value) }) : Data(body.utf8)
+            urlRequest.httpBody =
+                request.contentType == "image/png" ? Data(body.unicodeScalars.map { UInt8($0.value) }) : Data(body.utf8)
             if let contentType = request.contentType {
                 urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
             }
@@ -114,7 +117,7 @@ struct APIEmulatorTests {
         let credentials = try APICredentials()
         defer { credentials.removeFiles() }
         let path = String(request.target.prefix { $0 != "?" })
-        let emulator = try APIEmulatorProcess(
+        let emulator = try await APIEmulatorProcess(
             credentials: credentials,
             routes: [.init(request.method, path, [.init(status: 200, json: .object(["ok": .bool(true)]))])])
         defer { emulator.stop() }
@@ -146,7 +149,9 @@ struct APIEmulatorTests {
         Failure(name: "an expired token", request: transaction, status: 401, message: "expired") {
             try $0.bearerToken(issuedAt: Date().addingTimeInterval(-1200), lifetime: 600)
         },
-        Failure(name: "a token valid for more than 60 minutes", request: transaction, status: 401, message: "60 minutes") {
+        Failure(
+            name: "a token valid for more than 60 minutes", request: transaction, status: 401, message: "60 minutes"
+        ) {
             try $0.bearerToken(lifetime: 3601)
         },
         Failure(name: "a token issued in the future", request: transaction, status: 401, message: "future") {
@@ -234,7 +239,8 @@ struct APIEmulatorTests {
             errorCode: 4_000_000, message: "not JSON", bearer: token),
         Failure(
             name: "an app account token that is not a UUID",
-            request: Request("PUT", "/inApps/v1/transactions/2000000001/appAccountToken", body: #"{"appAccountToken":"x"}"#),
+            request: Request(
+                "PUT", "/inApps/v1/transactions/2000000001/appAccountToken", body: #"{"appAccountToken":"x"}"#),
             status: 400, errorCode: 4_000_183, message: "UUID", bearer: token),
         Failure(
             name: "consumption without the customer's consent",
@@ -281,7 +287,8 @@ struct APIEmulatorTests {
         Failure(
             name: "an unknown notification type",
             request: Request(
-                "POST", "/inApps/v1/notifications/history", body: #"{"startDate":1,"endDate":2,"notificationType":"X"}"#),
+                "POST", "/inApps/v1/notifications/history", body: #"{"startDate":1,"endDate":2,"notificationType":"X"}"#
+            ),
             status: 400, errorCode: 4_000_018, message: "notificationType", bearer: token),
         Failure(
             name: "a bad pagination token",
@@ -315,7 +322,7 @@ struct APIEmulatorTests {
     func badRequestIsRefused(failure: Failure) async throws {
         let credentials = try APICredentials()
         defer { credentials.removeFiles() }
-        let emulator = try APIEmulatorProcess(credentials: credentials, routes: [])
+        let emulator = try await APIEmulatorProcess(credentials: credentials, routes: [])
         defer { emulator.stop() }
         let (status, body) = try await Self.send(failure.request, to: emulator, bearer: failure.bearer(credentials))
         #expect(status == failure.status, "\(failure.name)")
@@ -344,14 +351,16 @@ struct APIEmulatorTests {
         let credentials = try APICredentials()
         defer { credentials.removeFiles() }
         let path = "/inApps/v2/history/2000000001"
-        let emulator = try APIEmulatorProcess(
+        let emulator = try await APIEmulatorProcess(
             credentials: credentials,
             routes: [
                 .init("GET", path, query: ["revision": ["r2"]], [.init(text: "second page")]),
                 .init(
                     "GET", path,
                     [
-                        .appleError(status: 429, code: 4_290_000, message: "Rate limit exceeded.", headers: ["Retry-After": "2"]),
+                        .appleError(
+                            status: 429, code: 4_290_000, message: "Rate limit exceeded.", headers: ["Retry-After": "2"]
+                        ),
                         .init(status: 200, text: "0123456789", truncate: 4),
                     ]),
             ])

@@ -28,14 +28,13 @@ struct LoopbackEndpointTests {
 
         /// Apple's example body `name`.json.
         static func vector(_ name: String) -> JSONValue? {
-            let url = APIEmulatorProcess.packageRoot.appendingPathComponent("TestVectors/apple-library/api/\(name).json")
-            guard let data = try? Data(contentsOf: url) else { return nil }
-            return try? JSONDecoder().decode(JSONValue.self, from: data)
+            (try? Vectors.api("\(name).json")).flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) }
         }
     }
 
     static let id = "2000000001"
-    static let uuid = UUID(uuidString: "7e3fb20b-4cdb-47cc-936d-99d65f608138")!
+    static let uuid = UUID(
+        uuid: (0x7e, 0x3f, 0xb2, 0x0b, 0x4c, 0xdb, 0x47, 0xcc, 0x93, 0x6d, 0x99, 0xd6, 0x5f, 0x60, 0x81, 0x38))
     static let lower = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
     static let start = Date(timeIntervalSince1970: 1_698_148_800)
     static let end = Date(timeIntervalSince1970: 1_698_235_200)
@@ -57,18 +56,24 @@ struct LoopbackEndpointTests {
                 anyTransactionId: id, revision: "rev1",
                 transactionHistoryRequest: TransactionHistoryRequest(
                     startDate: start, endDate: end, productIds: ["com.example.a", "com.example.b"],
-                    productTypes: [.autoRenewable, .consumable], sort: .descending, subscriptionGroupIdentifiers: ["21"],
+                    productTypes: [.autoRenewable, .consumable], sort: .descending,
+                    subscriptionGroupIdentifiers: ["21"],
                     inAppOwnershipType: InAppOwnershipType(rawValue: "PURCHASED"), revoked: false))
         },
-        Call("Get Transaction History v1", "GET", "/inApps/v1/history/\(id)", query: [:], vector: "transactionHistoryResponse") {
+        Call(
+            "Get Transaction History v1", "GET", "/inApps/v1/history/\(id)", query: [:],
+            vector: "transactionHistoryResponse"
+        ) {
             _ = try await $0.getTransactionHistory(
-                anyTransactionId: id, revision: nil, transactionHistoryRequest: TransactionHistoryRequest(), version: .v1)
+                anyTransactionId: id, revision: nil, transactionHistoryRequest: TransactionHistoryRequest(),
+                version: .v1)
         },
         Call(
             "Get All Subscription Statuses with a status filter", "GET", "/inApps/v1/subscriptions/\(id)",
             query: ["status": ["1", "4"]], vector: "getAllSubscriptionStatusesResponse"
         ) {
-            _ = try await $0.getAllSubscriptionStatuses(anyTransactionId: id, status: [Status(rawValue: 1), Status(rawValue: 4)])
+            _ = try await $0.getAllSubscriptionStatuses(
+                anyTransactionId: id, status: [Status(rawValue: 1), Status(rawValue: 4)])
         },
         Call(
             "Get Refund History", "GET", "/inApps/v2/refund/lookup/\(id)", query: ["revision": ["rev1"]],
@@ -79,7 +84,10 @@ struct LoopbackEndpointTests {
         Call("Look Up Order ID", "GET", "/inApps/v1/lookup/MK5TTTVWJH", vector: "lookupOrderIdResponse") {
             _ = try await $0.lookUpOrderId(orderId: "MK5TTTVWJH")
         },
-        Call("Get App Transaction Info", "GET", "/inApps/v1/transactions/appTransactions/\(id)", vector: "appTransactionInfoResponse") {
+        Call(
+            "Get App Transaction Info", "GET", "/inApps/v1/transactions/appTransactions/\(id)",
+            vector: "appTransactionInfoResponse"
+        ) {
             _ = try await $0.getAppTransactionInfo(anyTransactionId: id)
         },
         Call("Send Consumption Information v1", "PUT", "/inApps/v1/transactions/consumption/\(id)") {
@@ -137,7 +145,10 @@ struct LoopbackEndpointTests {
                     startDate: start, endDate: end, notificationType: NotificationTypeV2(rawValue: "SUBSCRIBED"),
                     notificationSubtype: Subtype(rawValue: "INITIAL_BUY"), onlyFailures: true))
         },
-        Call("Request a Test Notification", "POST", "/inApps/v1/notifications/test", vector: "requestTestNotificationResponse") {
+        Call(
+            "Request a Test Notification", "POST", "/inApps/v1/notifications/test",
+            vector: "requestTestNotificationResponse"
+        ) {
             _ = try await $0.requestTestNotification()
         },
         Call(
@@ -148,14 +159,16 @@ struct LoopbackEndpointTests {
         },
         Call("Set App Account Token", "PUT", "/inApps/v1/transactions/\(id)/appAccountToken") {
             try await $0.setAppAccountToken(
-                originalTransactionId: id, updateAppAccountTokenRequest: UpdateAppAccountTokenRequest(appAccountToken: uuid))
+                originalTransactionId: id,
+                updateAppAccountTokenRequest: UpdateAppAccountTokenRequest(appAccountToken: uuid))
         },
         Call("Finish Transaction", "POST", "/inApps/v1/transactions/\(id)/finish") {
             try await $0.finishTransaction(transactionId: id)
         },
         Call("Upload Image", "PUT", "/inApps/v1/messaging/image/\(lower)") {
             try await $0.uploadImage(
-                imageIdentifier: uuid, image: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]), imageSize: .fullSize)
+                imageIdentifier: uuid, image: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]),
+                imageSize: .fullSize)
         },
         Call("Delete Image", "DELETE", "/inApps/v1/messaging/image/\(lower)") {
             try await $0.deleteImage(imageIdentifier: uuid)
@@ -192,7 +205,8 @@ struct LoopbackEndpointTests {
             try await $0.deleteDefaultMessage(productId: "com.example.monthly", locale: "en-US")
         },
         Call("Configure Realtime URL", "PUT", "/inApps/v1/messaging/realtime/url") {
-            try await $0.configureRealtimeURL(realtimeUrlRequest: RealtimeUrlRequest(realtimeURL: "https://example.com/rt"))
+            try await $0.configureRealtimeURL(
+                realtimeUrlRequest: RealtimeUrlRequest(realtimeURL: "https://example.com/rt"))
         },
         Call("Get Realtime URL", "GET", "/inApps/v1/messaging/realtime/url", vector: "getRealtimeUrlResponse") {
             _ = try await $0.getRealtimeURL()
@@ -200,8 +214,12 @@ struct LoopbackEndpointTests {
         Call("Delete Realtime URL", "DELETE", "/inApps/v1/messaging/realtime/url") {
             try await $0.deleteRealtimeURL()
         },
-        Call("Initiate Performance Test", "POST", "/inApps/v1/messaging/performanceTest", vector: "performanceTestResponse") {
-            _ = try await $0.initiatePerformanceTest(performanceTestRequest: PerformanceTestRequest(originalTransactionId: id))
+        Call(
+            "Initiate Performance Test", "POST", "/inApps/v1/messaging/performanceTest",
+            vector: "performanceTestResponse"
+        ) {
+            _ = try await $0.initiatePerformanceTest(
+                performanceTestRequest: PerformanceTestRequest(originalTransactionId: id))
         },
         Call(
             "Get Performance Test Results", "GET", "/inApps/v1/messaging/performanceTest/result/\(lower)",
@@ -217,7 +235,7 @@ struct LoopbackEndpointTests {
     /// and the headers and body have Apple's shape.
     @Test("the client's request passes the emulator's checks", arguments: calls)
     func requestIsAppleShaped(call: Call) async throws {
-        let loopback = try Loopback { _ in [call.route] }
+        let loopback = try await Loopback { _ in [call.route] }
         defer { loopback.finish() }
         try await call.run(loopback.client)
         try loopback.expectAppleShapedRequests(count: 1)
@@ -227,10 +245,10 @@ struct LoopbackEndpointTests {
     /// before it expires), and it verifies.
     @Test("the bearer token is reused across requests")
     func bearerTokenIsReused() async throws {
-        let loopback = try Loopback { _ in [calls[0].route] }
+        let loopback = try await Loopback { _ in [Self.calls[0].route] }
         defer { loopback.finish() }
-        try await calls[0].run(loopback.client)
-        try await calls[0].run(loopback.client)
+        try await Self.calls[0].run(loopback.client)
+        try await Self.calls[0].run(loopback.client)
         try loopback.expectAppleShapedRequests(count: 2)
         let tokens = try loopback.emulator.log().map { $0.headers["Authorization"] }
         #expect(tokens.count == 2 && tokens[0] != nil && tokens[0] == tokens[1])

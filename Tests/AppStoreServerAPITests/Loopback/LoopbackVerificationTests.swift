@@ -31,9 +31,13 @@ struct LoopbackVerificationTests {
     /// the chain check; the envelope agrees.
     @Test("a forged item in the middle of a page fails alone and is not dropped")
     func forgedItemInTheMiddle() async throws {
-        let loopback = try Loopback { credentials in
+        let loopback = try await Loopback { credentials in
             let good = try credentials.transactions(2)
-            return [.init("GET", Self.history, [Self.historyPage(credentials, [good[0], try credentials.forgedTransaction(), good[1]])])]
+            return [
+                .init(
+                    "GET", Self.history,
+                    [Self.historyPage(credentials, [good[0], try credentials.forgedTransaction(), good[1]])])
+            ]
         }
         defer { loopback.finish() }
         let response = try await loopback.verifying.getTransactionHistory(
@@ -53,10 +57,11 @@ struct LoopbackVerificationTests {
     /// `invalidEnvironment`, both at the claims check; the first verified.
     @Test("items of another bundle or environment fail at the claims check")
     func otherBundleAndEnvironment() async throws {
-        let loopback = try Loopback { credentials in
+        let loopback = try await Loopback { credentials in
             let tokens = [
                 try credentials.transactions(1)[0],
-                try credentials.transactions(1, overrides: PayloadOverrides(set: ["bundleId": .string("com.example.other")]))[0],
+                try credentials.transactions(
+                    1, overrides: PayloadOverrides(set: ["bundleId": .string("com.example.other")]))[0],
                 try credentials.transactions(1, environment: "Production")[0],
             ]
             return [.init("GET", Self.history, [Self.historyPage(credentials, tokens)])]
@@ -77,8 +82,12 @@ struct LoopbackVerificationTests {
     /// envelope, so none counts as verified.
     @Test("an envelope of another bundle fails the response and its items")
     func envelopeOfAnotherBundle() async throws {
-        let loopback = try Loopback { credentials in
-            [.init("GET", Self.history, [Self.historyPage(credentials, try credentials.transactions(2), bundleId: "com.example.other")])]
+        let loopback = try await Loopback { credentials in
+            [
+                .init(
+                    "GET", Self.history,
+                    [Self.historyPage(credentials, try credentials.transactions(2), bundleId: "com.example.other")])
+            ]
         }
         defer { loopback.finish() }
         let response = try await loopback.verifying.getTransactionHistory(
@@ -95,8 +104,10 @@ struct LoopbackVerificationTests {
     /// disagrees with its envelope (`envelopeMismatch`, claims); the Production item is verified.
     @Test("an item that disagrees with its envelope fails even when the verifier accepts it")
     func itemDisagreesWithEnvelope() async throws {
-        let loopback = try Loopback { credentials in
-            let tokens = [try credentials.transactions(1)[0], try credentials.transactions(1, environment: "Production")[0]]
+        let loopback = try await Loopback { credentials in
+            let tokens = [
+                try credentials.transactions(1)[0], try credentials.transactions(1, environment: "Production")[0],
+            ]
             return [.init("GET", Self.history, [Self.historyPage(credentials, tokens, environment: "Production")])]
         }
         defer { loopback.finish() }
@@ -118,18 +129,26 @@ struct LoopbackVerificationTests {
     /// forged one fails.
     @Test("three pages of history are fetched by revision and verified")
     func threePagesOfHistory() async throws {
-        let loopback = try Loopback { credentials in
+        let loopback = try await Loopback { credentials in
             let tokens = try credentials.transactions(6)
             return [
-                .init("GET", Self.history, query: ["sort": ["ASCENDING"]], [
-                    Self.historyPage(credentials, Array(tokens[0..<2]), revision: "r1", hasMore: true),
-                ]),
-                .init("GET", Self.history, query: ["sort": ["ASCENDING"], "revision": ["r1"]], [
-                    Self.historyPage(credentials, [tokens[2], try credentials.forgedTransaction(), tokens[3]], revision: "r2", hasMore: true),
-                ]),
-                .init("GET", Self.history, query: ["sort": ["ASCENDING"], "revision": ["r2"]], [
-                    Self.historyPage(credentials, Array(tokens[4..<6]), revision: "r3", hasMore: false),
-                ]),
+                .init(
+                    "GET", Self.history, query: ["sort": ["ASCENDING"]],
+                    [
+                        Self.historyPage(credentials, Array(tokens[0..<2]), revision: "r1", hasMore: true)
+                    ]),
+                .init(
+                    "GET", Self.history, query: ["sort": ["ASCENDING"], "revision": ["r1"]],
+                    [
+                        Self.historyPage(
+                            credentials, [tokens[2], try credentials.forgedTransaction(), tokens[3]], revision: "r2",
+                            hasMore: true)
+                    ]),
+                .init(
+                    "GET", Self.history, query: ["sort": ["ASCENDING"], "revision": ["r2"]],
+                    [
+                        Self.historyPage(credentials, Array(tokens[4..<6]), revision: "r3", hasMore: false)
+                    ]),
             ]
         }
         defer { loopback.finish() }
@@ -144,7 +163,10 @@ struct LoopbackVerificationTests {
         let items = pages.flatMap(\.items)
         #expect(items.map(\.page) == [0, 0, 1, 1, 1, 2, 2])
         #expect(items.map(\.index) == [0, 1, 0, 1, 2, 0, 1])
-        #expect(items.filter { !$0.isVerified }.map { "\($0.page).\($0.index) \($0.code?.rawValue ?? "")" } == ["1.1 untrustedChain"])
+        #expect(
+            items.filter { !$0.isVerified }.map { "\($0.page).\($0.index) \($0.code?.rawValue ?? "")" } == [
+                "1.1 untrustedChain"
+            ])
         try loopback.expectAppleShapedRequests(count: 3)
     }
 
@@ -154,12 +176,16 @@ struct LoopbackVerificationTests {
     @Test("notification history is fetched by paginationToken and verified")
     func notificationHistoryPages() async throws {
         let path = "/inApps/v1/notifications/history"
-        let loopback = try Loopback { credentials in
+        let loopback = try await Loopback { credentials in
             func page(_ token: String?, more: Bool) throws -> APIEmulatorProcess.Response {
                 let items = try (0..<2).map { _ in
                     JSONValue.object([
                         "signedPayload": .string(try credentials.item(.notification)),
-                        "sendAttempts": .array([.object(["attemptDate": .integer(1_698_148_900_000), "sendAttemptResult": .string("SUCCESS")])]),
+                        "sendAttempts": .array([
+                            .object([
+                                "attemptDate": .integer(1_698_148_900_000), "sendAttemptResult": .string("SUCCESS"),
+                            ])
+                        ]),
                     ])
                 }
                 var object: [String: JSONValue] = ["hasMore": .bool(more), "notificationHistory": .array(items)]
@@ -168,7 +194,9 @@ struct LoopbackVerificationTests {
             }
             return [
                 .init("POST", path, query: [:], [try page("57715481-805a-4283-8499-1c19b5d6b20a", more: true)]),
-                .init("POST", path, query: ["paginationToken": ["57715481-805a-4283-8499-1c19b5d6b20a"]], [try page(nil, more: false)]),
+                .init(
+                    "POST", path, query: ["paginationToken": ["57715481-805a-4283-8499-1c19b5d6b20a"]],
+                    [try page(nil, more: false)]),
             ]
         }
         defer { loopback.finish() }
@@ -190,7 +218,7 @@ struct LoopbackVerificationTests {
     /// table), all verified.
     @Test("subscription statuses verify every transaction and renewal")
     func subscriptionStatuses() async throws {
-        let loopback = try Loopback { credentials in
+        let loopback = try await Loopback { credentials in
             let last = try (0..<2).map { index in
                 JSONValue.object([
                     "status": .integer(1), "originalTransactionId": .string("200000000\(index)"),
@@ -199,13 +227,20 @@ struct LoopbackVerificationTests {
                 ])
             }
             return [
-                .init("GET", "/inApps/v1/subscriptions/\(Self.id)", [
-                    .init(json: .object([
-                        "environment": .string("Sandbox"), "bundleId": .string(credentials.bundleId),
-                        "appAppleId": .integer(credentials.appAppleId),
-                        "data": .array([.object(["subscriptionGroupIdentifier": .string("21"), "lastTransactions": .array(last)])]),
-                    ]))
-                ])
+                .init(
+                    "GET", "/inApps/v1/subscriptions/\(Self.id)",
+                    [
+                        .init(
+                            json: .object([
+                                "environment": .string("Sandbox"), "bundleId": .string(credentials.bundleId),
+                                "appAppleId": .integer(credentials.appAppleId),
+                                "data": .array([
+                                    .object([
+                                        "subscriptionGroupIdentifier": .string("21"), "lastTransactions": .array(last),
+                                    ])
+                                ]),
+                            ]))
+                    ])
             ]
         }
         defer { loopback.finish() }

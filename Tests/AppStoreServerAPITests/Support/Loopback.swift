@@ -18,9 +18,15 @@ struct Loopback {
     init(
         routes: (APICredentials) throws -> [APIEmulatorProcess.Route],
         configure: (inout AppStoreServerAPIClient.Configuration) -> Void = { _ in }
-    ) throws {
-        credentials = try APICredentials()
-        emulator = try APIEmulatorProcess(credentials: credentials, routes: routes(credentials))
+    ) async throws {
+        let credentials = try APICredentials()
+        do {
+            emulator = try await APIEmulatorProcess(credentials: credentials, routes: routes(credentials))
+        } catch {
+            credentials.removeFiles()
+            throw error
+        }
+        self.credentials = credentials
         var configuration = AppStoreServerAPIClient.Configuration(timeout: .seconds(10))
         configure(&configuration)
         client = AppStoreServerAPIClient(
