@@ -1,6 +1,10 @@
 import Foundation
 import JWSVerify
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -213,49 +217,16 @@ public final class APIEmulatorProcess: @unchecked Sendable {
     }()
 
     /// Every request the emulator saw, in order, with its violations.
-    public func log() throws -> [LoggedRequest] {
+    public func log() async throws -> [LoggedRequest] {
         struct Log: Decodable { var requests: [LoggedRequest] }
-        let data = try Self.get(baseURL.appendingPathComponent("__emulator/log"))
+        let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("__emulator/log"))
         return try JSONDecoder().decode(Log.self, from: data).requests
     }
 
     /// The violations of every request so far, each as `METHOD path: violation`; empty when every request
     /// would have passed Apple's checks.
-    public func violations() throws -> [String] {
-        try log().flatMap { request in request.violations.map { "\(request.method) \(request.path): \($0)" } }
-    }
-
-    /// A plain GET on a socket (no URLSession), so that reading the log never depends on the code under test.
-    private static func get(_ url: URL) throws -> Data {
-        guard let port = url.port else { throw APIEmulatorError(description: "no port in \(url)") }
-        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketDescriptor >= 0 else { throw APIEmulatorError(description: "socket() failed") }
-        defer { close(socketDescriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw APIEmulatorError(description: "cannot connect to \(url)") }
-        let request = Array("GET \(url.path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        guard write(socketDescriptor, request, request.count) == request.count else {
-            throw APIEmulatorError(description: "cannot send to \(url)")
-        }
-        var response = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(socketDescriptor, &buffer, buffer.count)
-            if count <= 0 { break }
-            response.append(contentsOf: buffer[0..<count])
-        }
-        guard let end = response.range(of: Data("\r\n\r\n".utf8)) else {
-            throw APIEmulatorError(description: "no HTTP response from \(url)")
-        }
-        return response[end.upperBound...]
+    public func violations() async throws -> [String] {
+        try await log().flatMap { request in request.violations.map { "\(request.method) \(request.path): \($0)" } }
     }
 
     /// Ends the emulator and waits for it; afterwards nothing listens on ``port``.

@@ -122,7 +122,7 @@ struct APIEmulatorTests {
             routes: [.init(request.method, path, [.init(status: 200, json: .object(["ok": .bool(true)]))])])
         defer { emulator.stop() }
         let (status, body) = try await Self.send(request, to: emulator, bearer: credentials.bearerToken())
-        #expect(try emulator.violations() == [], "\(request.testDescription)")
+        #expect(try await emulator.violations() == [], "\(request.testDescription)")
         #expect(status == 200, "\(request.testDescription): \(String(decoding: body, as: UTF8.self))")
     }
 
@@ -326,7 +326,7 @@ struct APIEmulatorTests {
         defer { emulator.stop() }
         let (status, body) = try await Self.send(failure.request, to: emulator, bearer: failure.bearer(credentials))
         #expect(status == failure.status, "\(failure.name)")
-        let log = try emulator.log()
+        let log = try await emulator.log()
         #expect(log.count == 1, "\(failure.name)")
         let violations = log.first?.violations ?? []
         #expect(violations.count == 1, "\(failure.name)")
@@ -375,7 +375,7 @@ struct APIEmulatorTests {
         #expect(third.body == Data("0123".utf8))
         let paged = try await Self.send(Request("GET", path + "?revision=r2"), to: emulator, bearer: bearer)
         #expect(paged.body == Data("second page".utf8))
-        #expect(try emulator.violations() == [])
-        #expect(try emulator.log().count == 4)
+        #expect(try await emulator.violations() == [])
+        #expect(try await emulator.log().count == 4)
     }
 }

@@ -238,7 +238,7 @@ struct LoopbackEndpointTests {
         let loopback = try await Loopback { _ in [call.route] }
         defer { loopback.finish() }
         try await call.run(loopback.client)
-        try loopback.expectAppleShapedRequests(count: 1)
+        try await loopback.expectAppleShapedRequests(count: 1)
     }
 
     /// Input: two calls with one client. Expected: both carry the same bearer token (reused until shortly
@@ -249,8 +249,8 @@ struct LoopbackEndpointTests {
         defer { loopback.finish() }
         try await Self.calls[0].run(loopback.client)
         try await Self.calls[0].run(loopback.client)
-        try loopback.expectAppleShapedRequests(count: 2)
-        let tokens = try loopback.emulator.log().map { $0.headers["Authorization"] }
+        try await loopback.expectAppleShapedRequests(count: 2)
+        let tokens = try await loopback.emulator.log().map { $0.headers["Authorization"] }
         #expect(tokens.count == 2 && tokens[0] != nil && tokens[0] == tokens[1])
     }
 }

@@ -65,7 +65,7 @@ struct LoopbackErrorTests {
         #expect(error?.apiError?.rawValue == documented.code)
         #expect(error?.errorMessage?.isEmpty == false)
         #expect(error?.isRetryable == (documented.status == 429 || documented.status >= 500))
-        try loopback.expectAppleShapedRequests(count: 1)
+        try await loopback.expectAppleShapedRequests(count: 1)
     }
 
     /// Input: 429 with Apple's rate-limit body and `Retry-After: 7`. Expected: retryable, `retryAfter` 7 s,
@@ -130,7 +130,7 @@ struct LoopbackErrorTests {
         defer { loopback.finish() }
         let response = try await loopback.client.getTransactionInfo(transactionId: Self.id)
         #expect(response.signedTransactionInfo == "x")
-        try loopback.expectAppleShapedRequests(count: 2)
+        try await loopback.expectAppleShapedRequests(count: 2)
     }
 
     /// Input: an answer delayed 5 s with a client timeout of 0.5 s. Expected: an error well before the answer
@@ -213,7 +213,7 @@ struct LoopbackErrorTests {
         }
         #expect(error?.statusCode == 401)
         #expect(error?.isRetryable == false)
-        let violations = try loopback.emulator.violations()
+        let violations = try await loopback.emulator.violations()
         #expect(violations.count == 1 && violations[0].contains("signature"), "\(violations)")
     }
 }

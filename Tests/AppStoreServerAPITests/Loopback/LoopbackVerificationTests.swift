@@ -49,7 +49,7 @@ struct LoopbackVerificationTests {
         #expect(response.items[1].check == .chain)
         #expect(response.envelopeMismatch == nil)
         #expect(!response.allVerified)
-        try loopback.expectAppleShapedRequests(count: 1)
+        try await loopback.expectAppleShapedRequests(count: 1)
     }
 
     /// Input: a page whose second item belongs to another bundle and whose third is a Production item, under an
@@ -167,7 +167,7 @@ struct LoopbackVerificationTests {
             items.filter { !$0.isVerified }.map { "\($0.page).\($0.index) \($0.code?.rawValue ?? "")" } == [
                 "1.1 untrustedChain"
             ])
-        try loopback.expectAppleShapedRequests(count: 3)
+        try await loopback.expectAppleShapedRequests(count: 3)
     }
 
     /// Input: two pages of notification history chained by `paginationToken` (the request body repeated), each
@@ -208,9 +208,9 @@ struct LoopbackVerificationTests {
         }
         #expect(pages.map(\.page) == [0, 1])
         #expect(pages.allSatisfy { $0.allVerified && $0.items.count == 2 })
-        let log = try loopback.emulator.log()
+        let log = try await loopback.emulator.log()
         #expect(log.count == 2 && log[0].body == log[1].body)
-        try loopback.expectAppleShapedRequests(count: 2)
+        try await loopback.expectAppleShapedRequests(count: 2)
     }
 
     /// Input: a subscription-status response of one group with two last transactions, each with a transaction
@@ -248,6 +248,6 @@ struct LoopbackVerificationTests {
         #expect(response.items.count == 4)
         #expect(response.items.map(\.kind) == [.transaction, .transaction, .renewalInfo, .renewalInfo])
         #expect(response.allVerified, "\(response.failures.map { "\($0.code?.rawValue ?? "")" })")
-        try loopback.expectAppleShapedRequests(count: 1)
+        try await loopback.expectAppleShapedRequests(count: 1)
     }
 }

@@ -48,9 +48,9 @@ struct Loopback {
     }
 
     /// Expects that the emulator found nothing wrong with any request, and saw `count` of them.
-    func expectAppleShapedRequests(count: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(try emulator.violations() == [], sourceLocation: sourceLocation)
-        if let count { #expect(try emulator.log().count == count, sourceLocation: sourceLocation) }
+    func expectAppleShapedRequests(count: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        #expect(try await emulator.violations() == [], sourceLocation: sourceLocation)
+        if let count { #expect(try await emulator.log().count == count, sourceLocation: sourceLocation) }
     }
 
     /// `{"member": [tokens]}`-style JSON values.
