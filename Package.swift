@@ -81,9 +81,18 @@ let package = Package(
             name: "JWSSigningTests",
             dependencies: ["JWSSigning", "JWSVerify", "JWSVerifyTesting"]
         ),
+        // The App Store Server API emulator on loopback (Tests/app-store-api-emulator.py), started and read by
+        // the client's tests and the CLI's: not a product, nothing in Sources links it.
+        .target(
+            name: "AppStoreServerAPIEmulator",
+            dependencies: ["JWSVerify", "JWSVerifyTesting"],
+            path: "Tests/AppStoreServerAPIEmulator"
+        ),
         .testTarget(
             name: "AppStoreServerAPITests",
-            dependencies: ["AppStoreServerAPI", "JWSSigning", "JWSVerify", "JWSVerifyTesting"]
+            dependencies: [
+                "AppStoreServerAPI", "JWSSigning", "JWSVerify", "JWSVerifyTesting", "AppStoreServerAPIEmulator",
+            ]
         ),
         .testTarget(
             name: "JWSVerifyTestingTests",
