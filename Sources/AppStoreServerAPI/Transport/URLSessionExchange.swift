@@ -110,8 +110,14 @@ enum URLSessionExchange {
             }
             guard let continuation else { return }
             if let error {
-                continuation.resume(
-                    throwing: APIError(kind: .network, message: "the request failed: \(error.localizedDescription)"))
+                // URLSession's own timer (the request's `timeoutInterval`) can fire before the transport's: the
+                // same timeout, so the same kind.
+                if (error as? URLError)?.code == .timedOut {
+                    continuation.resume(throwing: APIError(kind: .timedOut, message: "the server did not answer in time"))
+                } else {
+                    continuation.resume(
+                        throwing: APIError(kind: .network, message: "the request failed: \(error.localizedDescription)"))
+                }
                 return
             }
             guard let http = task.response as? HTTPURLResponse else {
