@@ -64,7 +64,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "jwsverify",
-            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting"]
+            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPI"]
         ),
         // Benchmarks: `swift run -c release jwsverify-benchmark`, or Benchmarks/compare.sh; JWSSigning for the
         // realtime answer (`--realtime`), AppStoreServerAPI for the verified history page (`--api-history`).
@@ -100,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "jwsverifyTests",
-            dependencies: ["jwsverify", "JWSVerify", "JWSSigning", "JWSVerifyTesting"]
+            dependencies: ["jwsverify", "JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPIEmulator"]
         ),
     ],
     swiftLanguageModes: [.v6]

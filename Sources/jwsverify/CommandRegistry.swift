@@ -22,6 +22,8 @@ enum Command: Equatable, Sendable {
     case mintReceipt(MintReceiptOptions)
     /// `jwsverify sign KIND …`
     case sign(SignOptions)
+    /// `jwsverify api ENDPOINT …`
+    case api(ApiOptions)
     /// `--help`, `-h` or `help [subcommand]`: the help of a subcommand, or of the tool (nil).
     case help(Subcommand?)
     /// `--version`.
@@ -130,6 +132,7 @@ enum CommandRegistry {
         InspectCommand.definition,
         BatchCommand.definition,
         SignCommand.definition,
+        ApiCommand.definition,
         MintCommand.definition,
         MintPKICommand.definition,
         MintTokenCommand.definition,

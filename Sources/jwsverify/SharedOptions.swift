@@ -29,6 +29,26 @@ extension OptionDeclaration {
         }
     }
 
+    /// `--key <file>`, required: the In-App Purchase key, a .p8 file (`sign`, `api`).
+    static func key(_ keyPath: WritableKeyPath<Options, String> & Sendable) -> Self {
+        .value(
+            "--key", label: "<file>", help: "The In-App Purchase key: an App Store Connect .p8 file (PKCS #8 P-256).",
+            required: true
+        ) { options, string throws(InvalidValue) in options[keyPath: keyPath] = try OptionValue.nonEmpty(string) }
+    }
+
+    /// `--key-id <id>`, required: the key's identifier (`sign`, `api`).
+    static func keyId(_ keyPath: WritableKeyPath<Options, String> & Sendable) -> Self {
+        .value("--key-id", label: "<id>", help: "The key's identifier in App Store Connect.", required: true) {
+            options, string throws(InvalidValue) in options[keyPath: keyPath] = try OptionValue.nonEmpty(string)
+        }
+    }
+
+    /// `--issuer-id <id>`: your issuer id in App Store Connect (`sign`'s JWS kinds, `api`).
+    static func issuerId(help: String, _ keyPath: WritableKeyPath<Options, String?> & Sendable) -> Self {
+        text("--issuer-id", label: "<id>", help: help, keyPath)
+    }
+
     /// `-q`, `--quiet`: nothing on standard output, on every subcommand (``CommandIO/quieted(_:)``).
     static func quiet(
         help: String = "Print nothing; report through the exit status only.",

@@ -57,18 +57,12 @@ struct SignOptions: Equatable, Sendable {
 enum SignCommand {
     // MARK: Options
 
-    static let key = OptionDeclaration<SignOptions>.value(
-        "--key", label: "<file>", help: "The In-App Purchase key: an App Store Connect .p8 file (PKCS #8 P-256).",
-        required: true
-    ) { options, string throws(InvalidValue) in options.keyFile = try OptionValue.nonEmpty(string) }
+    static let key = OptionDeclaration<SignOptions>.key(\.keyFile)
 
-    static let keyId = OptionDeclaration<SignOptions>.value(
-        "--key-id", label: "<id>", help: "The key's identifier in App Store Connect.", required: true
-    ) { options, string throws(InvalidValue) in options.keyId = try OptionValue.nonEmpty(string) }
+    static let keyId = OptionDeclaration<SignOptions>.keyId(\.keyId)
 
-    static let issuerId = OptionDeclaration<SignOptions>.text(
-        "--issuer-id", label: "<id>", help: "Your issuer ID (offer-v2, intro-eligibility, advanced-commerce).",
-        \.issuerId)
+    static let issuerId = OptionDeclaration<SignOptions>.issuerId(
+        help: "Your issuer ID (offer-v2, intro-eligibility, advanced-commerce).", \.issuerId)
 
     static let bundleId = OptionDeclaration<SignOptions>.bundleId(
         help: "Your app's bundle ID (required).", defaultValue: nil, allowsEmpty: false, \.bundleId)
@@ -202,19 +196,10 @@ enum SignCommand {
 
     /// Reads the key (and the request), signs, and prints the signature (or its JSON).
     static func run(_ options: SignOptions) -> CommandResult {
-        let keyBytes: [UInt8]
-        switch readFile(options.keyFile, option: key.name, limit: 65_536) {
-        case .failure(let failure): return .inputFailure(failure)
-        case .success(let bytes): keyBytes = bytes
-        }
         let signingKey: ES256SigningKey
-        do {
-            let text = String(decoding: keyBytes, as: UTF8.self)
-            signingKey =
-                text.contains("-----BEGIN ")
-                ? try ES256SigningKey(pemRepresentation: text) : try ES256SigningKey(derRepresentation: keyBytes)
-        } catch {
-            return MintCommand.failure("\(key.name) \(EscapedText.escaped(options.keyFile)): \(error)")
+        switch Self.signingKey(options.keyFile) {
+        case .failure(let failure): return failure
+        case .success(let key): signingKey = key
         }
         let now = options.timestamp.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date()
         let inputs = SignatureInputs.fixed(nonce: options.nonce ?? UUID(), now: now)
@@ -289,6 +274,22 @@ enum SignCommand {
             "claims": decoded(1),
         ])
         return CommandResult(stdout: JSONWriter.write(object, pretty: true) + "\n", status: ExitCode.verified)
+    }
+
+    /// Reads the `--key` file, PEM or DER: the result of exit 66 when it cannot be read, 1 when it holds no key.
+    static func signingKey(_ path: String) -> Result<ES256SigningKey, CommandResult> {
+        switch readFile(path, option: key.name, limit: 65_536) {
+        case .failure(let failure): return .failure(.inputFailure(failure))
+        case .success(let bytes):
+            let text = String(decoding: bytes, as: UTF8.self)
+            do {
+                return .success(
+                    text.contains("-----BEGIN ")
+                        ? try ES256SigningKey(pemRepresentation: text) : try ES256SigningKey(derRepresentation: bytes))
+            } catch {
+                return .failure(MintCommand.failure("\(key.name) \(EscapedText.escaped(path)): \(error)"))
+            }
+        }
     }
 
     /// Reads a whole file of at most `limit` bytes.

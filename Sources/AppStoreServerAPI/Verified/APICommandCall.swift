@@ -1,0 +1,138 @@
+import Foundation
+import JWSVerify
+
+/// One call of `jwsverify api`: an endpoint and its argument.
+package enum APICommandCall: Sendable, Equatable {
+    /// Get Transaction Info.
+    case transaction(String)
+    /// Get Transaction History, every page.
+    case history(String)
+    /// Get All Subscription Statuses.
+    case statuses(String)
+    /// Get Refund History, every page.
+    case refunds(String)
+    /// Look Up Order ID.
+    case order(String)
+    /// Get App Transaction Info.
+    case appTransaction(String)
+    /// Get Notification History from `start` to `end`, every page.
+    case notifications(start: Date, end: Date)
+    /// Request a Test Notification: no signed item, Apple's JSON answer.
+    case testNotification
+}
+
+/// What a call of `jwsverify api` answered: every page delivered before the error that ended it, if one did.
+package struct APICommandOutcome: Sendable {
+    /// One page: its number from 1, its items in order, and the envelope's disagreement with the verifier.
+    package struct Page: Sendable {
+        /// The page number, from 1.
+        package var number: Int
+        /// Every signed item of the page, in order.
+        package var items: [VerifiedItem]
+        /// The envelope's disagreement with the verifier's configuration, when there is one.
+        package var envelopeMismatch: VerificationError?
+    }
+
+    /// The pages, in order.
+    package var pages: [Page] = []
+    /// The JSON answer of a call that returns no signed item (`testNotification`), compact with sorted keys.
+    package var answer: String?
+    /// The error that ended the call; the pages before it are kept.
+    package var error: APIError?
+
+    /// The number of items, of verified items, and of failed items.
+    package var counts: (items: Int, verified: Int, failed: Int) {
+        let items = pages.reduce(0) { $0 + $1.items.count }
+        let verified = pages.reduce(0) { $0 + $1.items.filter(\.isVerified).count }
+        return (items, verified, items - verified)
+    }
+
+    /// Whether every page's envelope agreed with the verifier and every item verified.
+    package var allVerified: Bool {
+        pages.allSatisfy { $0.envelopeMismatch == nil && $0.items.allSatisfy(\.isVerified) }
+    }
+}
+
+extension VerifyingAPIClient {
+    /// Makes `call`, fetching and verifying every page of a paged endpoint (``VerifiedPages``).
+    ///
+    /// - Parameter call: The endpoint and its argument.
+    /// - Returns: the pages delivered (numbered from 1) and the error that ended the call, if any.
+    package func perform(_ call: APICommandCall) async -> APICommandOutcome {
+        var outcome = APICommandOutcome()
+        func add<Response>(_ response: VerifiedResponse<Response>) {
+            outcome.pages.append(
+                .init(
+                    number: outcome.pages.count + 1, items: response.items, envelopeMismatch: response.envelopeMismatch)
+            )
+        }
+        func all<Response>(_ pages: VerifiedPages<Response>) async throws(APIError) {
+            do {
+                for try await page in pages { add(page) }
+            } catch let error as APIError {
+                throw error
+            } catch {
+                throw APIError(kind: .network, message: "\(error)")
+            }
+        }
+        do throws(APIError) {
+            switch call {
+            case .transaction(let id): add(try await getTransactionInfo(transactionId: id))
+            case .history(let id): try await all(transactionHistory(anyTransactionId: id))
+            case .statuses(let id): add(try await getAllSubscriptionStatuses(anyTransactionId: id))
+            case .refunds(let id): try await all(refundHistory(anyTransactionId: id))
+            case .order(let id): add(try await lookUpOrderId(orderId: id))
+            case .appTransaction(let id): add(try await getAppTransactionInfo(anyTransactionId: id))
+            case .notifications(let start, let end):
+                try await all(
+                    notificationHistory(
+                        notificationHistoryRequest: NotificationHistoryRequest(startDate: start, endDate: end)))
+            case .testNotification:
+                let answer = try await client.requestTestNotification()
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                outcome.answer = (try? encoder.encode(answer)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            }
+        } catch {
+            outcome.error = error
+        }
+        return outcome
+    }
+
+    /// ``perform(_:)`` for a synchronous caller (the command line's main thread): blocks the calling thread until
+    /// the call ends. Never call it from a task of the cooperative pool.
+    ///
+    /// - Parameter call: The endpoint and its argument.
+    /// - Returns: what ``perform(_:)`` returns.
+    package func performBlocking(_ call: APICommandCall) -> APICommandOutcome {
+        /// The outcome, written by the task before it signals and read after the wait: the semaphore orders them.
+        final class Box: @unchecked Sendable { var outcome = APICommandOutcome() }
+        let box = Box(), done = DispatchSemaphore(value: 0)
+        Task {
+            box.outcome = await perform(call)
+            done.signal()
+        }
+        done.wait()
+        return box.outcome
+    }
+}
+
+extension VerifiedItem {
+    /// Writes the item's line as `batch` writes a compact line (without its newline), after `page` and `index`:
+    /// an item whose token verified but disagrees with its envelope is written as not verified, with the
+    /// mismatch's code and check.
+    ///
+    /// - Parameters:
+    ///   - pageNumber: The page number written as `page` (from 1).
+    ///   - out: The bytes the line is appended to.
+    package func writeCompactLine(pageNumber: Int, into out: inout [UInt8]) {
+        var outcome = SignedDataOutcome(token: result, kind: kind, reporting: false)
+        if let envelopeMismatch {
+            outcome.verified = false
+            outcome.error = envelopeMismatch
+        }
+        BatchResultLine.writeCompact(
+            outcome, line: nil, id: nil, fields: nil,
+            leading: [("page", .integer(Int64(pageNumber))), ("index", .integer(Int64(index)))], into: &out)
+    }
+}
