@@ -10,8 +10,8 @@ extension Subcommand {
 
 /// The options of `api`, exactly as given on the command line.
 struct ApiOptions: Equatable, Sendable {
-    /// The positional ENDPOINT and ID.
-    var endpoint = "", id: String?
+    /// The positional ENDPOINT and ID, with `--start` and `--end` for `notifications`.
+    var call = APICommandCall.testNotification
     /// `--key`, `--key-id`, `--issuer-id`.
     var keyFile = "", keyId = "", issuerId: String?
     /// `--bundle-id`, `--environment` (default Production), `--root` and `--app-apple-id`: the verifier's.
@@ -28,9 +28,7 @@ struct ApiOptions: Equatable, Sendable {
 /// of its answer, every page of a paged one.
 enum ApiCommand {
     typealias Declaration = OptionDeclaration<ApiOptions>
-    /// The endpoints that take an ID, then the others.
-    static let endpoints = ["transaction", "history", "statuses", "refunds", "order", "app-transaction"]
-    static let others = ["notifications", "test-notification"]
+    static let endpoints = APICommandCall.namesWithId, others = APICommandCall.namesWithoutId
 
     static let key = Declaration.key(\.keyFile)
     static let keyId = Declaration.keyId(\.keyId)
@@ -55,27 +53,17 @@ enum ApiCommand {
         }
         options.baseURL = url
     }
-    static let start = date("--start", "Notifications sent at or after this time (notifications).", \.start)
-    static let end = date("--end", "Notifications sent before this time (notifications).", \.end)
+    static let start = Declaration.mintDate(
+        "--start", help: "Notifications sent at or after this time (notifications).", example: example,
+        defaultValue: nil, \.start)
+    static let end = Declaration.mintDate(
+        "--end", help: "Notifications sent before this time (notifications).", example: example, \.end)
+    static let example = "2023-01-05T21:22:34Z"
     static let quiet = Declaration.quiet(help: "Print no lines; the summary and the exit status only.", \.quiet)
 
     static let declarations = [
         key, keyId, issuerId, bundleId, environment, root, appAppleId, baseURL, start, end, quiet,
     ]
-
-    /// `--start`, `--end`: an ISO 8601 date-time.
-    static func date(
-        _ name: String, _ help: String, _ keyPath: WritableKeyPath<ApiOptions, Date?> & Sendable
-    )
-        -> Declaration
-    {
-        .value(name, label: "<time>", help: help) { options, string throws(InvalidValue) in
-            guard case .fixed(let date)? = Arguments.parseTime(string) else {
-                throw InvalidValue(hint: ". Please provide an ISO 8601 date-time such as 2023-01-05T21:22:34Z.")
-            }
-            options[keyPath: keyPath] = date
-        }
-    }
 
     /// `api` in ``CommandRegistry``.
     static let definition = CommandDefinition(
@@ -84,7 +72,7 @@ enum ApiCommand {
             overview: "Call an App Store Server API endpoint with your In-App Purchase key and verify every signed"
                 + " item of its answer; history, refunds and notifications: every page.",
             discussion: "Prints one line per signed item, batch's compact line after 'page' (from 1) and 'index';"
-                + " a summary on standard error. notifications needs --start and --end; test-notification prints"
+                + " a summary on standard error. notifications needs --start; test-notification prints"
                 + " Apple's JSON answer (its token). An API error prints its status, code and message on standard"
                 + " error.",
             argument: ArgumentDeclaration(
@@ -114,16 +102,18 @@ enum ApiCommand {
                 var options = parsed.options
                 let all = OptionValue.alternatives((endpoints + others).map { "'\($0)'" })
                 guard let word = parsed.positionals.first else { return usage("Missing <endpoint>: \(all)") }
-                guard (endpoints + others).contains(word) else {
-                    return usage("Unknown endpoint '\(word)'; expected \(all)")
-                }
+                guard
+                    let call = APICommandCall(
+                        name: word, id: parsed.positionals.dropFirst().first ?? "", start: options.start ?? Date(),
+                        end: options.end ?? Date())
+                else { return usage("Unknown endpoint '\(word)'; expected \(all)") }
                 let count = endpoints.contains(word) ? 2 : 1
                 if parsed.positionals.count < count { return usage("Missing <id> for '\(word)'") }
                 if parsed.positionals.count > count {
                     return usage("Unexpected argument '\(parsed.positionals[count])'")
                 }
-                (options.endpoint, options.id) = (word, parsed.positionals.dropFirst().first)
-                let dates = word == "notifications" ? [start.name, end.name] : []
+                options.call = call
+                let dates = word == "notifications" ? [start.name] : []
                 for name in [key.name, keyId.name, issuerId.name, bundleId.name] + dates
                 where !parsed.given.contains(name) {
                     return usage("Missing '\(name)' for '\(word)'")
@@ -143,12 +133,8 @@ enum ApiCommand {
         case .success(let key): signingKey = key
         }
         let verifier: SignedDataVerifier
-        switch options.trust.configure(
-            signedData: "tokens",
-            { roots, xcode in
-                VerificationRunner.tokenMode(options.trust, roots: roots, xcodeCertificate: xcode)
-            })
-        {
+        let tokenMode = { VerificationRunner.tokenMode(options.trust, roots: $0, xcodeCertificate: $1) }
+        switch options.trust.configure(signedData: "tokens", tokenMode) {
         case .failure(let failure): return failure.result(subcommand: .api)
         case .success(.decodeOnly(let error)): return .usage(UsageError(message: error.message, subcommand: .api))
         case .success(.verify(let configured)): verifier = configured
@@ -160,44 +146,11 @@ enum ApiCommand {
         let client = AppStoreServerAPIClient(
             signingKey: signingKey, keyId: options.keyId, issuerId: options.issuerId ?? "",
             bundleId: options.trust.bundleId ?? "", baseURL: url)
-        let id = options.id ?? ""
-        let call: APICommandCall
-        switch options.endpoint {
-        case "transaction": call = .transaction(id)
-        case "history": call = .history(id)
-        case "statuses": call = .statuses(id)
-        case "refunds": call = .refunds(id)
-        case "order": call = .order(id)
-        case "app-transaction": call = .appTransaction(id)
-        case "notifications": call = .notifications(start: options.start ?? Date(), end: options.end ?? Date())
-        default: call = .testNotification
-        }
-        let outcome = client.verifying(with: verifier).performBlocking(call)
-        var out: [UInt8] = []
-        var stderr = ""
-        for page in outcome.pages {
-            if let mismatch = page.envelopeMismatch {
-                stderr +=
-                    "page \(page.number): envelope: \(mismatch.code.rawValue) (\(mismatch.check.rawValue)):"
-                    + " \(EscapedText.escaped(mismatch.message))\n"
-            }
-            for item in page.items {
-                item.writeCompactLine(pageNumber: page.number, into: &out)
-                out.append(UInt8(ascii: "\n"))
-            }
-        }
-        if let answer = outcome.answer { out += Array((answer + "\n").utf8) }
-        let counts = outcome.counts
-        stderr +=
-            "items \(counts.items), verified \(counts.verified), failed \(counts.failed), pages \(outcome.pages.count)\n"
-        var status = outcome.allVerified ? ExitCode.verified : ExitCode.notVerified
-        if let error = outcome.error {
-            stderr +=
-                "Error: \(error.kind.rawValue)" + (error.statusCode.map { " \($0)" } ?? "")
-                + (error.rawAPIError.map { " errorCode \($0)" } ?? "") + ": "
-                + (error.errorMessage ?? error.message) + "\n"
-            status = error.isRetryable ? ExitCode.retryable : ExitCode.notVerified
-        }
-        return CommandResult(stdout: String(decoding: out, as: UTF8.self), stderr: stderr, status: status)
+        let outcome = client.verifying(with: verifier).performBlocking(options.call)
+        let status =
+            outcome.error.map { $0.isRetryable ? ExitCode.retryable : ExitCode.notVerified }
+            ?? (outcome.allVerified ? ExitCode.verified : ExitCode.notVerified)
+        return CommandResult(
+            stdout: String(decoding: outcome.lines, as: UTF8.self), stderr: outcome.report, status: status)
     }
 }

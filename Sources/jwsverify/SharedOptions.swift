@@ -142,12 +142,13 @@ extension OptionDeclaration {
         }
     }
 
-    /// A date of `mint token` and `mint receipt` (`--signed-date`, `--created`): `now` (nil, the default) or an
-    /// ISO 8601 date-time such as `example`.
+    /// A date of `mint token`, `mint receipt` (`--signed-date`, `--created`) and `api` (`--start`, `--end`): `now`
+    /// (nil, the default unless `defaultValue` says otherwise) or an ISO 8601 date-time such as `example`.
     static func mintDate(
-        _ name: String, help: String, example: String, _ keyPath: WritableKeyPath<Options, Date?> & Sendable
+        _ name: String, help: String, example: String, defaultValue: String? = "now",
+        _ keyPath: WritableKeyPath<Options, Date?> & Sendable
     ) -> Self {
-        .value(name, label: "<time>", help: help, defaultValue: "now") { options, string throws(InvalidValue) in
+        .value(name, label: "<time>", help: help, defaultValue: defaultValue) { options, string throws(InvalidValue) in
             switch Arguments.parseTime(string) {
             case .fixed(let date)?: options[keyPath: keyPath] = date
             case .now?: options[keyPath: keyPath] = nil

@@ -201,7 +201,7 @@ struct ApiCommandTests {
         #expect(missing.stderr.contains("404 errorCode 4040010: Transaction id not found."), "\(missing.stderr)")
     }
 
-    /// Input: a --key file that does not exist; a call without --issuer-id; notifications without --end.
+    /// Input: a --key file that does not exist; a call without --issuer-id; notifications without --start.
     /// Expected: 66 naming --key; 64 naming the missing option.
     @Test("a missing key file exits 66; a missing required option exits 64")
     func inputAndUsageErrors() throws {
@@ -215,9 +215,9 @@ struct ApiCommandTests {
         ])
         #expect(noIssuer.status == 64 && noIssuer.stderr.contains("--issuer-id"), "\(noIssuer.stderr)")
         let noEnd = try CLI.run([
-            "api", "notifications", "--start", "2023-10-24T12:00:00Z", "--key", "/k", "--key-id", "K",
+            "api", "notifications", "--end", "2023-10-24T12:00:00Z", "--key", "/k", "--key-id", "K",
             "--issuer-id", "I", "--bundle-id", "com.example",
         ])
-        #expect(noEnd.status == 64 && noEnd.stderr.contains("--end"), "\(noEnd.stderr)")
+        #expect(noEnd.status == 64 && noEnd.stderr.contains("--start"), "\(noEnd.stderr)")
     }
 }

@@ -7,7 +7,7 @@ struct NewUserFindingsTests {
     /// Every subcommand, by the words that name it.
     static let subcommands = [
         ["verify"], ["receipt"], ["inspect"], ["batch"], ["sign"], ["mint", "pki"], ["mint", "token"],
-        ["mint", "receipt"],
+        ["mint", "receipt"], ["api"],
     ]
 
     /// Writes `files` (name and contents) into a fresh directory and runs `body` with their paths.

@@ -120,7 +120,7 @@ struct OptionDeclarationTests {
             acceptsEverything == [
                 "verify --root", "verify --bundle-id", "verify --xcode-certificate", "batch --root",
                 "batch --bundle-id", "batch --xcode-certificate", "receipt --root", "receipt --bundle-id",
-                "receipt --xcode-certificate",
+                "receipt --xcode-certificate", "api --root",
             ])
     }
 

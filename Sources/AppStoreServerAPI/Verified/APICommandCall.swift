@@ -21,6 +21,34 @@ package enum APICommandCall: Sendable, Equatable {
     case testNotification
 }
 
+extension APICommandCall {
+    /// The endpoint names of `jwsverify api` that take an id, in help order.
+    package static let namesWithId = ["transaction", "history", "statuses", "refunds", "order", "app-transaction"]
+    /// The endpoint names that take none.
+    package static let namesWithoutId = ["notifications", "test-notification"]
+
+    /// The call an endpoint name asks for, `nil` for an unknown name.
+    ///
+    /// - Parameters:
+    ///   - name: One of ``namesWithId`` or ``namesWithoutId``.
+    ///   - id: The id of a name that takes one.
+    ///   - start: Where `notifications` starts.
+    ///   - end: Where `notifications` ends.
+    package init?(name: String, id: String, start: Date, end: Date) {
+        switch name {
+        case "transaction": self = .transaction(id)
+        case "history": self = .history(id)
+        case "statuses": self = .statuses(id)
+        case "refunds": self = .refunds(id)
+        case "order": self = .order(id)
+        case "app-transaction": self = .appTransaction(id)
+        case "notifications": self = .notifications(start: start, end: end)
+        case "test-notification": self = .testNotification
+        default: return nil
+        }
+    }
+}
+
 /// What a call of `jwsverify api` answered: every page delivered before the error that ended it, if one did.
 package struct APICommandOutcome: Sendable {
     /// One page: its number from 1, its items in order, and the envelope's disagreement with the verifier.
@@ -50,6 +78,39 @@ package struct APICommandOutcome: Sendable {
     /// Whether every page's envelope agreed with the verifier and every item verified.
     package var allVerified: Bool {
         pages.allSatisfy { $0.envelopeMismatch == nil && $0.items.allSatisfy(\.isVerified) }
+    }
+}
+
+extension APICommandOutcome {
+    /// Standard output: one compact line per item (``VerifiedItem/writeCompactLine(pageNumber:into:)``), then
+    /// the JSON answer of a call without signed items.
+    package var lines: [UInt8] {
+        var out: [UInt8] = []
+        for page in pages {
+            for item in page.items {
+                item.writeCompactLine(pageNumber: page.number, into: &out)
+                out.append(UInt8(ascii: "\n"))
+            }
+        }
+        if let answer { out += Array((answer + "\n").utf8) }
+        return out
+    }
+
+    /// Standard error: each envelope mismatch, the summary `items N, verified N, failed N, pages N`, then
+    /// the error that ended the call (`Error: httpError 404 errorCode 4040010: message`, escaped).
+    package var report: String {
+        var text = ""
+        for page in pages {
+            guard let mismatch = page.envelopeMismatch else { continue }
+            text += "page \(page.number): envelope: \(mismatch.code.rawValue) (\(mismatch.check.rawValue)):"
+            text += " \(EscapedText.escaped(mismatch.message))\n"
+        }
+        let (items, verified, failed) = counts
+        text += "items \(items), verified \(verified), failed \(failed), pages \(pages.count)\n"
+        guard let error else { return text }
+        let code = error.rawAPIError.map { " errorCode \($0)" } ?? ""
+        return text + "Error: \(error.kind.rawValue)\(error.statusCode.map { " \($0)" } ?? "")\(code): "
+            + (error.errorMessage ?? error.message) + "\n"
     }
 }
 
