@@ -139,13 +139,10 @@ enum ApiCommand {
         case .success(.decodeOnly(let error)): return .usage(UsageError(message: error.message, subcommand: .api))
         case .success(.verify(let configured)): verifier = configured
         }
-        let environment = options.trust.environment ?? .production
-        guard let url = options.baseURL ?? AppStoreServerAPIClient.baseURL(for: environment) else {
-            return .usage(UsageError(message: "'\(environment.rawValue)' has no API", subcommand: .api))
-        }
+        let url = options.baseURL ?? AppStoreServerAPIClient.baseURL(for: options.trust.environment ?? .production)
         let client = AppStoreServerAPIClient(
             signingKey: signingKey, keyId: options.keyId, issuerId: options.issuerId ?? "",
-            bundleId: options.trust.bundleId ?? "", baseURL: url)
+            bundleId: options.trust.bundleId ?? "", baseURL: url ?? AppStoreServerAPIClient.productionURL)
         let outcome = client.verifying(with: verifier).performBlocking(options.call)
         let status =
             outcome.error.map { $0.isRetryable ? ExitCode.retryable : ExitCode.notVerified }

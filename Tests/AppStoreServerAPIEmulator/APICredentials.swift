@@ -107,4 +107,25 @@ public struct APICredentials: Sendable {
             payloadJSON: encoder.encode(JSONValue.object(claimsObject)),
             signature: TokenMinter.Signature(key: key ?? apiKey))
     }
+
+    // MARK: Responses
+
+    /// A Get All Subscription Statuses answer of this app in Sandbox: one group whose last transactions are
+    /// `count` pairs of a signed transaction and a signed renewal info.
+    public func subscriptionStatuses(_ count: Int) throws -> APIEmulatorProcess.Response {
+        let last = try (0..<count).map { index in
+            JSONValue.object([
+                "status": .integer(1), "originalTransactionId": .string("200000000\(index)"),
+                "signedTransactionInfo": .string(try item(.transaction)),
+                "signedRenewalInfo": .string(try item(.renewalInfo)),
+            ])
+        }
+        return .init(
+            json: .object([
+                "environment": .string("Sandbox"), "bundleId": .string(bundleId), "appAppleId": .integer(appAppleId),
+                "data": .array([
+                    .object(["subscriptionGroupIdentifier": .string("21"), "lastTransactions": .array(last)])
+                ]),
+            ]))
+    }
 }

@@ -94,32 +94,11 @@ struct ApiCommandTests {
     }
 
     /// Input: subscription statuses of one group, a transaction and a renewal info, all good. Expected: exit 0,
-    /// two verified lines on page 1, no violation.
+    /// two verified lines on page 1 (a transaction and a renewal info), no violation.
     @Test("statuses: all verified, exit 0")
     func statuses() async throws {
         let fixture = try await Fixture { credentials in
-            let last = JSONValue.object([
-                "status": .integer(1), "originalTransactionId": .string(Self.id),
-                "signedTransactionInfo": .string(try credentials.item(.transaction)),
-                "signedRenewalInfo": .string(try credentials.item(.renewalInfo)),
-            ])
-            return [
-                .init(
-                    "GET", "/inApps/v1/subscriptions/\(Self.id)",
-                    [
-                        .init(
-                            json: .object([
-                                "environment": .string("Sandbox"), "bundleId": .string(credentials.bundleId),
-                                "appAppleId": .integer(credentials.appAppleId),
-                                "data": .array([
-                                    .object([
-                                        "subscriptionGroupIdentifier": .string("21"),
-                                        "lastTransactions": .array([last]),
-                                    ])
-                                ]),
-                            ]))
-                    ])
-            ]
+            [.init("GET", "/inApps/v1/subscriptions/\(Self.id)", [try credentials.subscriptionStatuses(1)])]
         }
         defer { fixture.finish() }
         let run = try fixture.run(["statuses", Self.id])

@@ -219,29 +219,7 @@ struct LoopbackVerificationTests {
     @Test("subscription statuses verify every transaction and renewal")
     func subscriptionStatuses() async throws {
         let loopback = try await Loopback { credentials in
-            let last = try (0..<2).map { index in
-                JSONValue.object([
-                    "status": .integer(1), "originalTransactionId": .string("200000000\(index)"),
-                    "signedTransactionInfo": .string(try credentials.item(.transaction)),
-                    "signedRenewalInfo": .string(try credentials.item(.renewalInfo)),
-                ])
-            }
-            return [
-                .init(
-                    "GET", "/inApps/v1/subscriptions/\(Self.id)",
-                    [
-                        .init(
-                            json: .object([
-                                "environment": .string("Sandbox"), "bundleId": .string(credentials.bundleId),
-                                "appAppleId": .integer(credentials.appAppleId),
-                                "data": .array([
-                                    .object([
-                                        "subscriptionGroupIdentifier": .string("21"), "lastTransactions": .array(last),
-                                    ])
-                                ]),
-                            ]))
-                    ])
-            ]
+            [.init("GET", "/inApps/v1/subscriptions/\(Self.id)", [try credentials.subscriptionStatuses(2)])]
         }
         defer { loopback.finish() }
         let response = try await loopback.verifying.getAllSubscriptionStatuses(anyTransactionId: Self.id)
