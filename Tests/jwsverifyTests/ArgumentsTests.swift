@@ -153,9 +153,10 @@ struct ArgumentsTests {
     func helpLayout() {
         for subcommand in [nil] + Subcommand.allCases.map(Optional.some) {
             let text = HelpText.screen(subcommand)
-            // As in argument-parser, ARGUMENTS appears only for commands that take positionals (sign: a kind), and
+            // As in argument-parser, ARGUMENTS appears only for commands that take positionals (sign: a kind; api: an
+            // endpoint), and
             // the mint group (which runs nothing itself) has SUBCOMMANDS instead of EXIT CODES.
-            let takesFile = [nil, .verify, .receipt, .inspect, .batch, .sign].contains(subcommand)
+            let takesFile = [nil, .verify, .receipt, .inspect, .batch, .sign, .api].contains(subcommand)
             var sections = ["OVERVIEW: ", "\nUSAGE: jwsverify", "\nOPTIONS:\n"]
             sections += takesFile ? ["\nARGUMENTS:\n"] : []
             sections += subcommand == .mint ? ["\nSUBCOMMANDS:\n"] : ["\nEXIT CODES:\n"]
