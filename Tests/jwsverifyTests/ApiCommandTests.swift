@@ -5,7 +5,7 @@ import Testing
 
 /// `jwsverify api`: the real binary against the App Store Server API emulator on loopback, whose bearer-token
 /// checks (signature with the key's public half, claims) prove the token the CLI made.
-@Suite("jwsverify api against the emulator")
+@Suite("jwsverify api against the emulator", .serialized)
 struct ApiCommandTests {
     static let id = "2000000001"
 
