@@ -143,7 +143,7 @@ public final class APIEmulatorProcess: @unchecked Sendable {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }()
 
-    /// Writes the configuration, starts the emulator and waits (at most 60 s) until it listens.
+    /// Writes the configuration, starts the emulator and waits (at most 120 s) until it listens.
     ///
     /// Async so that the wait sleeps with `Task.sleep`: a thread of the cooperative pool blocked in a poll would
     /// starve the timers and URLSession callbacks of the tests running beside it. At most two emulators start at
@@ -186,17 +186,20 @@ public final class APIEmulatorProcess: @unchecked Sendable {
         }
 
         // Wait for "PORT n", printed once it listens.
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(120)
         var found: Int?
-        while found == nil && Date() < deadline && process.isRunning {
+        // The file is read once more after the deadline: on a saturated pool the sleeping task may resume only
+        // after the deadline, long after the emulator printed its port.
+        while true {
             let text = (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }),
                 let port = Int(line.dropFirst(5))
             {
                 found = port
-            } else {
-                try? await Task.sleep(for: .milliseconds(10))
+                break
             }
+            guard Date() < deadline, process.isRunning else { break }
+            try? await Task.sleep(for: .milliseconds(10))
         }
         await StartGate.shared.leave()
         guard let found else {
