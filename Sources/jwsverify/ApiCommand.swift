@@ -144,9 +144,11 @@ enum ApiCommand {
             signingKey: signingKey, keyId: options.keyId, issuerId: options.issuerId ?? "",
             bundleId: options.trust.bundleId ?? "", baseURL: url ?? AppStoreServerAPIClient.productionURL)
         let outcome = client.verifying(with: verifier).performBlocking(options.call)
+        // A failed item outranks a retryable error: 75 ("try again later") only when all that came verified.
         let status =
-            outcome.error.map { $0.isRetryable ? ExitCode.retryable : ExitCode.notVerified }
-            ?? (outcome.allVerified ? ExitCode.verified : ExitCode.notVerified)
+            !outcome.allVerified
+            ? ExitCode.notVerified
+            : outcome.error.map { $0.isRetryable ? ExitCode.retryable : ExitCode.notVerified } ?? ExitCode.verified
         return CommandResult(
             stdout: String(decoding: outcome.lines, as: UTF8.self), stderr: outcome.report, status: status)
     }

@@ -183,4 +183,43 @@ struct VerifiedResponseTests {
         }
         #expect(pages == 1 && error?.kind == .malformedResponse)
     }
+
+    /// Input: pages whose revisions cycle r1, r2, r1 (each says hasMore). Expected: the third page is delivered,
+    /// then the sequence throws malformedResponse: a cursor seen before, not only the last one, ends it.
+    @Test("history revisions that cycle back to an earlier page end the sequence with an error")
+    func pagingCycleStops() async throws {
+        let tokens = try Self.transactions(1).map(JSONValue.string)
+        let bodies = try ["r1", "r2", "r1", "r2", "r1", "r2", "r1"].map {
+            try Self.historyBody(tokens, revision: $0, hasMore: true)
+        }
+        let transport = InMemoryTransport(bodies.map { .success(APIResponse(status: 200, body: $0)) })
+        let client = try Fixtures.client(transport).verifying(with: Fixtures.verifier())
+        var pages = 0
+        let error = await #expect(throws: APIError.self) {
+            for try await _ in client.transactionHistory(anyTransactionId: "1000") {
+                pages += 1
+                if pages > 5 { return }  // without the check the cycle goes on
+            }
+        }
+        #expect(pages == 3 && error?.kind == .malformedResponse)
+    }
+
+    /// Input: a Get Transaction Info answer `{}`, and one whose `signedTransactionInfo` is null. Expected: one item
+    /// each, not verified, malformedToken at format: an empty answer never reads as every item verified.
+    @Test("a missing or null signed member is an item that fails, never no item")
+    func missingSignedMember() async throws {
+        for body in ["{}", #"{"signedTransactionInfo":null}"#] {
+            let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
+                body: Data(body.utf8), as: TransactionInfoResponse.self, kind: .transactionInfo)
+            #expect(verified.items.count == 1, "\(body)")
+            #expect(verified.items.first?.code == .malformedToken && verified.items.first?.check == .format)
+            #expect(!verified.allVerified)
+        }
+        let statuses = APIResponseKind.subscriptionStatuses.signedItems(in: [
+            "data": .array([.object(["lastTransactions": .array([.object(["signedRenewalInfo": .string("x")])])])])
+        ])
+        #expect(statuses.map(\.path) == ["data[0].lastTransactions[0].signedTransactionInfo",
+            "data[0].lastTransactions[0].signedRenewalInfo"])
+        #expect(statuses.first?.token == nil)
+    }
 }

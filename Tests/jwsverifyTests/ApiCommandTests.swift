@@ -159,16 +159,28 @@ struct ApiCommandTests {
         #expect(try await fixture.emulator.violations().isEmpty)
     }
 
-    /// Input: 429 with Retry-After, and Apple's documented 404 error body 4040010. Expected: exit 75 for the
-    /// first; exit 1 for the second with its status, code and message on standard error.
+    /// Input: 429 with Retry-After; Apple's documented 404 error body 4040010; an empty answer `{}`; a history
+    /// page holding a forged item followed by 429. Expected: exit 75 for the first; exit 1 for the second with its
+    /// status, code and message on standard error; exit 1 with a malformedToken line for the third; exit 1 (not
+    /// 75) for the fourth.
     @Test("429 exits 75; Apple's error body exits 1 with its code")
     func apiErrors() async throws {
-        let fixture = try await Fixture { _ in
+        let fixture = try await Fixture { credentials in
             [
                 .init("GET", "/inApps/v1/transactions/1", [.init(status: 429, headers: ["Retry-After": "1"])]),
                 .init(
                     "GET", "/inApps/v1/transactions/2",
                     [.appleError(status: 404, code: 4_040_010, message: "Transaction id not found.")]),
+                .init("GET", "/inApps/v1/transactions/3", [.init(json: .object([:]))]),
+                .init(
+                    "GET", "/inApps/v2/history/4", query: [:],
+                    [
+                        Self.historyPage(
+                            credentials, [try credentials.forgedTransaction()], revision: "r1", hasMore: true)
+                    ]),
+                .init(
+                    "GET", "/inApps/v2/history/4", query: ["revision": ["r1"]],
+                    [.init(status: 429, headers: ["Retry-After": "1"])]),
             ]
         }
         defer { fixture.finish() }
@@ -178,6 +190,13 @@ struct ApiCommandTests {
         let missing = try fixture.run(["transaction", "2"])
         #expect(missing.status == 1, "\(missing.stderr)")
         #expect(missing.stderr.contains("404 errorCode 4040010: Transaction id not found."), "\(missing.stderr)")
+        // An empty answer is one failed item, never "every item verified".
+        let empty = try fixture.run(["transaction", "3"])
+        #expect(empty.status == 1 && empty.stdout.contains("malformedToken"), "\(empty.stdout)\(empty.stderr)")
+        // A forged item on page 1, then 429: the forgery decides (1), not the retryable error (75).
+        let forgedThenLimited = try fixture.run(["history", "4"])
+        #expect(forgedThenLimited.status == 1, "\(forgedThenLimited.stderr)")
+        #expect(forgedThenLimited.stdout.contains("untrustedChain") && forgedThenLimited.stderr.contains("429"))
     }
 
     /// Input: a --key file that does not exist; a call without --issuer-id; notifications without --start.

@@ -32,6 +32,8 @@ public struct VerifiedPages<Response: Sendable>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         let fetch: Fetch
         var cursor: String?
+        /// Every cursor followed so far: a page that points back at any of them ends the sequence.
+        var seen: Set<String> = []
         var page = 0
         var done = false
         var pending: APIError?
@@ -58,13 +60,15 @@ public struct VerifiedPages<Response: Sendable>: AsyncSequence, Sendable {
             }
             page += 1
             if hasMore {
-                if let next, !next.isEmpty, next != cursor {
+                // Any cursor seen before, not only the last, would start a cycle: r1, r2, r1, ...
+                if let next, !next.isEmpty, next != cursor, !seen.contains(next) {
+                    seen.insert(next)
                     cursor = next
                 } else {
                     done = true
                     pending = APIError(
                         kind: .malformedResponse,
-                        message: "page \(page - 1) says more pages follow but gives no new cursor")
+                        message: "page \(page - 1) says more pages follow but gives no new cursor (none, or a repeat)")
                 }
             } else {
                 done = true

@@ -70,8 +70,9 @@ public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
 
     /// Every token of a response, in the order of ``signedMembers`` and, within a member, of the arrays.
     ///
-    /// Elements of a token array that are not strings are returned with a `nil` token (so that the caller reports
-    /// them); absent members and `null` are skipped, as they hold no item.
+    /// A token member that is missing from its object, `null` or not a string, and an element of a token array
+    /// that is not a string, are returned with a `nil` token, so that the caller reports them (an empty response
+    /// never reads as "every item verified"); a missing or `null` array holds no item.
     ///
     /// - Parameter response: The response's JSON object.
     /// - Returns: each token with its path and kind.
@@ -90,7 +91,6 @@ public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
     ) {
         guard let step = steps.first else {
             switch value {
-            case .null: return
             case .string(let token): items.append(SignedItem(path: path, kind: kind, token: token))
             default: items.append(SignedItem(path: path, kind: kind, token: nil))
             }
@@ -98,7 +98,15 @@ public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
         }
         let isArray = step.hasSuffix("[]")
         let name = isArray ? String(step.dropLast(2)) : step
-        guard case .object(let members) = value, let member = members[name] else { return }
+        guard case .object(let members) = value else { return }
+        guard let member = members[name] else {
+            // A signed member missing from its object is reported as an item without a token (it fails check 1),
+            // so that `{}` never reads as "every item verified".
+            if !isArray, steps.count == 1 {
+                items.append(SignedItem(path: path.isEmpty ? name : path + "." + name, kind: kind, token: nil))
+            }
+            return
+        }
         let memberPath = path.isEmpty ? name : path + "." + name
         guard isArray else {
             collect(member, steps: steps.dropFirst(), path: memberPath, kind: kind, into: &items)
