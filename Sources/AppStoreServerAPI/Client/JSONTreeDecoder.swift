@@ -98,17 +98,9 @@ private struct TreeDecoder: Decoder {
     }
 
     static func mismatch(_ type: Any.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) -> DecodingError {
-        let found: String
-        switch value {
-        case .null: found = "null"
-        case .bool: found = "a boolean"
-        case .integer, .double: found = "a number"
-        case .string: found = "a string"
-        case .array: found = "an array"
-        case .object: found = "an object"
-        }
-        return DecodingError.typeMismatch(
-            type, DecodingError.Context(codingPath: codingPath, debugDescription: "expected \(type), found \(found)"))
+        DecodingError.typeMismatch(
+            type,
+            DecodingError.Context(codingPath: codingPath, debugDescription: "expected \(type), found \(value.kindName)"))
     }
 
     static func outOfRange(_ type: Any.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) -> DecodingError {
