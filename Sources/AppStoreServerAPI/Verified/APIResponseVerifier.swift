@@ -26,7 +26,7 @@ public struct APIResponseVerifier: Sendable {
     ///   - kind: Which response it is (where its signed members are).
     ///   - page: The page number to record in each item.
     ///   - requestedTransactionId: The transaction id the call named, for a response that answers for that one
-    ///     transaction (``APIResponseKind/itemIsRequestedTransaction``): its item must have that `transactionId` or
+    ///     transaction (`APIResponseKind.itemIsRequestedTransaction`): its item must have that `transactionId` or
     ///     `originalTransactionId` (`envelopeMismatch` otherwise: a valid token of another purchase).
     /// - Returns: the response with every item's verification.
     /// - Throws: ``APIError`` of kind `malformedResponse` when the body is not the response's JSON.
