@@ -147,15 +147,20 @@ struct ApiCommandTests {
         let order = try fixture.run(["order", "MK5TTTVWJH"])
         #expect(order.status == 0, "\(order.stderr)")
         #expect(try fixture.lines(order).map { $0["index"] as? Int } == [0, 1])
+        // Apple's window: a start within the past 180 days.
+        let end = Date().timeIntervalSince1970.rounded(.down)
+        let start = end - 86_400
+        let iso = ISO8601DateFormatter()
         let notifications = try fixture.run([
-            "notifications", "--start", "2023-10-24T12:00:00Z", "--end", "2023-10-25T12:00:00Z",
+            "notifications", "--start", iso.string(from: Date(timeIntervalSince1970: start)), "--end",
+            iso.string(from: Date(timeIntervalSince1970: end)),
         ])
         #expect(notifications.status == 0, "\(notifications.stderr)")
         #expect(try fixture.lines(notifications).first?["kind"] as? String == "notification")
         let quiet = try fixture.run(["transaction", Self.id, "-q"])
         #expect(quiet.status == 0 && quiet.stdout.isEmpty)
         let log = try await fixture.emulator.log()
-        #expect(log.last(where: { $0.method == "POST" })?.body.contains("1698148800000") == true)
+        #expect(log.last(where: { $0.method == "POST" })?.body.contains(String(Int64(start) * 1000)) == true)
         #expect(try await fixture.emulator.violations().isEmpty)
     }
 
