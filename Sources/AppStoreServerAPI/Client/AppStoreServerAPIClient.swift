@@ -2,6 +2,12 @@ import Foundation
 import JWSSigning
 import JWSVerify
 
+/// Apple's spelling of ``AppStoreServerAPIClient/GetTransactionHistoryVersion``: Apple's App Store Server Library
+/// declares the enumeration at the top level, so code written for it compiles here, with a warning that names the
+/// nested type.
+@available(*, deprecated, renamed: "AppStoreServerAPIClient.GetTransactionHistoryVersion")
+public typealias GetTransactionHistoryVersion = AppStoreServerAPIClient.GetTransactionHistoryVersion
+
 /// A client of the App Store Server API, with the method names and labels of Apple's App Store Server Library.
 ///
 /// Each method makes one call (retrying when ``Configuration/retryPolicy`` says so) and returns the decoded
