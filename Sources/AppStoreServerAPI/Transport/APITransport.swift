@@ -36,8 +36,15 @@ public struct APIRequest: Sendable, Hashable {
 
     /// Creates a request.
     ///
-    /// - Parameter isSafeToRepeat: Whether the request may be repeated when an attempt's outcome is unknown;
-    ///   `nil` says so for the idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS) only.
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - url: The full URL.
+    ///   - headers: The header fields, in order.
+    ///   - body: The body, if any.
+    ///   - timeout: How long the whole exchange may take.
+    ///   - maximumResponseBytes: The most response body bytes the transport may read.
+    ///   - isSafeToRepeat: Whether the request may be repeated when an attempt's outcome is unknown; `nil` says so
+    ///     for the idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS) only.
     public init(
         method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil,
         timeout: Duration = .seconds(30), maximumResponseBytes: Int = APIRequest.defaultMaximumResponseBytes,
