@@ -11,7 +11,8 @@ struct BaseURLTests {
     @Test(
         "https, and http to a loopback host, are accepted",
         arguments: [
-            "https://api.storekit.apple.com", "https://api.storekit-sandbox.apple.com", "https://local-testing-base-url",
+            "https://api.storekit.apple.com", "https://api.storekit-sandbox.apple.com",
+            "https://local-testing-base-url",
             "https://proxy.example.com/appstore/", "http://127.0.0.1:8080", "http://[::1]:8080", "http://localhost:1",
             "HTTP://LOCALHOST", "HTTPS://api.example.com",
         ])

@@ -56,7 +56,8 @@ public struct APIRequest: Sendable, Hashable {
         self.body = body
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
-        self.isSafeToRepeat = isSafeToRepeat ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method.uppercased())
+        self.isSafeToRepeat =
+            isSafeToRepeat ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method.uppercased())
     }
 
     /// The value of the first header field named `name` (case-insensitive).

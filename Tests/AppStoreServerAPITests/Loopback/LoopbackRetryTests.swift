@@ -202,19 +202,23 @@ struct RetryRuleTests {
     static let now = Date(timeIntervalSince1970: 784_111_777 - 7)  // 7 s before Sun, 06 Nov 1994 08:49:37 GMT
 
     /// Input: RFC 9110 §5.6.7's example date in its three forms, 7 s after now. Expected: 7 s each.
-    @Test("the three HTTP-date forms of RFC 9110 are read", arguments: [
-        "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
-    ])
+    @Test(
+        "the three HTTP-date forms of RFC 9110 are read",
+        arguments: [
+            "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+        ])
     func httpDateForms(text: String) {
         #expect(RetryAfter.parse(text, now: Self.now) == .seconds(7), "\(text)")
     }
 
     /// Input: dates that are not exactly one of the forms, or that do not exist. Expected: nil each.
-    @Test("malformed HTTP dates are ignored", arguments: [
-        "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC", "sun, 06 nov 1994 08:49:37 GMT",
-        "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sunday, 06-Nov-1994 08:49:37 GMT",
-        "Sun Nov 6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 GMT x", "Sun, 06 Nov 1994 08:49:37",
-    ])
+    @Test(
+        "malformed HTTP dates are ignored",
+        arguments: [
+            "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC", "sun, 06 nov 1994 08:49:37 GMT",
+            "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT", "Sunday, 06-Nov-1994 08:49:37 GMT",
+            "Sun Nov 6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 GMT x", "Sun, 06 Nov 1994 08:49:37",
+        ])
     func malformedDates(text: String) {
         #expect(RetryAfter.parse(text, now: Self.now) == nil, "\(text)")
     }
@@ -254,9 +258,11 @@ struct RetryRuleTests {
             (APIError(kind: .httpError, statusCode: 400, message: ""), false, false),
         ]
         for (error, safe, unsafe) in errors {
-            #expect((policy.delay(beforeRetry: 0, after: error, safeToRepeat: true, random: 1) != nil) == safe, "\(error)")
             #expect(
-                (policy.delay(beforeRetry: 0, after: error, safeToRepeat: false, random: 1) != nil) == unsafe, "\(error)")
+                (policy.delay(beforeRetry: 0, after: error, safeToRepeat: true, random: 1) != nil) == safe, "\(error)")
+            #expect(
+                (policy.delay(beforeRetry: 0, after: error, safeToRepeat: false, random: 1) != nil) == unsafe,
+                "\(error)")
         }
         let late = APIError(kind: .httpError, statusCode: 429, retryAfter: .seconds(11), message: "")
         #expect(policy.delay(beforeRetry: 0, after: late, random: 1) == nil)

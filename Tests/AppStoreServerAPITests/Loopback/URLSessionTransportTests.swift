@@ -56,7 +56,8 @@ struct URLSessionTransportTests {
             }
             let counts = probe.snapshot
             #expect(
-                counts.invalidated == counts.made, "sessions not invalidated: \(counts)", sourceLocation: sourceLocation)
+                counts.invalidated == counts.made, "sessions not invalidated: \(counts)", sourceLocation: sourceLocation
+            )
             #expect(counts.resumed == resumed, "\(counts)", sourceLocation: sourceLocation)
             if let made { #expect(counts.made == made, "\(counts)", sourceLocation: sourceLocation) }
         }
