@@ -53,6 +53,10 @@ const EVP_MD *cjws_internal_sha256_md(void);
  * owned by the thread (keys.c). NULL on an allocation or fetch failure. */
 EVP_PKEY_CTX *cjws_internal_verify_context(cjws_internal_verify_slot which, EVP_PKEY *key);
 
+/* This thread's context in the RSA slot for `key`, set to PKCS #1 v1.5 padding with digest `md` (set once
+ * per key, digest and thread, then reused). NULL on a failure. */
+EVP_PKEY_CTX *cjws_internal_rsa_verify_context(EVP_PKEY *key, const EVP_MD *md);
+
 /* leaf.c, without the self-test gate (the self-test itself calls them): the keyless parse of a P-256
  * leaf and the check of a leaf under a known intermediate. Same contracts as
  * cjws_x509_from_der_p256_leaf and cjws_leaf_accepted_under. */

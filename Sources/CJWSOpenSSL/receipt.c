@@ -200,11 +200,10 @@ int cjws_rsa_verify_content(EVP_PKEY *key, int digest_nid, const void *content, 
     if (EVP_Digest(content, content_length, digest, &digest_length, md, NULL) != 1) {
         return -1;
     }
-    EVP_PKEY_CTX *context = cjws_internal_verify_context(CJWS_INTERNAL_VERIFY_SLOT_RSA, key); /* owned by this thread's slot */
     /* What CMS_verify does for a SignerInfo without signed attributes: PKCS #1 v1.5 (the key's default
-     * padding) with the SignerInfo's digest, the DigestInfo checked by OpenSSL. */
-    if (context == NULL || EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) != 1 ||
-        EVP_PKEY_CTX_set_signature_md(context, md) != 1) {
+     * padding) with the SignerInfo's digest, the DigestInfo checked by OpenSSL. Owned by this thread's slot. */
+    EVP_PKEY_CTX *context = cjws_internal_rsa_verify_context(key, md);
+    if (context == NULL) {
         ERR_clear_error();
         return -1;
     }

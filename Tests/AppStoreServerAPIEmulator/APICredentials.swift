@@ -111,13 +111,16 @@ public struct APICredentials: Sendable {
     // MARK: Responses
 
     /// A Get All Subscription Statuses answer of this app in Sandbox: one group whose last transactions are
-    /// `count` pairs of a signed transaction and a signed renewal info.
+    /// `count` pairs of a signed transaction and a signed renewal info, each entry's `originalTransactionId` the
+    /// one its two items state (as Apple's are).
     public func subscriptionStatuses(_ count: Int) throws -> APIEmulatorProcess.Response {
         let last = try (0..<count).map { index in
-            JSONValue.object([
-                "status": .integer(1), "originalTransactionId": .string("200000000\(index)"),
-                "signedTransactionInfo": .string(try item(.transaction)),
-                "signedRenewalInfo": .string(try item(.renewalInfo)),
+            let original = "200000000\(index)"
+            let overrides = PayloadOverrides(set: ["originalTransactionId": .string(original)])
+            return JSONValue.object([
+                "status": .integer(1), "originalTransactionId": .string(original),
+                "signedTransactionInfo": .string(try item(.transaction, overrides: overrides)),
+                "signedRenewalInfo": .string(try item(.renewalInfo, overrides: overrides)),
             ])
         }
         return .init(

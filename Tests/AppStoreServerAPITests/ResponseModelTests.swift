@@ -87,6 +87,36 @@ struct ResponseModelTests {
         #expect(error?.kind == .httpError && error?.rawAPIError == 9_990_000 && error?.apiError?.name == nil)
     }
 
+    /// Input: bodies the strict parser or the model refuses. Expected: `malformedResponse`, saying where; the same
+    /// bodies with the defect removed decode (so each case fails for its defect alone).
+    @Test("a body with duplicate members, a number out of its field's range or a wrong type is malformed, saying where")
+    func strictBodies() throws {
+        let good = #"{"bundleId":"com.example","hasMore":true,"appAppleId":1,"signedTransactions":["a.b.c"]}"#
+        #expect(try AppStoreServerAPIClient.decode(HistoryResponse.self, from: Data(good.utf8)).appAppleId == 1)
+        let cases: [(body: String, says: String)] = [
+            (#"{"bundleId":"com.example","bundleId":"com.other"}"#, "duplicate"),
+            (#"{"signedTransactions":["a.b.c",7]}"#, "signedTransactions[1]: expected String, found a number"),
+            (#"{"hasMore":"yes"}"#, "hasMore: expected Bool, found a string"),
+            (#"{"appAppleId":1.5}"#, "appAppleId: a number that does not fit in Int64"),
+            (#"{"appAppleId":9223372036854775808}"#, "appAppleId: a number that does not fit in Int64"),
+            (#"{"data":[{"lastTransactions":[{"status":"1"}]}]}"#, "data[0].lastTransactions[0].status: expected Int64"),
+        ]
+        for (body, says) in cases {
+            let error = #expect(throws: APIError.self, "\(body)") {
+                if body.contains("data") {
+                    _ = try AppStoreServerAPIClient.decode(StatusResponse.self, from: Data(body.utf8))
+                } else {
+                    _ = try AppStoreServerAPIClient.decode(HistoryResponse.self, from: Data(body.utf8))
+                }
+            }
+            #expect(error?.kind == .malformedResponse, "\(body)")
+            #expect(error?.message.contains(says) == true, "\(body): \(error?.message ?? "")")
+        }
+        let dated = try AppStoreServerAPIClient.decode(
+            ExtendRenewalDateResponse.self, from: Data(#"{"effectiveDate":1698148900123}"#.utf8))
+        #expect(dated.effectiveDate == Date(timeIntervalSince1970: 1_698_148_900.123))
+    }
+
     /// Decodes a file as the client decodes a 2xx body, and checks that it re-encodes to the same JSON value.
     private func decode<T: Codable>(_ type: T.Type, _ file: String) async throws -> T {
         let body = try Vectors.api(file)

@@ -101,20 +101,21 @@ struct VerifiedResponseTests {
         #expect(verified.items[0].code == .envelopeMismatch)
     }
 
-    /// Input: statuses with two subscriptions, each a transaction and renewal info. Expected: four items, paths
-    /// from the table, kinds transaction and renewal info, all verified.
-    @Test("subscription statuses verify every transaction and renewal info")
-    func statuses() async throws {
-        let minter = try Fixtures.minter()
-        let transactions = try minter.mint(.transaction, parameters: Fixtures.parameters(), count: 2)
-        let renewals = try minter.mint(.renewalInfo, parameters: Fixtures.parameters(), count: 2)
-        let last: [JSONValue] = (0..<2).map { index in
+    /// The `originalTransactionId` a minted token states (read without verifying).
+    static func originalTransactionId(_ token: String) throws -> String {
+        try #require(SignedDataVerifier.decodeUnverified(token).payload?.originalTransactionId)
+    }
+
+    /// A Get All Subscription Statuses body: one group, an entry per (transaction, renewal info, stated original
+    /// transaction id).
+    static func statusesBody(_ entries: [(transaction: String, renewal: String, original: String)]) throws -> Data {
+        let last: [JSONValue] = entries.map { entry in
             .object([
-                "status": .integer(1), "originalTransactionId": .string("\(index)"),
-                "signedTransactionInfo": .string(transactions[index]), "signedRenewalInfo": .string(renewals[index]),
+                "status": .integer(1), "originalTransactionId": .string(entry.original),
+                "signedTransactionInfo": .string(entry.transaction), "signedRenewalInfo": .string(entry.renewal),
             ])
         }
-        let body = try JSONEncoder().encode(
+        return try JSONEncoder().encode(
             JSONValue.object([
                 "environment": .string("Sandbox"), "bundleId": .string(Fixtures.bundleId),
                 "appAppleId": .integer(Fixtures.appAppleId),
@@ -122,12 +123,77 @@ struct VerifiedResponseTests {
                     .object(["subscriptionGroupIdentifier": .string("g"), "lastTransactions": .array(last)])
                 ]),
             ]))
+    }
+
+    /// Input: statuses with two subscriptions, each a transaction and renewal info. Expected: four items, paths
+    /// from the table, kinds transaction and renewal info, all verified.
+    @Test("subscription statuses verify every transaction and renewal info")
+    func statuses() async throws {
+        let minter = try Fixtures.minter()
+        let transactions = try minter.mint(.transaction, parameters: Fixtures.parameters(), count: 2)
+        let renewals = try minter.mint(.renewalInfo, parameters: Fixtures.parameters(), count: 2)
+        let body = try Self.statusesBody(
+            try (0..<2).map { (transactions[$0], renewals[$0], try Self.originalTransactionId(transactions[$0])) })
         let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
             body: body, as: StatusResponse.self, kind: .subscriptionStatuses)
         #expect(verified.items.count == 4 && verified.allVerified)
         #expect(verified.items.map(\.kind) == [PayloadKind.transaction, .transaction, .renewalInfo, .renewalInfo])
         #expect(verified.items[2].path == "data[0].lastTransactions[0].signedRenewalInfo")
         #expect(verified.items[2].renewalInfo != nil)
+    }
+
+    /// Input: a statuses entry whose renewal information belongs to another subscription than the entry states
+    /// (a valid token moved between entries). Expected: that item is `envelopeMismatch` at claims; the others
+    /// verify.
+    @Test("an item whose originalTransactionId is not its entry's is envelopeMismatch")
+    func statusesEntryMismatch() async throws {
+        let minter = try Fixtures.minter()
+        let transactions = try minter.mint(.transaction, parameters: Fixtures.parameters(), count: 2)
+        let renewals = try minter.mint(.renewalInfo, parameters: Fixtures.parameters(), count: 2)
+        let originals = try transactions.map(Self.originalTransactionId)
+        #expect(originals[0] != originals[1])
+        let body = try Self.statusesBody([
+            (transactions[0], renewals[0], originals[0]), (transactions[1], renewals[0], originals[1]),
+        ])
+        let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
+            body: body, as: StatusResponse.self, kind: .subscriptionStatuses)
+        #expect(verified.items.map(\.isVerified) == [true, true, true, false])
+        #expect(verified.items[3].code == .envelopeMismatch && verified.items[3].check == .claims)
+        #expect(verified.items[3].path == "data[0].lastTransactions[1].signedRenewalInfo")
+    }
+
+    /// Input: Get Transaction Info answered with a valid transaction of another purchase. Expected: the item is
+    /// `envelopeMismatch` when the call named another id; the same answer for its own id verifies.
+    @Test("Get Transaction Info answered with another transaction is envelopeMismatch")
+    func transactionInfoOfAnotherId() async throws {
+        let token = try Self.transactions(1)[0]
+        let body = try JSONEncoder().encode(JSONValue.object(["signedTransactionInfo": .string(token)]))
+        let responses = APIResponseVerifier(verifier: try Fixtures.verifier())
+        let other = try await responses.verify(
+            body: body, as: TransactionInfoResponse.self, kind: .transactionInfo, requestedTransactionId: "999")
+        #expect(other.items[0].code == .envelopeMismatch && other.items[0].check == .claims)
+        let own = try await responses.verify(
+            body: body, as: TransactionInfoResponse.self, kind: .transactionInfo,
+            requestedTransactionId: try Self.originalTransactionId(token))
+        #expect(own.allVerified)
+    }
+
+    /// Input: history pages whose envelope leaves out bundleId, or environment. Expected: the response is
+    /// `envelopeMismatch` (removing a member never skips its check); with both, it verifies.
+    @Test("an envelope that leaves out its bundleId or environment is envelopeMismatch")
+    func envelopeMembersMissing() async throws {
+        let tokens = try Self.transactions(1).map(JSONValue.string)
+        for member in ["bundleId", "environment"] {
+            guard case .object(var object) = try JSONDecoder().decode(JSONValue.self, from: Self.historyBody(tokens))
+            else { Issue.record("not an object"); return }
+            object[member] = nil
+            let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
+                body: try JSONEncoder().encode(JSONValue.object(object)), as: HistoryResponse.self,
+                kind: .transactionHistory)
+            #expect(verified.envelopeMismatch?.code == .envelopeMismatch, "\(member)")
+            #expect(verified.envelopeMismatch?.message.contains(member) == true, "\(member)")
+            #expect(!verified.allVerified)
+        }
     }
 
     /// Input: a body that is not JSON, and one truncated. Expected: malformedResponse that says which.

@@ -1,6 +1,7 @@
 import AppStoreServerAPIEmulator
 import Foundation
 import JWSVerify
+import JWSVerifyTesting
 import Testing
 
 /// `jwsverify api`: the real binary against the App Store Server API emulator on loopback, whose bearer-token
@@ -117,7 +118,15 @@ struct ApiCommandTests {
             [
                 .init(
                     "GET", "/inApps/v1/transactions/\(Self.id)",
-                    [.init(json: .object(["signedTransactionInfo": .string(try credentials.item(.transaction))]))]),
+                    [
+                        .init(
+                            json: .object([
+                                "signedTransactionInfo": .string(
+                                    try credentials.item(
+                                        .transaction,
+                                        overrides: PayloadOverrides(set: ["transactionId": .string(Self.id)])))
+                            ]))
+                    ]),
                 .init(
                     "GET", "/inApps/v1/lookup/MK5TTTVWJH",
                     [

@@ -1,7 +1,7 @@
 import Foundation
 
-/// How the client writes request bodies and reads responses: dates as whole milliseconds since 1970 (Apple's
-/// format), keys sorted, slashes unescaped.
+/// How the client writes request bodies: dates as whole milliseconds since 1970 (Apple's format), keys sorted,
+/// slashes unescaped. Responses are read by `JSONTreeDecoder`, with the same date format.
 enum APIJSON {
     static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
@@ -22,18 +22,5 @@ enum APIJSON {
         let value = (date.timeIntervalSince1970 * 1000).rounded()
         guard value.isFinite, value.magnitude < 9.0e18 else { return nil }
         return Int64(value)
-    }
-
-    static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let milliseconds = try container.decode(Double.self)
-            guard milliseconds.isFinite else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a date that is not finite")
-            }
-            return Date(timeIntervalSince1970: milliseconds / 1000)
-        }
-        return decoder
     }
 }

@@ -30,10 +30,31 @@ extension AppStoreServerAPIClient {
 
     /// Decodes a 2xx body as `Response`; a body that is not the endpoint's JSON is `malformedResponse`.
     static func decode<Response: Decodable>(_ type: Response.Type, from body: Data) throws(APIError) -> Response {
+        try decode(Response.self, from: try object(of: body, expected: String(describing: Response.self)))
+    }
+
+    /// Reads a response body once, with the library's strict parser (RFC 8259, bounded nesting, no duplicate
+    /// member names): the model and the signed members are then both read from this tree.
+    static func object(of body: Data, expected: String) throws(APIError) -> [String: JSONValue] {
         do {
-            return try APIJSON.decoder().decode(Response.self, from: body)
+            return try JSONParser.parseObject(Array(body))
         } catch {
-            throw malformedBody(body, expected: String(describing: Response.self))
+            throw malformedBody(body, expected: expected)
+        }
+    }
+
+    /// Decodes `Response` from a body's tree; a tree of another shape is `malformedResponse`, naming where.
+    static func decode<Response: Decodable>(
+        _ type: Response.Type, from object: [String: JSONValue]
+    ) throws(APIError) -> Response {
+        do {
+            return try JSONTreeDecoder.decode(Response.self, from: .object(object))
+        } catch {
+            let expected = String(describing: Response.self)
+            throw APIError(
+                kind: .malformedResponse,
+                message: "the response is not a \(expected): the JSON does not have the shape of \(expected)"
+                    + JSONTreeDecoder.where(error))
         }
     }
 
@@ -199,7 +220,7 @@ extension AppStoreServerAPIClient {
     /// error JSON, and `Retry-After`.
     func error(of response: APIResponse) -> APIError {
         let retryAfter = RetryAfter.parse(response.value(forHeader: "Retry-After"), now: configuration.now())
-        let payload = try? APIJSON.decoder().decode(ErrorPayload.self, from: response.body)
+        let payload = try? Self.decode(ErrorPayload.self, from: response.body)
         if let payload, let code = payload.errorCode {
             let name = APIErrorCode(rawValue: code).description
             return APIError(

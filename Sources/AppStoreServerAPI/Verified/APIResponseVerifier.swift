@@ -25,23 +25,27 @@ public struct APIResponseVerifier: Sendable {
     ///   - type: The response's model.
     ///   - kind: Which response it is (where its signed members are).
     ///   - page: The page number to record in each item.
+    ///   - requestedTransactionId: The transaction id the call named, for a response that answers for that one
+    ///     transaction (``APIResponseKind/itemIsRequestedTransaction``): its item must have that `transactionId` or
+    ///     `originalTransactionId` (`envelopeMismatch` otherwise: a valid token of another purchase).
     /// - Returns: the response with every item's verification.
     /// - Throws: ``APIError`` of kind `malformedResponse` when the body is not the response's JSON.
     public func verify<Response: Decodable & Sendable>(
-        body: Data, as type: Response.Type, kind: APIResponseKind, page: Int = 0
+        body: Data, as type: Response.Type, kind: APIResponseKind, page: Int = 0,
+        requestedTransactionId: String? = nil
     ) async throws(APIError) -> VerifiedResponse<Response> {
-        let response = try AppStoreServerAPIClient.decode(Response.self, from: body)
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: body) else {
-            throw AppStoreServerAPIClient.malformedBody(body, expected: String(describing: Response.self))
-        }
+        // The body is read once: the model and the signed members come from the same tree.
+        let object = try AppStoreServerAPIClient.object(of: body, expected: String(describing: Response.self))
+        let response = try AppStoreServerAPIClient.decode(Response.self, from: object)
         let envelope = kind.envelopeStatesApp ? Envelope(object) : nil
         let envelopeMismatch = envelope.flatMap { disagreement(of: $0) }
         var items: [VerifiedItem] = []
         for (index, found) in kind.signedItems(in: object).enumerated() {
             let token = found.token ?? ""
             let result = await verifier.verifyAndDecode(signedData: token, as: found.kind)
-            let mismatch = envelope.flatMap { envelope in
-                result.payload.flatMap { disagreement(of: $0, with: envelope) }
+            let mismatch = result.payload.flatMap { payload in
+                envelope.flatMap { disagreement(of: payload, with: $0) }
+                    ?? disagreement(of: payload, with: found, requested: kind.itemIsRequestedTransaction ? requestedTransactionId : nil)
             }
             items.append(
                 VerifiedItem(
@@ -65,8 +69,13 @@ public struct APIResponseVerifier: Sendable {
         }
     }
 
-    /// How the envelope disagrees with the verifier's configuration, if it does.
+    /// How the envelope disagrees with the verifier's configuration, if it does. An envelope that states the app
+    /// must name its bundle and environment (Apple's always do): one that leaves either out is a mismatch, so that
+    /// removing a member never skips its check.
     func disagreement(of envelope: Envelope) -> VerificationError? {
+        guard envelope.bundleId != nil, envelope.environment != nil else {
+            return mismatch("the response states no \(envelope.bundleId == nil ? "bundleId" : "environment")")
+        }
         if let expected = verifier.bundleId, let stated = envelope.bundleId, stated != expected {
             return mismatch("the response's bundleId \"\(stated)\" is not the verifier's \"\(expected)\"")
         }
@@ -92,6 +101,21 @@ public struct APIResponseVerifier: Sendable {
         }
         if let stated = envelope.environment, let item = payload.environment?.rawValue, item != stated {
             return mismatch("the item's environment \"\(item)\" is not the response's \"\(stated)\"")
+        }
+        return nil
+    }
+
+    /// How a verified item disagrees with what stands beside it or with the call, if it does: the
+    /// `originalTransactionId` its entry states (a `lastTransactions` entry), and the transaction id asked for.
+    func disagreement(
+        of payload: DecodedPayload, with found: APIResponseKind.SignedItem, requested: String?
+    ) -> VerificationError? {
+        if let stated = found.statedOriginalTransactionId, let item = payload.originalTransactionId, item != stated {
+            return mismatch("the item's originalTransactionId \"\(item)\" is not its entry's \"\(stated)\"")
+        }
+        if let requested, payload.transactionId != requested, payload.originalTransactionId != requested {
+            let item = payload.transactionId ?? "none"
+            return mismatch("the item's transactionId \"\(item)\" is not the one asked for, \"\(requested)\"")
         }
         return nil
     }

@@ -24,7 +24,9 @@ public struct VerifyingAPIClient: Sendable {
     ) async throws(APIError)
         -> VerifiedResponse<TransactionInfoResponse>
     {
-        try await fetch(.get, ["inApps", "v1", "transactions", transactionId], kind: .transactionInfo)
+        try await fetch(
+            .get, ["inApps", "v1", "transactions", transactionId], kind: .transactionInfo,
+            requestedTransactionId: transactionId)
     }
 
     /// Get Transaction History, one page, every transaction verified and the envelope checked.
@@ -149,9 +151,11 @@ public struct VerifyingAPIClient: Sendable {
 
     private func fetch<Response: Decodable & Sendable>(
         _ method: AppStoreServerAPIClient.Method, _ path: [String], query: [(String, String)] = [], body: Data? = nil,
-        kind: APIResponseKind, page: Int = 0
+        kind: APIResponseKind, page: Int = 0, requestedTransactionId: String? = nil
     ) async throws(APIError) -> VerifiedResponse<Response> {
         let response = try await client.send(method, path, query: query, body: body, contentType: "application/json")
-        return try await responses.verify(body: response.body, as: Response.self, kind: kind, page: page)
+        return try await responses.verify(
+            body: response.body, as: Response.self, kind: kind, page: page,
+            requestedTransactionId: requestedTransactionId)
     }
 }

@@ -86,22 +86,28 @@ package enum Base64 {
                 guard let target = buffer.baseAddress else { return }
                 // Whole quanta: four characters to three bytes. An invalid character maps to 0xFF,
                 // which sets bit 6 or 7 of the OR of the four values.
+                // Offsets stay below `count` and `outputCount` (fullBlocks quanta of four and of three), so
+                // their sums cannot overflow: wrapping arithmetic drops the checks from the hot loop.
                 var inOffset = 0
                 var outOffset = 0
+                var invalid: UInt8 = 0
                 for _ in 0..<fullBlocks {
                     let a = table[Int(source[inOffset])]
-                    let b = table[Int(source[inOffset + 1])]
-                    let c = table[Int(source[inOffset + 2])]
-                    let d = table[Int(source[inOffset + 3])]
-                    if (a | b | c | d) & 0xC0 != 0 {
-                        valid = false
-                        return
-                    }
-                    target[outOffset] = a << 2 | b >> 4
-                    target[outOffset + 1] = b << 4 | c >> 2
-                    target[outOffset + 2] = c << 6 | d
-                    inOffset += 4
-                    outOffset += 3
+                    let b = table[Int(source[inOffset &+ 1])]
+                    let c = table[Int(source[inOffset &+ 2])]
+                    let d = table[Int(source[inOffset &+ 3])]
+                    invalid |= a | b | c | d
+                    target[outOffset] = a &<< 2 | b &>> 4
+                    target[outOffset &+ 1] = b &<< 4 | c &>> 2
+                    target[outOffset &+ 2] = c &<< 6 | d
+                    inOffset &+= 4
+                    outOffset &+= 3
+                }
+                // An invalid character anywhere sets bit 6 or 7 of the OR of every value (checked once: the
+                // bytes written meanwhile are discarded with the array).
+                if invalid & 0xC0 != 0 {
+                    valid = false
+                    return
                 }
                 // The last, partial quantum: its unused bits must be zero (canonical encoding).
                 if remainder >= 2 {

@@ -45,6 +45,19 @@ public enum JSONValue: Codable, Hashable, Sendable {
         }
     }
 
+    /// What kind of value this is, for messages: `null`, `a boolean`, `a number`, `a string`, `an array`,
+    /// `an object`.
+    package var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .integer, .double: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
     /// Encodes the value as it was decoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

@@ -60,17 +60,9 @@ struct JSONObjectReader {
     }
 
     static func mismatch(_ type: Any.Type, _ value: JSONValue) -> DecodingError {
-        let found: String
-        switch value {
-        case .null: found = "null"
-        case .bool: found = "a boolean"
-        case .integer, .double: found = "a number"
-        case .string: found = "a string"
-        case .array: found = "an array"
-        case .object: found = "an object"
-        }
-        return DecodingError.typeMismatch(
-            type, DecodingError.Context(codingPath: [], debugDescription: "Expected \(type) but found \(found)."))
+        DecodingError.typeMismatch(
+            type,
+            DecodingError.Context(codingPath: [], debugDescription: "Expected \(type) but found \(value.kindName)."))
     }
 
     /// The same error with `key` in front of its coding path (paths are built only when failing).

@@ -58,6 +58,10 @@ public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
         self == .transactionHistory || self == .subscriptionStatuses
     }
 
+    /// Whether the response answers for one transaction, the one whose id the call named (Get Transaction Info):
+    /// its item's `transactionId` or `originalTransactionId` must be that id.
+    public var itemIsRequestedTransaction: Bool { self == .transactionInfo }
+
     /// One token found in a response.
     public struct SignedItem: Sendable, Hashable {
         /// Its place: `signedTransactions[3]`, `data[0].lastTransactions[1].signedRenewalInfo`.
@@ -66,6 +70,17 @@ public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
         public let kind: PayloadKind
         /// The token; `nil` when the member is present but not a string (reported, never dropped).
         public let token: String?
+        /// The `originalTransactionId` that the object holding the token states beside it, when it does (an entry
+        /// of `lastTransactions`): the item's own must be the same.
+        public let statedOriginalTransactionId: String?
+
+        /// Creates an item.
+        public init(path: String, kind: PayloadKind, token: String?, statedOriginalTransactionId: String? = nil) {
+            self.path = path
+            self.kind = kind
+            self.token = token
+            self.statedOriginalTransactionId = statedOriginalTransactionId
+        }
     }
 
     /// Every token of a response, in the order of ``signedMembers`` and, within a member, of the arrays.
@@ -99,25 +114,35 @@ public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
         let isArray = step.hasSuffix("[]")
         let name = isArray ? String(step.dropLast(2)) : step
         guard case .object(let members) = value else { return }
-        guard let member = members[name] else {
-            // A signed member missing from its object is reported as an item without a token (it fails check 1),
-            // so that `{}` never reads as "every item verified".
-            if !isArray, steps.count == 1 {
-                items.append(SignedItem(path: path.isEmpty ? name : path + "." + name, kind: kind, token: nil))
-            }
-            return
-        }
         let memberPath = path.isEmpty ? name : path + "." + name
-        guard isArray else {
-            collect(member, steps: steps.dropFirst(), path: memberPath, kind: kind, into: &items)
+        guard !isArray, steps.count == 1 else {
+            guard let member = members[name] else { return }
+            guard isArray else {
+                collect(member, steps: steps.dropFirst(), path: memberPath, kind: kind, into: &items)
+                return
+            }
+            collectElements(of: member, steps: steps.dropFirst(), path: memberPath, kind: kind, into: &items)
             return
         }
+        // The token's own member. One missing, `null` or not a string is an item without a token (it fails
+        // check 1), so that `{}` never reads as "every item verified".
+        var stated: String?
+        if case .string(let value)? = members["originalTransactionId"] { stated = value }
+        var token: String?
+        if case .string(let value)? = members[name] { token = value }
+        items.append(SignedItem(path: memberPath, kind: kind, token: token, statedOriginalTransactionId: stated))
+    }
+
+    private func collectElements(
+        of member: JSONValue, steps: ArraySlice<String>, path memberPath: String, kind: PayloadKind,
+        into items: inout [SignedItem]
+    ) {
         guard case .array(let elements) = member else {
             if member != .null { items.append(SignedItem(path: memberPath, kind: kind, token: nil)) }
             return
         }
         for (index, element) in elements.enumerated() {
-            collect(element, steps: steps.dropFirst(), path: "\(memberPath)[\(index)]", kind: kind, into: &items)
+            collect(element, steps: steps, path: "\(memberPath)[\(index)]", kind: kind, into: &items)
         }
     }
 }
@@ -131,4 +156,19 @@ extension DecodedPayload {
 
     /// The app Apple id the payload states, when its kind carries one.
     package var claimedAppAppleId: Int64? { payload.claims.appAppleId }
+
+    /// The transaction's id, for a transaction.
+    package var transactionId: String? {
+        if case .transaction(let transaction) = self { return transaction.transactionId }
+        return nil
+    }
+
+    /// The original transaction's id, for a transaction or a renewal information.
+    package var originalTransactionId: String? {
+        switch self {
+        case .transaction(let transaction): return transaction.originalTransactionId
+        case .renewalInfo(let renewalInfo): return renewalInfo.originalTransactionId
+        default: return nil
+        }
+    }
 }

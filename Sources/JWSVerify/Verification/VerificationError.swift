@@ -57,8 +57,10 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         /// without an app Apple id, or no usable root certificate).
         public static let invalidConfiguration = Code(rawValue: "invalidConfiguration")
         /// An App Store Server API response whose envelope (`bundleId`, `appAppleId`, `environment`) disagrees with
-        /// the verifier's configuration, or a verified item of it that disagrees with its envelope (reported by the
-        /// `AppStoreServerAPI` client, never by a token's own verification).
+        /// the verifier's configuration or leaves out its `bundleId` or `environment`, or a verified item of it that
+        /// disagrees with its envelope, with the `originalTransactionId` its entry states, or (Get Transaction Info)
+        /// with the transaction id asked for (reported by the `AppStoreServerAPI` client, never by a token's own
+        /// verification).
         public static let envelopeMismatch = Code(rawValue: "envelopeMismatch")
 
         /// Every code JWSVerify defines, in the order of the verification contract.

@@ -140,19 +140,53 @@ struct ReceiptOneVerdictTests {
         }
     }
 
-    /// Input: after a SHA-256 receipt, a SHA-1 receipt with the same certificates. Expected: verified as cold,
-    /// a new entry, answered the second time.
+    /// Input: after a SHA-256 receipt, a SHA-1 receipt with the same certificates; then, on the same thread,
+    /// SHA-256 and SHA-1 receipts of the same key in turn, good and altered. Expected: verified as cold, a new
+    /// entry, answered the second time; every later verdict as cold (the thread's RSA context switches its
+    /// digest with the receipt's, `cjws_internal_rsa_verify_context`).
     @Test("another digest is another entry")
     func digest() throws {
         let fixture = try Fixture.get()
         let pair = try Pair()
-        Self.primed(pair, try fixture.good())
+        let sha256 = try fixture.good()
+        Self.primed(pair, sha256)
         let sha1 = try fixture.good(digest: .sha1)
         #expect(pair.judge(sha1, expect: nil, "sha1 first").entries == 1)
         #expect(pair.judge(sha1, expect: nil, "sha1 second").hits == 1)
         let sha1Verdict = pair.judge(
             try fixture.good(created: Fixture.createdLater, digest: .sha1), expect: nil, "sha1 other")
         #expect(sha1Verdict.hits == 1)
+        for round in 1...2 {
+            #expect(pair.judge(sha256, expect: nil, "sha256 after sha1, round \(round)").hits == 1)
+            _ = pair.judge(try ReceiptSurgery.alterContent(sha256), expect: .invalidSignature, "sha256 altered")
+            #expect(pair.judge(sha1, expect: nil, "sha1 after sha256, round \(round)").hits == 1)
+            _ = pair.judge(try ReceiptSurgery.alterContent(sha1), expect: .invalidSignature, "sha1 altered")
+        }
+    }
+
+    /// Input: one leaf key (one `PublicKey`, so one cached RSA context on this thread) checking SHA-256 and SHA-1
+    /// receipts' signatures in turn, each good and with a byte of its content changed. Expected: every answer
+    /// that of a fresh key (the context's digest follows the receipt's; `cjws_internal_rsa_verify_context`).
+    @Test("one key's cached RSA context switches digest with the receipt")
+    func rsaContextDigest() throws {
+        let fixture = try Fixture.get()
+        let envelopes = try [ReceiptDigest.sha256, .sha1, .sha256, .sha1].map {
+            try ReceiptEnvelope.parse(fixture.good(digest: $0))
+        }
+        let key = try #require(PublicKey(subjectPublicKeyInfo: Array(fixture.pki.leaf.publicKeyDER)))
+        for (index, envelope) in envelopes.enumerated() {
+            let digest: CMSDigest = index % 2 == 0 ? .sha256 : .sha1
+            let other: CMSDigest = digest == .sha256 ? .sha1 : .sha256
+            var altered = envelope.content
+            altered[altered.count / 2] ^= 0x01
+            #expect(key.isValidRSASignature(envelope.signature[...], over: envelope.content[...], digest: digest))
+            #expect(!key.isValidRSASignature(envelope.signature[...], over: altered[...], digest: digest))
+            #expect(!key.isValidRSASignature(envelope.signature[...], over: envelope.content[...], digest: other))
+        }
+        // A second key on this thread takes the slot; the first then starts over with its own context.
+        let fresh = try #require(PublicKey(subjectPublicKeyInfo: Array(fixture.pki.leaf.publicKeyDER)))
+        #expect(fresh.isValidRSASignature(envelopes[1].signature[...], over: envelopes[1].content[...], digest: .sha1))
+        #expect(key.isValidRSASignature(envelopes[0].signature[...], over: envelopes[0].content[...], digest: .sha256))
     }
 
     /// Input: Apple's shape with signed attributes (OpenSSL's contentType, signingTime, messageDigest), twice,
