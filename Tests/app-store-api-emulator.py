@@ -7,8 +7,8 @@ and their formats, headers, the JSON body of PUT and POST endpoints, and the bea
 header, signature verified with the configured public key in pure Python, claims `iss`, `iat`, `exp`,
 `aud`, `bid`; `iat` not in the future beyond a minute of skew, `exp` after now, at most 60 minutes after
 `iat` and at most 60 minutes from now). Notification history asks for a window of Apple's: a startDate
-at most 180 days before now, before its endDate. A request body is at most 1 MiB (413 beyond), and a
-JSON body is strict JSON: no duplicate member names, no NaN or Infinity, no number out of range (400).
+at most 180 days before now, before its endDate. A request body is at most 1 MiB (413 beyond; a
+Content-Length that is not a number: 400), and a JSON body is strict JSON: no duplicate member names, no NaN or Infinity, no number out of range (400).
 A bad request gets Apple's answer (401 for authentication, 400 or 404 with Apple's error body, 413)
 and is recorded as a violation.
 

@@ -425,4 +425,34 @@ struct APIEmulatorTests {
         #expect(try await emulator.violations() == [])
         #expect(try await emulator.log().count == 4)
     }
+
+    /// Input: a PUT whose `Content-Length` is not a number, sent by Python's `http.client` (URLSession always
+    /// writes a good one). Expected: 400, and the violation logged with that status.
+    @Test("a Content-Length that is not a number is refused with 400")
+    func malformedContentLength() async throws {
+        let credentials = try APICredentials()
+        defer { credentials.removeFiles() }
+        let emulator = try await APIEmulatorProcess(credentials: credentials, routes: [])
+        defer { emulator.stop() }
+        let script = """
+            import http.client, sys
+            connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=30)
+            connection.putrequest("PUT", "/inApps/v1/messaging/realtime/url")
+            connection.putheader("Content-Length", "12abc")
+            connection.endheaders()
+            print(connection.getresponse().status)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, String(emulator.port)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "400")
+        let violations = try await emulator.log().first?.violations ?? []
+        #expect(violations.count == 1 && violations.first?.status == 400, "\(violations)")
+        #expect(violations.first?.message.contains("Content-Length") == true, "\(violations)")
+    }
 }
