@@ -8,9 +8,9 @@ header, signature verified with the configured public key in pure Python, claims
 `aud`, `bid`; `iat` not in the future beyond a minute of skew, `exp` after now, at most 60 minutes after
 `iat` and at most 60 minutes from now). Notification history asks for a window of Apple's: a startDate
 at most 180 days before now, before its endDate. A request body is at most 1 MiB (413 beyond; a
-Content-Length that is not a number: 400), and a JSON body is strict JSON: no duplicate member names, no NaN or Infinity, no number out of range (400).
-A bad request gets Apple's answer (401 for authentication, 400 or 404 with Apple's error body, 413)
-and is recorded as a violation.
+Content-Length that is not a number: 400), and a JSON body is strict JSON: no duplicate member names,
+no NaN or Infinity, no number out of range (400). A bad request gets Apple's answer (401 for
+authentication, 400 or 404 with Apple's error body, 413) and is recorded as a violation.
 
 Run: python3 Tests/app-store-api-emulator.py --config FILE
 It prints `PORT <n>` on stdout once it listens on 127.0.0.1 (port 0 in the config, or none, picks a
