@@ -5,8 +5,12 @@ Python 3 standard library only. It answers as Apple's App Store Server API would
 request the way Apple's API does: method and path against the documented endpoints, query parameters
 and their formats, headers, the JSON body of PUT and POST endpoints, and the bearer token (ES256
 header, signature verified with the configured public key in pure Python, claims `iss`, `iat`, `exp`,
-`aud`, `bid`). A bad request gets Apple's answer (401 for authentication, 400 or 404 with Apple's
-error body) and is recorded as a violation.
+`aud`, `bid`; `iat` not in the future beyond a minute of skew, `exp` after now, at most 60 minutes after
+`iat` and at most 60 minutes from now). Notification history asks for a window of Apple's: a startDate
+at most 180 days before now, before its endDate. A request body is at most 1 MiB (413 beyond; a
+Content-Length that is not a number: 400), and a JSON body is strict JSON: no duplicate member names,
+no NaN or Infinity, no number out of range (400). A bad request gets Apple's answer (401 for
+authentication, 400 or 404 with Apple's error body, 413) and is recorded as a violation.
 
 Run: python3 Tests/app-store-api-emulator.py --config FILE
 It prints `PORT <n>` on stdout once it listens on 127.0.0.1 (port 0 in the config, or none, picks a
@@ -142,6 +146,7 @@ INVALID_TRANSACTION_ID = 4000006
 INVALID_EXTEND_BY_DAYS = 4000009
 INVALID_EXTEND_REASON_CODE = 4000010
 INVALID_REQUEST_IDENTIFIER = 4000011
+START_DATE_TOO_FAR_IN_PAST = 4000012
 START_DATE_AFTER_END_DATE = 4000013
 INVALID_PAGINATION_TOKEN = 4000014
 INVALID_START_DATE = 4000015
@@ -368,6 +373,9 @@ def extend_mass(body):
             raise bad(INVALID_STOREFRONT_COUNTRY_CODE, "Invalid storefront country code")
 
 
+HISTORY_WINDOW_MS = 180 * 24 * 3600 * 1000
+
+
 def notification_history(body):
     body = require_object(body)
     only_members(body, {
@@ -379,6 +387,9 @@ def notification_history(body):
             raise bad(code, "Missing or invalid " + name)
     if body["startDate"] >= body["endDate"]:
         raise bad(START_DATE_AFTER_END_DATE, "startDate is not before endDate")
+    # Apple's window: a startDate within the past 180 days.
+    if body["startDate"] < int(time.time() * 1000) - HISTORY_WINDOW_MS:
+        raise bad(START_DATE_TOO_FAR_IN_PAST, "startDate is more than 180 days before now")
     if "notificationType" in body and body["notificationType"] not in NOTIFICATION_TYPES:
         raise bad(INVALID_NOTIFICATION_TYPE, "Invalid notificationType")
     if "notificationSubtype" in body:
@@ -562,6 +573,8 @@ def check_bearer(config, authorization, now):
         raise unauthenticated("iat is in the future")
     if exp <= iat or exp - iat > 3600:
         raise unauthenticated("exp is not within 60 minutes after iat")
+    if exp > now + 3600:
+        raise unauthenticated("exp is more than 60 minutes from now")
     if exp <= now:
         raise unauthenticated("The bearer token expired")
 
@@ -608,7 +621,7 @@ class Emulator:
             if content_type is None or content_type.split(";")[0].strip() != "application/json":
                 raise bad(GENERAL_BAD_REQUEST, "Content-Type must be application/json, not %r" % content_type)
             try:
-                value = json.loads(body.decode("utf-8"))
+                value = strict_json(body.decode("utf-8"))
             except (UnicodeDecodeError, ValueError):
                 raise bad(GENERAL_BAD_REQUEST, "The body is not JSON")
             kind(value)
@@ -627,6 +640,37 @@ class Emulator:
         return None
 
 
+def strict_json(text):
+    """`text` as JSON (RFC 8259), refusing what Python's parser lets through: a member name twice in an
+    object (which one counts differs between parsers), NaN and Infinity (not JSON), and numbers that do
+    not fit in a double. Each is a Rejection, so that it is logged as a violation."""
+
+    def members(pairs):
+        seen = {}
+        for name, value in pairs:
+            if name in seen:
+                raise bad(GENERAL_BAD_REQUEST, "Duplicate member in the body: " + name)
+            seen[name] = value
+        return seen
+
+    def constant(name):
+        raise bad(GENERAL_BAD_REQUEST, "The body holds %s, which is not JSON" % name)
+
+    def number(text):
+        value = float(text)
+        if value in (float("inf"), float("-inf")):
+            raise bad(GENERAL_BAD_REQUEST, "The body holds a number out of range: " + text[:40])
+        return value
+
+    return json.loads(text, object_pairs_hook=members, parse_constant=constant, parse_float=number)
+
+
+# The largest request body the emulator reads (Apple's limit is not documented; 1 MiB is far above any
+# body the API takes), and the most it drains from a larger one before answering 413.
+MAXIMUM_BODY = 1 << 20
+MAXIMUM_DRAIN = 8 << 20
+
+
 def error_body(code, message):
     return json.dumps({"errorCode": code, "errorMessage": message}).encode()
 
@@ -640,8 +684,19 @@ def make_handler(emulator):
 
         def handle_any(self):
             url = urlsplit(self.path)
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if 0 < length <= 1 << 20 else b""
+            declared = self.headers.get("Content-Length") or "0"
+            length = int(declared) if re.fullmatch(r"[0-9]{1,18}", declared) else -1
+            body = b""
+            if 0 < length <= MAXIMUM_BODY:
+                body = self.rfile.read(length)
+            elif MAXIMUM_BODY < length <= MAXIMUM_DRAIN:
+                # Read and drop it, so that the client sees the 413 rather than a reset connection.
+                left = length
+                while left > 0:
+                    chunk = self.rfile.read(min(left, 1 << 16))
+                    if not chunk:
+                        break
+                    left -= len(chunk)
             query = parse_qs(url.query, keep_blank_values=True)
             if url.path == "/__emulator/log" and self.command == "GET":
                 with emulator.lock:
@@ -657,6 +712,14 @@ def make_handler(emulator):
             }
             with emulator.lock:
                 emulator.log.append(entry)
+            if length < 0 or length > MAXIMUM_BODY:
+                status = 400 if length < 0 else 413
+                message = ("Content-Length is not a number: %r" % declared[:40]) if length < 0 else (
+                    "The request body of %d bytes is larger than 1 MiB" % length)
+                with emulator.lock:
+                    entry["violations"].append({"status": status, "errorCode": None, "message": message})
+                self.close_connection = True
+                return self.send(status, {"Content-Type": "text/plain", "Connection": "close"}, message.encode())
             try:
                 emulator.check(self.command, url.path, query, self.headers, body)
             except Rejection as rejection:

@@ -45,11 +45,15 @@ enum ApiCommand {
         \.trust.roots)
     static let appAppleId = Declaration.appAppleId(help: "Your app's Apple ID (Production items).", \.trust.appAppleId)
     static let baseURL = Declaration.value(
-        "--base-url", label: "<url>", help: "Call this server instead (local testing, a proxy).",
+        "--base-url", label: "<url>",
+        help: "Call this server instead (local testing, a proxy): https, or http to 127.0.0.1, ::1 or localhost.",
         defaultValue: "the environment's"
     ) { options, string throws(InvalidValue) in
-        guard let url = URL(string: string), ["http", "https"].contains(url.scheme ?? "") else {
-            throw InvalidValue(hint: ". Please provide an http or https URL.")
+        guard let url = URL(string: string) else { throw InvalidValue(hint: ". Please provide an https URL.") }
+        do throws(APIError) {
+            try AppStoreServerAPIClient.validateBaseURL(url)
+        } catch {
+            throw InvalidValue(hint: ": \(error.message).")
         }
         options.baseURL = url
     }

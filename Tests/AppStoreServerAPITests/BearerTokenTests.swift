@@ -84,6 +84,35 @@ struct BearerTokenTests {
         #expect(try source.token() == renewed)
     }
 
+    /// Input: a token asked for at T, then at T − 120 s (the clock moved back), then again at T − 120 s.
+    /// Expected: a new token at T − 120 s whose `iat` is T − 120 s (the first one's `iat` is in the future for
+    /// this clock), then that one reused.
+    @Test("a clock that moved back before the cached token's iat gets a new token")
+    func clockMovedBack() throws {
+        let clock = TestClock()
+        let source = try Self.source(clock: clock)
+        let first = try source.token()
+        clock.advance(-120)
+        let second = try source.token()
+        #expect(second != first)
+        let claims = try Self.object(Self.segments(second)[1])
+        #expect(claims["iat"] == .integer(Int64(clock.now.timeIntervalSince1970)))
+        #expect(try source.token() == second)
+    }
+
+    /// Input: a 30-minute token, asked for again 1 s before `exp − 60 s` and at `exp − 60 s`. Expected: reused
+    /// before, renewed at the margin (`now < exp − margin` is strict).
+    @Test("a token is reused only while now < exp minus the margin")
+    func renewalMarginIsStrict() throws {
+        let clock = TestClock()
+        let source = try Self.source(clock: clock)
+        let first = try source.token()
+        clock.advance(1800 - 60 - 1)
+        #expect(try source.token() == first)
+        clock.advance(1)
+        #expect(try source.token() != first)
+    }
+
     /// Input: 50 concurrent requests for a token. Expected: all get a token that is one of at most a few, and the
     /// source keeps one afterwards (no crash, no race: the Mutex).
     @Test("tokens are safe to ask for concurrently")

@@ -155,6 +155,16 @@ struct ClientRequestTests {
         #expect(error?.kind == .responseTooLarge)
     }
 
+    /// Input: Apple's top-level spelling `GetTransactionHistoryVersion` (deprecated here: the test is too, so that
+    /// it builds without a warning). Expected: the nested type, with the same cases.
+    @available(*, deprecated, message: "uses Apple's top-level spelling on purpose")
+    @Test("Apple's top-level GetTransactionHistoryVersion is the nested type")
+    func applesTopLevelVersionName() {
+        let version: GetTransactionHistoryVersion = .v1
+        #expect(version == AppStoreServerAPIClient.GetTransactionHistoryVersion.v1)
+        #expect(GetTransactionHistoryVersion.v2.rawValue == "v2")
+    }
+
     /// Input: the Xcode environment. Expected: invalidRequest (it has no API).
     @Test("the Xcode environment has no base URL")
     func xcodeHasNoAPI() throws {

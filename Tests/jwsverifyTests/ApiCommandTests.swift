@@ -156,15 +156,20 @@ struct ApiCommandTests {
         let order = try fixture.run(["order", "MK5TTTVWJH"])
         #expect(order.status == 0, "\(order.stderr)")
         #expect(try fixture.lines(order).map { $0["index"] as? Int } == [0, 1])
+        // Apple's window: a start within the past 180 days.
+        let end = Date().timeIntervalSince1970.rounded(.down)
+        let start = end - 86_400
+        let iso = ISO8601DateFormatter()
         let notifications = try fixture.run([
-            "notifications", "--start", "2023-10-24T12:00:00Z", "--end", "2023-10-25T12:00:00Z",
+            "notifications", "--start", iso.string(from: Date(timeIntervalSince1970: start)), "--end",
+            iso.string(from: Date(timeIntervalSince1970: end)),
         ])
         #expect(notifications.status == 0, "\(notifications.stderr)")
         #expect(try fixture.lines(notifications).first?["kind"] as? String == "notification")
         let quiet = try fixture.run(["transaction", Self.id, "-q"])
         #expect(quiet.status == 0 && quiet.stdout.isEmpty)
         let log = try await fixture.emulator.log()
-        #expect(log.last(where: { $0.method == "POST" })?.body.contains("1698148800000") == true)
+        #expect(log.last(where: { $0.method == "POST" })?.body.contains(String(Int64(start) * 1000)) == true)
         #expect(try await fixture.emulator.violations().isEmpty)
     }
 
@@ -206,6 +211,52 @@ struct ApiCommandTests {
         let forgedThenLimited = try fixture.run(["history", "4"])
         #expect(forgedThenLimited.status == 1, "\(forgedThenLimited.stderr)")
         #expect(forgedThenLimited.stdout.contains("untrustedChain") && forgedThenLimited.stderr.contains("429"))
+    }
+
+    /// Input: Request a Test Notification answered with a token holding control characters (ESC, a newline,
+    /// DEL, C1 CSI), a quote, a backslash and U+2028. Expected: exit 0 and one line on standard output, written by
+    /// the library's JSON writer: every one of them escaped (no raw control character, no raw U+2028, so the line
+    /// stays one line), and the line decodes back to the same token.
+    @Test("test-notification prints Apple's answer as one escaped line")
+    func testNotificationIsEscaped() async throws {
+        let token = "a\u{1B}[31m\n\"q\"\\\u{7F}\u{9B}b\u{2028}c"
+        let fixture = try await Fixture { _ in
+            [
+                .init(
+                    "POST", "/inApps/v1/notifications/test",
+                    [.init(json: .object(["testNotificationToken": .string(token)]))])
+            ]
+        }
+        defer { fixture.finish() }
+        let run = try fixture.run(["test-notification"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("\n") && run.stdout.split(separator: "\n").count == 1, "\(run.stdout)")
+        let line = run.stdout.dropLast()
+        #expect(
+            !line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x2028 })
+        #expect(line.contains(#"\u2028"#) && line.contains(#"\u001b"#) && line.contains(#"\u009b"#), "\(line)")
+        let decoded = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(decoded?["testNotificationToken"] as? String == token)
+        #expect(try await fixture.emulator.violations().isEmpty)
+    }
+
+    /// Input: `--base-url` with plain http to a host that is not loopback, another scheme, a query, a fragment,
+    /// and user info. Expected: exit 64 before any call, with the library's reason on standard error.
+    @Test("--base-url refuses what is not https or http to loopback, and URLs with a query, fragment or user info")
+    func baseURLIsValidated() throws {
+        let cases = [
+            ("http://api.example.com", "loopback"), ("ftp://127.0.0.1/", "https"),
+            ("https://api.example.com/?x=1", "query"), ("https://api.example.com/#top", "fragment"),
+            ("https://user:secret@api.example.com", "user info"), ("http://127.0.0.2:8080", "loopback"),
+        ]
+        for (url, reason) in cases {
+            let run = try CLI.run([
+                "api", "transaction", Self.id, "--key", "/nonexistent/AuthKey.p8", "--key-id", "K", "--issuer-id",
+                "I", "--bundle-id", "com.example", "--base-url", url,
+            ])
+            #expect(run.status == 64, "\(url): \(run.stderr)")
+            #expect(run.stderr.contains("--base-url") && run.stderr.contains(reason), "\(url): \(run.stderr)")
+        }
     }
 
     /// Input: a --key file that does not exist; a call without --issuer-id; notifications without --start.

@@ -110,8 +110,9 @@ extension AppStoreServerAPIClient {
     }
 
     /// The URL of a call: the base URL, the path segments percent-encoded (an identifier cannot add a segment,
-    /// a query or a fragment), the query.
+    /// a query or a fragment), the query; a refused base URL throws (``validateBaseURL(_:)``).
     func url(_ path: [String], query: [(String, String)]) throws(APIError) -> URL {
+        if let baseURLProblem { throw baseURLProblem }
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/;?#%")
         var text = baseURL.absoluteString
@@ -138,6 +139,17 @@ extension AppStoreServerAPIClient {
         return url
     }
 
+    /// Whether a call may be sent again when an attempt's outcome is unknown (``APIRequest/isSafeToRepeat``): the
+    /// one place that decides it. GET, PUT and DELETE are idempotent (RFC 9110 §9.2.2; Apple's PUTs set a value);
+    /// of the POSTs, only Get Notification History, a query, is. Request a Test Notification, Extend for All
+    /// Active Subscribers, Finish Transaction and Initiate Performance Test are not.
+    static func isSafeToRepeat(_ method: Method, _ path: [String]) -> Bool {
+        switch method {
+        case .get, .put, .delete: return true
+        case .post: return path == ["inApps", "v1", "notifications", "history"]
+        }
+    }
+
     /// Sends a call, retrying as ``Configuration/retryPolicy`` says, and returns its 2xx response.
     ///
     /// - Throws: ``APIError``: the server's error (status, Apple's code and message, `Retry-After`), or the
@@ -148,14 +160,17 @@ extension AppStoreServerAPIClient {
         async throws(APIError) -> APIResponse
     {
         let url = try url(path, query: query)
+        let safeToRepeat = Self.isSafeToRepeat(method, path)
         var attempt = 0
         while true {
             do {
-                return try await sendOnce(method, url: url, body: body, contentType: contentType)
+                return try await sendOnce(
+                    method, url: url, body: body, contentType: contentType, safeToRepeat: safeToRepeat)
             } catch {
                 guard
                     let delay = configuration.retryPolicy.delay(
-                        beforeRetry: attempt, after: error, random: Double.random(in: 0..<1))
+                        beforeRetry: attempt, after: error, safeToRepeat: safeToRepeat,
+                        random: Double.random(in: 0..<1))
                 else { throw error }
                 attempt += 1
                 do {
@@ -168,7 +183,7 @@ extension AppStoreServerAPIClient {
     }
 
     private func sendOnce(
-        _ method: Method, url: URL, body: Data?, contentType: String
+        _ method: Method, url: URL, body: Data?, contentType: String, safeToRepeat: Bool
     ) async throws(APIError)
         -> APIResponse
     {
@@ -181,7 +196,7 @@ extension AppStoreServerAPIClient {
         if body != nil { headers.append(("Content-Type", contentType)) }
         let request = APIRequest(
             method: method.rawValue, url: url, headers: headers, body: body, timeout: configuration.timeout,
-            maximumResponseBytes: configuration.maximumResponseBytes)
+            maximumResponseBytes: configuration.maximumResponseBytes, isSafeToRepeat: safeToRepeat)
         let response: APIResponse
         do {
             response = try await transport.send(request)
@@ -213,7 +228,11 @@ extension AppStoreServerAPIClient {
                 retryAfter: retryAfter,
                 message: "HTTP \(response.status), error \(code) (\(name)): \(payload.errorMessage ?? "no message")")
         }
-        let detail = response.body.isEmpty ? "an empty body" : "a body that is not Apple's error JSON"
+        var detail = response.body.isEmpty ? "an empty body" : "a body that is not Apple's error JSON"
+        if (300...399).contains(response.status) {
+            // The transport does not follow redirects: the bearer token must reach no other URL.
+            detail += ", a redirect to \(response.value(forHeader: "Location") ?? "nowhere") that was not followed"
+        }
         return APIError(
             kind: .httpError, statusCode: response.status, retryAfter: retryAfter,
             message: "HTTP \(response.status) with \(detail)")

@@ -2,6 +2,12 @@ import Foundation
 import JWSSigning
 import JWSVerify
 
+/// Apple's spelling of ``AppStoreServerAPIClient/GetTransactionHistoryVersion``: Apple's App Store Server Library
+/// declares the enumeration at the top level, so code written for it compiles here, with a warning that names the
+/// nested type.
+@available(*, deprecated, renamed: "AppStoreServerAPIClient.GetTransactionHistoryVersion")
+public typealias GetTransactionHistoryVersion = AppStoreServerAPIClient.GetTransactionHistoryVersion
+
 /// A client of the App Store Server API, with the method names and labels of Apple's App Store Server Library.
 ///
 /// Each method makes one call (retrying when ``Configuration/retryPolicy`` says so) and returns the decoded
@@ -81,6 +87,8 @@ public final class AppStoreServerAPIClient: Sendable {
     public let configuration: Configuration
     let transport: any APITransport
     let tokens: BearerTokenSource
+    /// Why ``baseURL`` is refused (``validateBaseURL(_:)``), thrown by every call; `nil` for a good one.
+    let baseURLProblem: APIError?
 
     /// Creates a client for an environment, with the key as App Store Connect issues it (PEM, PKCS #8), as Apple's
     /// `AppStoreServerAPIClient(signingKey:keyId:issuerId:bundleId:environment:)`.
@@ -116,11 +124,21 @@ public final class AppStoreServerAPIClient: Sendable {
     }
 
     /// Creates a client for any base URL: local testing, an emulator, a proxy.
+    ///
+    /// The base URL must pass ``validateBaseURL(_:)`` (`https`, or `http` to a loopback host; no user info, query
+    /// or fragment). When it does not, every call throws that ``APIError`` (kind `invalidRequest`) before any token
+    /// is signed or any byte is sent; call ``validateBaseURL(_:)`` first to report it early.
     public init(
         signingKey: ES256SigningKey, keyId: String, issuerId: String, bundleId: String, baseURL: URL,
         transport: any APITransport = URLSessionTransport(), configuration: Configuration = Configuration()
     ) {
         self.baseURL = baseURL
+        do {
+            try AppStoreServerAPIClient.validateBaseURL(baseURL)
+            self.baseURLProblem = nil
+        } catch {
+            self.baseURLProblem = error
+        }
         self.bundleId = bundleId
         self.configuration = configuration
         self.transport = transport

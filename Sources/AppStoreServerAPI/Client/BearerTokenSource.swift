@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// Header `{"alg":"ES256","kid":keyId,"typ":"JWT"}`; claims `iss` (the issuer id), `iat` (now, whole seconds),
 /// `exp` (`iat` plus the lifetime, at most 60 minutes as Apple requires), `aud` `appstoreconnect-v1` and `bid` (the
-/// bundle id). A token is renewed once less than ``renewalMargin`` of its life is left, so that a request never
-/// leaves with a token that expires in flight.
+/// bundle id). A cached token is reused only while `iat ≤ now < exp − renewalMargin`: it is renewed once less than
+/// ``renewalMargin`` of its life is left, so that a request never leaves with a token that expires in flight, and
+/// when the clock moved back before its `iat` (a token issued in the future is refused).
 final class BearerTokenSource: Sendable {
     /// Apple's audience for the App Store Server API.
     static let audience = "appstoreconnect-v1"
@@ -24,7 +25,7 @@ final class BearerTokenSource: Sendable {
     private let bundleId: String
     private let lifetime: TimeInterval
     private let now: @Sendable () -> Date
-    private let current = Mutex<(token: String, expires: TimeInterval)?>(nil)
+    private let current = Mutex<(token: String, issued: TimeInterval, expires: TimeInterval)?>(nil)
 
     /// - Parameter lifetime: clamped to 2 × ``renewalMargin`` ... ``maximumLifetime``.
     init(
@@ -40,10 +41,11 @@ final class BearerTokenSource: Sendable {
         self.now = now
     }
 
-    /// The current token, or a new one when none is left with more than ``renewalMargin`` to live.
+    /// The current token, or a new one when the cached one was issued after now (the clock moved back) or has no
+    /// more than ``renewalMargin`` left to live.
     func token() throws(APIError) -> String {
         let issuedAt = now().timeIntervalSince1970.rounded(.down)
-        if let cached = current.withLock({ $0 }), cached.expires - issuedAt > Self.renewalMargin {
+        if let cached = current.withLock({ $0 }), Self.isUsable(cached, at: issuedAt) {
             return cached.token
         }
         let expires = issuedAt + lifetime
@@ -58,9 +60,18 @@ final class BearerTokenSource: Sendable {
             throw APIError(kind: .authentication, message: "the bearer token could not be signed: \(error.message)")
         }
         current.withLock { cached in
-            if let kept = cached, kept.expires >= expires { return }
-            cached = (token, expires)
+            // A concurrent caller may have stored a token meanwhile: keep it only when it is usable now and lives
+            // at least as long.
+            if let kept = cached, Self.isUsable(kept, at: issuedAt), kept.expires >= expires { return }
+            cached = (token, issuedAt, expires)
         }
         return token
+    }
+
+    /// Whether a token may be sent at `now` (whole seconds since 1970): `iat ≤ now < exp − renewalMargin`.
+    private static func isUsable(
+        _ token: (token: String, issued: TimeInterval, expires: TimeInterval), at now: TimeInterval
+    ) -> Bool {
+        token.issued <= now && now < token.expires - renewalMargin
     }
 }

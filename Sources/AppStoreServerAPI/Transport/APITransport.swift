@@ -19,6 +19,13 @@ public struct APIRequest: Sendable, Hashable {
     /// The most response body bytes the transport may read; a longer body fails with
     /// ``APIError/Kind-swift.struct/responseTooLarge``.
     public var maximumResponseBytes: Int
+    /// Whether the request may be sent again when an attempt's outcome is unknown (a timeout, a network failure,
+    /// a 5xx): whether doing it twice is the same as doing it once.
+    ///
+    /// True for GET, PUT and DELETE (idempotent, RFC 9110 §9.2.2; Apple's PUTs set a value) and for Get
+    /// Notification History (a query sent as POST); false for every other POST (Request a Test Notification,
+    /// Extend for All Active Subscribers, Finish Transaction, Initiate Performance Test). ``RetryPolicy`` reads it.
+    public var isSafeToRepeat: Bool
 
     private var headerFields: [HeaderField]
 
@@ -28,9 +35,20 @@ public struct APIRequest: Sendable, Hashable {
     }
 
     /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - url: The full URL.
+    ///   - headers: The header fields, in order.
+    ///   - body: The body, if any.
+    ///   - timeout: How long the whole exchange may take.
+    ///   - maximumResponseBytes: The most response body bytes the transport may read.
+    ///   - isSafeToRepeat: Whether the request may be repeated when an attempt's outcome is unknown; `nil` says so
+    ///     for the idempotent methods (GET, HEAD, PUT, DELETE, OPTIONS) only.
     public init(
         method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil,
-        timeout: Duration = .seconds(30), maximumResponseBytes: Int = APIRequest.defaultMaximumResponseBytes
+        timeout: Duration = .seconds(30), maximumResponseBytes: Int = APIRequest.defaultMaximumResponseBytes,
+        isSafeToRepeat: Bool? = nil
     ) {
         self.method = method
         self.url = url
@@ -38,6 +56,8 @@ public struct APIRequest: Sendable, Hashable {
         self.body = body
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
+        self.isSafeToRepeat =
+            isSafeToRepeat ?? ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method.uppercased())
     }
 
     /// The value of the first header field named `name` (case-insensitive).
@@ -83,7 +103,9 @@ public struct APIResponse: Sendable, Hashable {
 ///   ``APIError/Kind-swift.struct/cancelled``);
 /// - read at most ``APIRequest/maximumResponseBytes`` of body and throw an ``APIError`` of kind
 ///   ``APIError/Kind-swift.struct/responseTooLarge`` beyond;
-/// - return every status as a response (4xx and 5xx are not transport errors).
+/// - return every status as a response (4xx and 5xx are not transport errors);
+/// - never follow a redirect: return the 3xx response as it came (the request carries the bearer token, which
+///   must reach no other URL).
 public protocol APITransport: Sendable {
     /// Sends one request and returns its response.
     ///

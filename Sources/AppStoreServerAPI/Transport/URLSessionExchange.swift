@@ -5,24 +5,28 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// One `URLSession` data task whose body is collected up to a bound, whose whole duration is bounded, and which
-/// is cancelled with the task that awaits it.
+/// One `URLSession` data task whose body is collected up to a bound, whose whole duration is bounded, which is
+/// cancelled with the task that awaits it, and which never follows a redirect.
+///
+/// Each exchange has a session of its own, whose delegate is the exchange's ``Collector``: FoundationNetworking (on
+/// Linux) hands a data task's body and completion only to its session's delegate. A task's own `delegate` is
+/// consulted there for redirects and authentication challenges only, and by the completion-handler API, which
+/// buffers the whole body before the caller can bound it (`URLSession.behaviour(for:)` in
+/// swift-corelibs-foundation). So a shared session could not stop reading at ``APIRequest/maximumResponseBytes``.
+///
+/// On every path the continuation is resumed exactly once and the session is invalidated: cancelled before the
+/// exchange starts (no session is made), timed out, cancelled, a body over the bound (the task is cancelled and
+/// the session invalidated at once), and a normal end (the session is invalidated once its task completed).
 enum URLSessionExchange {
     static func run(
-        _ request: URLRequest, session: URLSession, timeout: Duration, limit: Int
-    ) async throws
-        -> APIResponse
-    {
-        let collector = Collector(limit: limit)
-        let exchangeSession = URLSession(
-            configuration: session.configuration, delegate: collector, delegateQueue: nil)
-        defer { exchangeSession.finishTasksAndInvalidate() }
-        let task = exchangeSession.dataTask(with: request)
+        _ request: URLRequest, like session: URLSession, timeout: Duration, limit: Int, probe: ExchangeProbe? = nil
+    ) async throws -> APIResponse {
+        let collector = Collector(limit: limit, probe: probe)
         return try await withTaskCancellationHandler {
             try await withThrowingTaskGroup(of: APIResponse.self) { group in
                 group.addTask {
                     try await withCheckedThrowingContinuation { continuation in
-                        collector.start(task, continuation: continuation)
+                        collector.start(request, like: session, continuation: continuation)
                     }
                 }
                 group.addTask {
@@ -39,50 +43,84 @@ enum URLSessionExchange {
         }
     }
 
-    /// The delegate of one exchange: collects the body up to `limit`, resumes the continuation once.
+    /// The delegate of one exchange: makes its session, collects the body up to `limit`, refuses redirects, resumes
+    /// the continuation once and invalidates the session.
     final class Collector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // @unchecked Sendable: every mutable member is inside `state`, a Mutex.
         private struct State {
             var continuation: CheckedContinuation<APIResponse, any Error>?
-            var task: URLSessionDataTask?
+            var session: URLSession?
             var body = Data()
             var pendingError: APIError?
             var finished = false
         }
         private let state = Mutex(State())
         private let limit: Int
+        private let probe: ExchangeProbe?
 
-        init(limit: Int) { self.limit = limit }
+        init(limit: Int, probe: ExchangeProbe?) {
+            self.limit = limit
+            self.probe = probe
+        }
 
-        func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<APIResponse, any Error>) {
+        /// Starts the exchange in a session with `template`'s configuration, unless it already failed (cancelled or
+        /// timed out before it started): then the continuation is resumed with that error and no session is made.
+        func start(
+            _ request: URLRequest, like template: URLSession, continuation: CheckedContinuation<APIResponse, any Error>
+        ) {
             let early = state.withLock { state -> APIError? in
                 if let error = state.pendingError {
                     state.finished = true
                     return error
                 }
                 state.continuation = continuation
-                state.task = task
                 return nil
             }
             if let early {
-                continuation.resume(throwing: early)
+                resume(continuation, with: .failure(early))
+                return
+            }
+            let session = URLSession(configuration: template.configuration, delegate: self, delegateQueue: nil)
+            probe?.sessionMade()
+            let task = session.dataTask(with: request)
+            // `fail` may have run since the continuation was stored: it resumed it, and the session is ours to end.
+            let late = state.withLock { state -> Bool in
+                if state.finished { return true }
+                state.session = session
+                return false
+            }
+            if late {
+                task.cancel()
+                session.invalidateAndCancel()
             } else {
                 task.resume()
             }
         }
 
+        /// Ends the exchange with `error` (timeout, cancellation, a body over the bound): cancels the task,
+        /// invalidates the session and resumes the continuation, or keeps the error for ``start`` when the exchange
+        /// has not started yet. Only the first end counts.
         func fail(_ error: APIError) {
-            let (continuation, task) = state.withLock { state in
-                guard !state.finished else {
-                    return (nil as CheckedContinuation<APIResponse, any Error>?, nil as URLSessionDataTask?)
+            let (continuation, session) = state.withLock { state in
+                guard !state.finished, state.continuation != nil else {
+                    if !state.finished { state.pendingError = error }
+                    return (nil as CheckedContinuation<APIResponse, any Error>?, nil as URLSession?)
                 }
-                if state.continuation == nil { state.pendingError = error } else { state.finished = true }
-                let result = (state.continuation, state.task)
+                state.finished = true
+                let result = (state.continuation, state.session)
                 state.continuation = nil
+                state.session = nil
                 return result
             }
-            task?.cancel()
-            continuation?.resume(throwing: error)
+            session?.invalidateAndCancel()
+            if let continuation { resume(continuation, with: .failure(error)) }
+        }
+
+        private func resume(
+            _ continuation: CheckedContinuation<APIResponse, any Error>, with result: Result<APIResponse, APIError>
+        ) {
+            probe?.resumed()
+            continuation.resume(with: result.mapError { $0 as any Error })
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -100,35 +138,66 @@ enum URLSessionExchange {
             }
         }
 
+        /// Refuses every redirect: the request carries the bearer token, which must reach no other URL. The 3xx
+        /// response itself completes the task, and the client reports it as an HTTP error.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @Sendable @escaping (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
             let (continuation, body) = state.withLock { state in
                 guard !state.finished else { return (nil as CheckedContinuation<APIResponse, any Error>?, Data()) }
                 state.finished = true
                 let result = (state.continuation, state.body)
                 state.continuation = nil
+                state.session = nil
                 return result
             }
             guard let continuation else { return }
+            session.finishTasksAndInvalidate()
+            resume(continuation, with: Self.result(of: task, error: error, body: body))
+        }
+
+        func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+            probe?.sessionInvalidated()
+        }
+
+        /// The response of a completed task, or the error it ended with.
+        private static func result(
+            of task: URLSessionTask, error: (any Error)?, body: Data
+        ) -> Result<APIResponse, APIError> {
             if let error {
                 // URLSession's own timer (the request's `timeoutInterval`) can fire before the transport's: the
                 // same timeout, so the same kind.
                 if (error as? URLError)?.code == .timedOut {
-                    continuation.resume(throwing: APIError(kind: .timedOut, message: "the server did not answer in time"))
-                } else {
-                    continuation.resume(
-                        throwing: APIError(kind: .network, message: "the request failed: \(error.localizedDescription)"))
+                    return .failure(APIError(kind: .timedOut, message: "the server did not answer in time"))
                 }
-                return
+                return .failure(APIError(kind: .network, message: "the request failed: \(error.localizedDescription)"))
             }
             guard let http = task.response as? HTTPURLResponse else {
-                continuation.resume(throwing: APIError(kind: .network, message: "the server sent no HTTP response"))
-                return
+                return .failure(APIError(kind: .network, message: "the server sent no HTTP response"))
             }
             var headers: [String: String] = [:]
             for (name, value) in http.allHeaderFields {
                 headers[String(describing: name)] = String(describing: value)
             }
-            continuation.resume(returning: APIResponse(status: http.statusCode, headers: headers, body: body))
+            return .success(APIResponse(status: http.statusCode, headers: headers, body: body))
         }
     }
+}
+
+/// What the exchanges of one transport did, counted for the tests: sessions made and invalidated, continuations
+/// resumed. Every exchange that ended has resumed its continuation once and invalidated the session it made.
+final class ExchangeProbe: Sendable {
+    private let counts = Mutex((made: 0, invalidated: 0, resumed: 0))
+
+    /// The counts so far.
+    var snapshot: (made: Int, invalidated: Int, resumed: Int) { counts.withLock { $0 } }
+
+    func sessionMade() { counts.withLock { $0.made += 1 } }
+    func sessionInvalidated() { counts.withLock { $0.invalidated += 1 } }
+    func resumed() { counts.withLock { $0.resumed += 1 } }
 }

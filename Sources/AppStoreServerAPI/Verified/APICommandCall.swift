@@ -63,7 +63,8 @@ package struct APICommandOutcome: Sendable {
 
     /// The pages, in order.
     package var pages: [Page] = []
-    /// The JSON answer of a call that returns no signed item (`testNotification`), compact with sorted keys.
+    /// The JSON answer of a call that returns no signed item (`testNotification`), compact with sorted keys and
+    /// escaped by the library's JSON writer.
     package var answer: String?
     /// The error that ended the call; the pages before it are kept.
     package var error: APIError?
@@ -149,15 +150,23 @@ extension VerifyingAPIClient {
                     notificationHistory(
                         notificationHistoryRequest: NotificationHistoryRequest(startDate: start, endDate: end)))
             case .testNotification:
-                let answer = try await client.requestTestNotification()
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                outcome.answer = (try? encoder.encode(answer)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                outcome.answer = Self.compactLine(try await client.requestTestNotification())
             }
         } catch {
             outcome.error = error
         }
         return outcome
+    }
+
+    /// `answer` as one compact JSON line with sorted keys, written by the library's one JSON writer
+    /// (`JSONWriter`): every string from the response escaped as every other line of the CLI (control characters,
+    /// DEL and C1, U+2028 and U+2029, bidirectional formatting as `\u` escapes), so that a hostile server cannot
+    /// write to a terminal or split a line through it.
+    static func compactLine(_ answer: some Encodable) -> String {
+        guard let data = try? APIJSON.encoder().encode(answer),
+            let value = try? JSONParser.parseValue(Array(data))
+        else { return "{}" }
+        return JSONWriter.write(value, pretty: false)
     }
 
     /// ``perform(_:)`` for a synchronous caller (the command line's main thread): blocks the calling thread until

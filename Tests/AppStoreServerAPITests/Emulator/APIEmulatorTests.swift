@@ -31,6 +31,11 @@ struct APIEmulatorTests {
 
     static let uuid = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
 
+    /// Now, in milliseconds since 1970.
+    static let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
+    /// `"startDate":…,"endDate":…`: the day before now, inside Get Notification History's 180-day window.
+    static let recent = #""startDate":\#(nowMilliseconds - 86_400_000),"endDate":\#(nowMilliseconds)"#
+
     /// A request Apple documents for each endpoint (v1 and v2 where both exist).
     static let goodRequests: [Request] = [
         Request("GET", "/inApps/v1/transactions/2000000001"),
@@ -62,11 +67,11 @@ struct APIEmulatorTests {
         Request("GET", "/inApps/v1/subscriptions/extend/mass/com.example.monthly/\(uuid)"),
         Request(
             "POST", "/inApps/v1/notifications/history?paginationToken=57715481-805a-4283-8499-1c19b5d6b20a",
-            body: #"{"startDate":1698148800000,"endDate":1698235200000,"notificationType":"SUBSCRIBED","#
+            body: #"{\#(recent),"notificationType":"SUBSCRIBED","#
                 + #""notificationSubtype":"INITIAL_BUY","onlyFailures":true}"#),
         Request(
             "POST", "/inApps/v1/notifications/history",
-            body: #"{"startDate":1698148800000,"endDate":1698235200000,"transactionId":"2000000001"}"#),
+            body: #"{\#(recent),"transactionId":"2000000001"}"#),
         Request("POST", "/inApps/v1/notifications/test"),
         Request("GET", "/inApps/v1/notifications/test/\(uuid)_1698148800000"),
         Request("PUT", "/inApps/v1/transactions/2000000001/appAccountToken", body: #"{"appAccountToken":"\#(uuid)"}"#),
@@ -156,6 +161,13 @@ struct APIEmulatorTests {
         },
         Failure(name: "a token issued in the future", request: transaction, status: 401, message: "future") {
             try $0.bearerToken(issuedAt: Date().addingTimeInterval(600))
+        },
+        Failure(
+            name: "a token that expires more than 60 minutes from now", request: transaction, status: 401,
+            message: "60 minutes from now"
+        ) {
+            // iat 55 s ahead (within the minute of skew allowed for iat), exp 60 minutes after it.
+            try $0.bearerToken(issuedAt: Date().addingTimeInterval(55), lifetime: 3600)
         },
         Failure(name: "a wrong aud", request: transaction, status: 401, message: "aud") {
             try $0.bearerToken(claims: ["aud": .string("appstoreconnect-v2")])
@@ -282,19 +294,54 @@ struct APIEmulatorTests {
             name: "notification history with two filters",
             request: Request(
                 "POST", "/inApps/v1/notifications/history",
-                body: #"{"startDate":1,"endDate":2,"notificationType":"REFUND","transactionId":"1"}"#),
+                body: #"{\#(recent),"notificationType":"REFUND","transactionId":"1"}"#),
             status: 400, errorCode: 4_000_019, message: "filter", bearer: token),
         Failure(
             name: "an unknown notification type",
             request: Request(
-                "POST", "/inApps/v1/notifications/history", body: #"{"startDate":1,"endDate":2,"notificationType":"X"}"#
-            ),
+                "POST", "/inApps/v1/notifications/history", body: #"{\#(recent),"notificationType":"X"}"#),
             status: 400, errorCode: 4_000_018, message: "notificationType", bearer: token),
         Failure(
             name: "a bad pagination token",
             request: Request(
-                "POST", "/inApps/v1/notifications/history?paginationToken=a%20b", body: #"{"startDate":1,"endDate":2}"#),
+                "POST", "/inApps/v1/notifications/history?paginationToken=a%20b", body: #"{\#(recent)}"#),
             status: 400, errorCode: 4_000_014, message: "paginationToken", bearer: token),
+        Failure(
+            name: "notification history that starts more than 180 days ago",
+            request: Request(
+                "POST", "/inApps/v1/notifications/history",
+                body: #"{"startDate":\#(nowMilliseconds - 181 * 86_400_000),"endDate":\#(nowMilliseconds)}"#),
+            status: 400, errorCode: 4_000_012, message: "180 days", bearer: token),
+        Failure(
+            name: "a body with a member named twice",
+            request: Request(
+                "PUT", "/inApps/v1/transactions/2000000001/appAccountToken",
+                body: #"{"appAccountToken":"\#(uuid)","appAccountToken":"\#(uuid)"}"#),
+            status: 400, errorCode: 4_000_000, message: "Duplicate member", bearer: token),
+        Failure(
+            name: "a body holding NaN",
+            request: Request(
+                "PUT", "/inApps/v1/subscriptions/extend/2000000001",
+                body: #"{"extendByDays":NaN,"extendReasonCode":1,"requestIdentifier":"r"}"#),
+            status: 400, errorCode: 4_000_000, message: "NaN", bearer: token),
+        Failure(
+            name: "a body holding Infinity",
+            request: Request(
+                "PUT", "/inApps/v1/subscriptions/extend/2000000001",
+                body: #"{"extendByDays":-Infinity,"extendReasonCode":1,"requestIdentifier":"r"}"#),
+            status: 400, errorCode: 4_000_000, message: "Infinity", bearer: token),
+        Failure(
+            name: "a body holding a number out of range",
+            request: Request(
+                "PUT", "/inApps/v1/subscriptions/extend/2000000001",
+                body: #"{"extendByDays":1e400,"extendReasonCode":1,"requestIdentifier":"r"}"#),
+            status: 400, errorCode: 4_000_000, message: "out of range", bearer: token),
+        Failure(
+            name: "a request body over 1 MiB",
+            request: Request(
+                "PUT", "/inApps/v1/messaging/image/\(uuid)",
+                body: "\u{89}PNG\r\n\u{1a}\n" + String(repeating: "a", count: 1 << 20), contentType: "image/png"),
+            status: 413, message: "larger than 1 MiB", bearer: token),
         Failure(
             name: "an image that is not PNG",
             request: Request("PUT", "/inApps/v1/messaging/image/\(uuid)", body: "GIF89a", contentType: "image/png"),
@@ -377,5 +424,35 @@ struct APIEmulatorTests {
         #expect(paged.body == Data("second page".utf8))
         #expect(try await emulator.violations() == [])
         #expect(try await emulator.log().count == 4)
+    }
+
+    /// Input: a PUT whose `Content-Length` is not a number, sent by Python's `http.client` (URLSession always
+    /// writes a good one). Expected: 400, and the violation logged with that status.
+    @Test("a Content-Length that is not a number is refused with 400")
+    func malformedContentLength() async throws {
+        let credentials = try APICredentials()
+        defer { credentials.removeFiles() }
+        let emulator = try await APIEmulatorProcess(credentials: credentials, routes: [])
+        defer { emulator.stop() }
+        let script = """
+            import http.client, sys
+            connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=30)
+            connection.putrequest("PUT", "/inApps/v1/messaging/realtime/url")
+            connection.putheader("Content-Length", "12abc")
+            connection.endheaders()
+            print(connection.getresponse().status)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, String(emulator.port)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "400")
+        let violations = try await emulator.log().first?.violations ?? []
+        #expect(violations.count == 1 && violations.first?.status == 400, "\(violations)")
+        #expect(violations.first?.message.contains("Content-Length") == true, "\(violations)")
     }
 }

@@ -38,6 +38,9 @@ struct LoopbackEndpointTests {
     static let lower = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
     static let start = Date(timeIntervalSince1970: 1_698_148_800)
     static let end = Date(timeIntervalSince1970: 1_698_235_200)
+    /// A day ending now: Get Notification History's window starts at most 180 days back (the emulator checks it).
+    static let recentEnd = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+    static let recentStart = recentEnd.addingTimeInterval(-86_400)
 
     static let calls: [Call] = [
         Call("Get Transaction Info", "GET", "/inApps/v1/transactions/\(id)", vector: "transactionInfoResponse") {
@@ -142,7 +145,8 @@ struct LoopbackEndpointTests {
             _ = try await $0.getNotificationHistory(
                 paginationToken: "57715481-805a-4283-8499-1c19b5d6b20a",
                 notificationHistoryRequest: NotificationHistoryRequest(
-                    startDate: start, endDate: end, notificationType: NotificationTypeV2(rawValue: "SUBSCRIBED"),
+                    startDate: recentStart, endDate: recentEnd,
+                    notificationType: NotificationTypeV2(rawValue: "SUBSCRIBED"),
                     notificationSubtype: Subtype(rawValue: "INITIAL_BUY"), onlyFailures: true))
         },
         Call(

@@ -201,7 +201,7 @@ struct LoopbackVerificationTests {
         }
         defer { loopback.finish() }
         let request = NotificationHistoryRequest(
-            startDate: Date(timeIntervalSince1970: 1_698_148_800), endDate: Date(timeIntervalSince1970: 1_698_235_200))
+            startDate: LoopbackEndpointTests.recentStart, endDate: LoopbackEndpointTests.recentEnd)
         var pages: [VerifiedResponse<NotificationHistoryResponse>] = []
         for try await page in loopback.verifying.notificationHistory(notificationHistoryRequest: request) {
             pages.append(page)
