@@ -99,7 +99,10 @@ struct ResponseModelTests {
             (#"{"hasMore":"yes"}"#, "hasMore: expected Bool, found a string"),
             (#"{"appAppleId":1.5}"#, "appAppleId: a number that does not fit in Int64"),
             (#"{"appAppleId":9223372036854775808}"#, "appAppleId: a number that does not fit in Int64"),
-            (#"{"data":[{"lastTransactions":[{"status":"1"}]}]}"#, "data[0].lastTransactions[0].status: expected Int64"),
+            (
+                #"{"data":[{"lastTransactions":[{"status":"1"}]}]}"#,
+                "data[0].lastTransactions[0].status: expected Int64"
+            ),
         ]
         for (body, says) in cases {
             let error = #expect(throws: APIError.self, "\(body)") {

@@ -284,8 +284,11 @@ struct VerifiedResponseTests {
         let statuses = APIResponseKind.subscriptionStatuses.signedItems(in: [
             "data": .array([.object(["lastTransactions": .array([.object(["signedRenewalInfo": .string("x")])])])])
         ])
-        #expect(statuses.map(\.path) == ["data[0].lastTransactions[0].signedTransactionInfo",
-            "data[0].lastTransactions[0].signedRenewalInfo"])
+        #expect(
+            statuses.map(\.path) == [
+                "data[0].lastTransactions[0].signedTransactionInfo",
+                "data[0].lastTransactions[0].signedRenewalInfo",
+            ])
         #expect(statuses.first?.token == nil)
     }
 }

@@ -100,7 +100,8 @@ private struct TreeDecoder: Decoder {
     static func mismatch(_ type: Any.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) -> DecodingError {
         DecodingError.typeMismatch(
             type,
-            DecodingError.Context(codingPath: codingPath, debugDescription: "expected \(type), found \(value.kindName)"))
+            DecodingError.Context(codingPath: codingPath, debugDescription: "expected \(type), found \(value.kindName)")
+        )
     }
 
     static func outOfRange(_ type: Any.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) -> DecodingError {
@@ -121,7 +122,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func child(_ key: Key) throws -> TreeDecoder {
         guard let value = object[key.stringValue] else {
             throw DecodingError.keyNotFound(
-                key, DecodingError.Context(codingPath: codingPath, debugDescription: "no member \"\(key.stringValue)\""))
+                key, DecodingError.Context(codingPath: codingPath, debugDescription: "no member \"\(key.stringValue)\"")
+            )
         }
         return TreeDecoder(value: value, codingPath: codingPath + [key])
     }

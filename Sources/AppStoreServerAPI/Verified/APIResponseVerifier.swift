@@ -45,7 +45,9 @@ public struct APIResponseVerifier: Sendable {
             let result = await verifier.verifyAndDecode(signedData: token, as: found.kind)
             let mismatch = result.payload.flatMap { payload in
                 envelope.flatMap { disagreement(of: payload, with: $0) }
-                    ?? disagreement(of: payload, with: found, requested: kind.itemIsRequestedTransaction ? requestedTransactionId : nil)
+                    ?? disagreement(
+                        of: payload, with: found,
+                        requested: kind.itemIsRequestedTransaction ? requestedTransactionId : nil)
             }
             items.append(
                 VerifiedItem(
