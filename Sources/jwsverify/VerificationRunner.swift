@@ -202,6 +202,7 @@ struct VerificationRunner: Sendable {
         var outcome = SignedDataOutcome(
             token: result, kind: kind, annotate: annotate, reporting: reporting,
             showsUndecodedDetails: showsUndecodedDetails, trustAnchorNames: tokenAnchorNames)
+        let usesBundledRoot = usesBundledRoot  // captured alone: capturing `self` copies the runner for every token
         outcome.advise {
             FlagAdvice.hint(
                 for: $1, failedStep: $0.failedCheck, environment: verifier.environment, usesBundledRoot: usesBundledRoot)

@@ -66,7 +66,8 @@ struct BenchmarkOptions: Sendable {
           --threads LIST          Thread counts, e.g. 1,2 (default: 1 and all cores)
           --repeats N             Timed repeats per measurement (default 5)
           --seconds S             Least duration of one repeat (default 2)
-          --iterations N          Instead of --seconds: tokens per thread per repeat (profiling)
+          --iterations N          Instead of --seconds: tokens per thread per repeat (profiling;
+                                  with --receipts, receipts per repeat and no openssl speed)
           --tokens N              Warm set size (default 10000)
           --leaves N              Distinct leaves of the new-leaf set (default 2000)
           --tokens-per-chain K    Tokens per leaf in the chain-groups set (default 10)

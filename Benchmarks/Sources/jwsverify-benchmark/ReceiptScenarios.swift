@@ -6,7 +6,8 @@ import JWSVerify
 /// costs one RSA-2048 verification, so OpenSSL's verify rate is its ceiling). Pin the process to one core
 /// (`taskset -c 0`): the `openssl` child inherits the pinning.
 ///
-/// Scenarios, each `--repeats` times for at least `--seconds`, median reported (per wall-clock second and per
+/// Scenarios, each `--repeats` times for at least `--seconds` (or exactly `--iterations` receipts, without `openssl
+/// speed`: for instruction counts, `Benchmarks/batch-line-cost.sh`), median reported (per wall-clock second and per
 /// CPU-second of the thread):
 /// - `receipt-warm`: the 2025 SHA-256 sandbox receipt (`04_*`, base64 text as a device sends it), chain cache warm;
 /// - `receipt-cold`: the same with `chainCacheCapacity: 0` (OpenSSL parses the CMS, builds and verifies the chain);
@@ -72,8 +73,10 @@ enum ReceiptScenarios {
         }
 
         let seconds = max(1, Int(options.seconds.rounded(.up)))
-        progress("openssl speed -seconds \(seconds) rsa2048 (before)")
-        let before = opensslRSA2048VerifyRate(seconds: seconds)
+        // With `--iterations` (a profiler's count), no child process: only the receipts run.
+        let measuresOpenSSL = options.iterations == nil
+        if measuresOpenSSL { progress("openssl speed -seconds \(seconds) rsa2048 (before)") }
+        let before = measuresOpenSSL ? opensslRSA2048VerifyRate(seconds: seconds) : nil
         var failures = 0
         let bodies: [(String, () -> Bool)] = [
             ("receipt-warm", { warm.verifyAndDecodeAppReceipt(sandbox2025).isVerified }),
@@ -92,10 +95,15 @@ enum ReceiptScenarios {
                 let startCPU = threadCPUNanoseconds()
                 var count = 0
                 let deadline = startWall + UInt64(options.seconds * 1e9)
-                repeat {
-                    for _ in 0..<16 where !body() { failures += 1 }
-                    count += 16
-                } while nanoseconds() < deadline
+                if let iterations = options.iterations {
+                    for _ in 0..<iterations where !body() { failures += 1 }
+                    count = iterations
+                } else {
+                    repeat {
+                        for _ in 0..<16 where !body() { failures += 1 }
+                        count += 16
+                    } while nanoseconds() < deadline
+                }
                 let wall = Double(nanoseconds() - startWall) / 1e9
                 let cpu = Double(threadCPUNanoseconds() - startCPU) / 1e9
                 rates.append(Double(count) / max(wall, 1e-9))
@@ -107,8 +115,8 @@ enum ReceiptScenarios {
                     name: name, perSecond: Benchmark.median(rates), perCPUSecond: Benchmark.median(cpuRates),
                     repeats: rates))
         }
-        progress("openssl speed -seconds \(seconds) rsa2048 (after)")
-        let after = opensslRSA2048VerifyRate(seconds: seconds)
+        if measuresOpenSSL { progress("openssl speed -seconds \(seconds) rsa2048 (after)") }
+        let after = measuresOpenSSL ? opensslRSA2048VerifyRate(seconds: seconds) : nil
         print(table(figures, before: before, after: after), terminator: "")
         if failures > 0 { progress("PROBLEM: \(failures) receipts did not verify or decode") }
         return failures == 0 ? 0 : 1

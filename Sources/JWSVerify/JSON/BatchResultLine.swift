@@ -352,14 +352,16 @@ package enum BatchResultLine {
     /// An identifier of the token: a top-level string or number of its payload; for a notification,
     /// of its nested transaction or renewal info when the notification has no such member.
     private static func identifier(_ key: String, of outcome: SignedDataOutcome) -> JSONValue? {
-        if let receipt = outcome.receipt {
-            let first = receipt.inApp.first
-            return
-                (key == "bundleId"
-                ? receipt.bundleId
-                : key == "transactionId"
-                    ? first?.transactionId
-                    : key == "originalTransactionId" ? first?.originalTransactionId : nil).map(JSONValue.string)
+        if let inApp = outcome.receipt?.inApp {
+            // Read in place: `inApp.first` (or binding the receipt) would copy a whole purchase for one string.
+            let value: String? =
+                switch key {
+                case "bundleId": outcome.receipt?.bundleId
+                case "transactionId": inApp.isEmpty ? nil : inApp[0].transactionId
+                case "originalTransactionId": inApp.isEmpty ? nil : inApp[0].originalTransactionId
+                default: nil
+                }
+            return value.map(JSONValue.string)
         }
         if case .object(let members)? = outcome.payload?.json, let value = members[key] {
             switch value {

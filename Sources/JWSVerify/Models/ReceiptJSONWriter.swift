@@ -71,9 +71,6 @@ package enum ReceiptJSONWriter {
             pacific: "\",\"receipt_creation_date_pst\":\"")
         static let receiptType = Key(",\"receipt_type\":")
         static let transactionId = Key(",\"transaction_id\":")
-        static let type = Key(",\"type\":")
-        static let value = Key(",\"value\":")
-        static let version = Key(",\"version\":")
         static let webOrderLineItemId = Key(",\"web_order_line_item_id\":")
     }
 
@@ -247,13 +244,21 @@ extension InAppPurchaseReceipt {
 }
 
 extension ReceiptAttribute {
-    /// Appends `{"type":…,"value":"…","version":…}` to `out`.
+    /// Appends `{"type":…,"value":"…","version":…}` to `out`: what ``ReceiptJSONWriter/Object`` writes for these
+    /// three members, with the text around the base64 built in two chunks (``JSONWriter/Chunk``: at most 38 and 33
+    /// bytes, an `Int64` being at most 20 characters) and appended in two copies instead of six (a receipt of the App
+    /// Store has a few dozen such attributes).
     func appendJSON(to out: inout [UInt8]) {
-        typealias Keys = ReceiptJSONWriter.Keys
-        var json = ReceiptJSONWriter.Object()
-        json.integer(type, Keys.type, &out)
-        json.bytes(value, Keys.value, &out)
-        json.integer(version, Keys.version, &out)
-        json.close(&out)
+        var head = JSONWriter.Chunk()
+        head.append("{\"type\":")
+        head.appendInteger(type)
+        head.append(",\"value\":\"")
+        head.append(to: &out)
+        Base64.appendStandard(value, to: &out)
+        var tail = JSONWriter.Chunk()
+        tail.append("\",\"version\":")
+        tail.appendInteger(version)
+        tail.append(UInt8(ascii: "}"))
+        tail.append(to: &out)
     }
 }

@@ -224,6 +224,7 @@ package enum InputShape {
         guard position < end, bytes[position] == UInt8(ascii: "{") else { return nil }
         position += 1
         var names: [Range<Int>] = []
+        names.reserveCapacity(plainObjectMemberLimit)  // one allocation, not one per doubling
         var signed: Range<Int>?
         var signedIsReceipt = false
         var signedMembersSeen = 0

@@ -151,7 +151,17 @@ public enum DecodedPayload: Sendable, Hashable {
     /// The environment the payload names, from the member its claims are checked against (an app
     /// transaction's `receiptType`; a notification's from the first present of `data`, `summary`,
     /// `externalPurchaseToken` and `appData`).
-    public var environment: AppStoreEnvironment? { payload.claims.environment }
+    public var environment: AppStoreEnvironment? {
+        // Each case's own claims, not `payload.claims`: the existential would copy the model into a box first
+        // (`batch` reads this once per line).
+        switch self {
+        case .transaction(let value): return value.claims.environment
+        case .renewalInfo(let value): return value.claims.environment
+        case .appTransaction(let value): return value.claims.environment
+        case .notification(let value): return value.notification.claims.environment
+        case .realtimeRequest(let value): return value.claims.environment
+        }
+    }
 
     /// The annotations of the payload's JSON as its model writes it (``model``): enumeration names and
     /// timestamp paths.

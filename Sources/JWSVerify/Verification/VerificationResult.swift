@@ -74,8 +74,10 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
         }
     }
 
-    func map<T: Sendable>(_ transform: @escaping @Sendable (Payload) -> T) -> VerificationResult<T> {
-        switch self {
+    /// The result with its payload transformed; consumed, so that its parts move into the new result instead of
+    /// being copied (`batch` maps every token's result to a ``DecodedPayload``).
+    consuming func map<T: Sendable>(_ transform: @escaping @Sendable (Payload) -> T) -> VerificationResult<T> {
+        switch consume self {
         case .verified(let verified):
             return .verified(
                 Verified(

@@ -23,10 +23,15 @@ enum VerificationStage<Value> {
     }
 
     /// This stage with its value transformed.
-    func map<Next>(
+    consuming func map<Next>(
         _ transform: @escaping (Value) -> Next
     ) -> VerificationStage<Next> {
-        then { .finished(transform($0)) }
+        // A finished stage (every offline verification) maps at once, its value moved, without the closure `then`
+        // would allocate.
+        switch consume self {
+        case .finished(let value): return .finished(transform(value))
+        case let stage: return stage.then { .finished(transform($0)) }
+        }
     }
 
     /// The result, blocking the calling thread while OCSP requests run.
