@@ -11,12 +11,12 @@ extension Subcommand {
 /// compact JSON result per input line, in input order.
 ///
 /// Input is streamed: lines are read with `read(2)` straight into a chunk's buffer, chunks of at most
-/// ``linesPerChunk`` lines and ``Chunking/bytes`` bytes; a chunk is verified ``linesPerStripe`` lines at
-/// a time, each stripe's result lines written into one byte buffer, and the stripes' bytes are joined in
-/// input order into one buffer that is written with one call and reused for the next chunk. With one
-/// processor allowed, a chunk is verified on the reading thread right after it is read; with more, on
-/// every core with `DispatchQueue.concurrentPerform` while the next is read. Memory stays flat whatever
-/// the input size; a line over the line limit is read to its end without being kept.
+/// ``linesPerChunk`` lines and ``Chunking/bytes`` bytes; each chunk's result lines are written with one call from
+/// one byte buffer that is reused for the next chunk. With one processor allowed, a chunk is verified on the
+/// reading thread right after it is read, its result lines rendered straight into that buffer; with more, on
+/// every core with `DispatchQueue.concurrentPerform`, ``linesPerStripe`` lines at a time, while the next is
+/// read, each stripe's result lines rendered into a buffer of its own and the stripes joined in input order.
+/// Memory stays flat whatever the input size; a line over the line limit is read to its end without being kept.
 enum BatchCommand {
     /// Lines verified together.
     static let linesPerChunk = 4096
@@ -32,8 +32,9 @@ enum BatchCommand {
         /// The most bytes one `read(2)` asks for.
         var readSize: Int
 
-        /// One processor: small chunks, whose lines are still in cache when verified.
-        static let oneProcessor = Chunking(bytes: 256 * 1024, readSize: 64 * 1024)
+        /// One processor: small chunks, still in cache when verified, whose reading evicts little of what verification
+        /// keeps there (64 KiB against 256 KiB made receipt lines 11 % faster; Docs/Performance.md).
+        static let oneProcessor = Chunking(bytes: 64 * 1024, readSize: 16 * 1024)
         /// Several: chunks large enough that handing them between threads costs little.
         static let severalProcessors = Chunking(bytes: 1024 * 1024, readSize: 256 * 1024)
     }
@@ -221,14 +222,11 @@ enum BatchCommand {
 
         // One chunk's result lines, joined; its capacity is kept for the next chunk.
         var output: [UInt8] = []
-        // Writes one verified chunk's lines and counts them.
-        func finish(_ stripes: [Stripe]) {
-            output.removeAll(keepingCapacity: true)
-            for stripe in stripes {
-                for result in stripe.lines { tally.add(result) }
-                output.append(contentsOf: stripe.output)
-            }
+        // Counts one verified chunk's lines and writes `output`, which holds their result lines.
+        func finish(_ results: [LineResult]) {
+            for result in results { tally.add(result) }
             if !output.isEmpty { standardOutput(output) }
+            output.removeAll(keepingCapacity: true)
             let seconds = elapsed()
             guard !options.quiet, showProgress || (options.progress && seconds >= nextProgress) else { return }
             let rate = Int((Double(tally.total) / max(seconds, 1e-9)).rounded())
@@ -257,8 +255,12 @@ enum BatchCommand {
                     return ExitCode.noInput
                 }
                 if lines.isEmpty { break }
-                finish(
-                    verify(lines, bytes: bytes, with: runner, lineLimit: lineLimit, options: options, parallel: false))
+                var stripe = Stripe(output: output, lines: [])
+                output = []
+                verify(lines, 0..<lines.count, bytes: bytes, with: runner, lineLimit: lineLimit, options: options,
+                    into: &stripe)
+                output = stripe.output
+                finish(stripe.lines)
                 spares.append(bytes)
             }
         } else {
@@ -277,7 +279,8 @@ enum BatchCommand {
                     let oldest = inFlight.removeFirst()
                     let stripes = oldest.wait()
                     spares.append(oldest.takeBytes())
-                    finish(stripes)
+                    for stripe in stripes { output.append(contentsOf: stripe.output) }
+                    finish(stripes.flatMap(\.lines))
                 }
                 if let failure {
                     standardError(CommandResult.inputFailure(failure).stderr)
@@ -295,41 +298,42 @@ enum BatchCommand {
         return tally.exitCode
     }
 
-    /// Verifies the lines of one chunk, ``linesPerStripe`` lines per iteration, on all cores or on this
-    /// thread; stripes in input order.
+    /// Verifies the lines of one chunk on all cores, ``linesPerStripe`` lines per iteration; stripes in input order.
     static func verify(
-        _ lines: [InputLine], bytes: [UInt8], with runner: VerificationRunner, lineLimit: Int, options: VerifyOptions,
-        parallel: Bool = true
+        _ lines: [InputLine], bytes: [UInt8], with runner: VerificationRunner, lineLimit: Int, options: VerifyOptions
     ) -> [Stripe] {
         let stripeCount = (lines.count + linesPerStripe - 1) / linesPerStripe
         let slots = ResultSlots(count: stripeCount)
-        let verifyStripe: @Sendable (Int) -> Void = { stripeIndex in
+        DispatchQueue.concurrentPerform(iterations: stripeCount) { stripeIndex in
             let range = (stripeIndex * linesPerStripe)..<min(lines.count, (stripeIndex + 1) * linesPerStripe)
             var stripe = Stripe(output: [], lines: [])
-            stripe.lines.reserveCapacity(range.count)
             if !options.quiet { stripe.output.reserveCapacity(range.count * 2048) }
-            for index in range {
-                let line = lines[index]
-                let (outcome, id) = outcome(
-                    of: line, in: bytes, runner: runner, lineLimit: lineLimit, report: options.report)
-                if !options.quiet {
-                    BatchResultLine.render(
-                        outcome, line: line.number, id: id, report: options.report, fields: options.fields,
-                        into: &stripe.output)
-                }
-                stripe.lines.append(
-                    LineResult(
-                        verified: outcome.verified, code: outcome.error?.code.rawValue, kind: outcome.kindName,
-                        retryable: outcome.error?.isRetryable ?? false))
-            }
+            verify(lines, range, bytes: bytes, with: runner, lineLimit: lineLimit, options: options, into: &stripe)
             slots.store(stripe, at: stripeIndex)
         }
-        if parallel {
-            DispatchQueue.concurrentPerform(iterations: stripeCount, execute: verifyStripe)
-        } else {
-            for stripeIndex in 0..<stripeCount { verifyStripe(stripeIndex) }
-        }
         return slots.values()
+    }
+
+    /// Verifies the lines `range` of a chunk in order, appending their result lines and results to `stripe`.
+    static func verify(
+        _ lines: [InputLine], _ range: Range<Int>, bytes: [UInt8], with runner: VerificationRunner, lineLimit: Int,
+        options: VerifyOptions, into stripe: inout Stripe
+    ) {
+        stripe.lines.reserveCapacity(stripe.lines.count + range.count)
+        for index in range {
+            let line = lines[index]
+            let (outcome, id) = outcome(
+                of: line, in: bytes, runner: runner, lineLimit: lineLimit, report: options.report)
+            if !options.quiet {
+                BatchResultLine.render(
+                    outcome, line: line.number, id: id, report: options.report, fields: options.fields,
+                    into: &stripe.output)
+            }
+            stripe.lines.append(
+                LineResult(
+                    verified: outcome.verified, code: outcome.error?.code.rawValue, kind: outcome.kindName,
+                    retryable: outcome.error?.isRetryable ?? false))
+        }
     }
 
     /// The outcome of one line (its bytes in `bytes`), in any shape ``InputShape/readLine(_:range:)`` accepts,
@@ -415,7 +419,7 @@ private final class ChunkInFlight: @unchecked Sendable {
     }
 }
 
-/// Fixed slots that the iterations of ``BatchCommand/verify(_:bytes:with:lineLimit:options:parallel:)``
+/// Fixed slots that the iterations of ``BatchCommand/verify(_:bytes:with:lineLimit:options:)``
 /// fill, one stripe per iteration.
 ///
 /// `@unchecked Sendable`: each index is written by exactly one iteration, and read only after
