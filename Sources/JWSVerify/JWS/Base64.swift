@@ -157,40 +157,37 @@ package enum Base64 {
     private static let urlEncoding = Array(urlAlphabet.utf8)
 
     /// The one encoder: `bytes` in `alphabet` (64 entries), `=` padding to a multiple of four when `padded`,
-    /// appended to `out`. The output grows once, by the length computed here, and every quantum is written
-    /// through buffer pointers within it (three input bytes, four table entries, four output bytes).
+    /// appended to `out`. The output grows once, by the length computed here (geometrically, as appends do), and
+    /// the characters are appended to its new room through an `OutputSpan` (three input bytes, four table
+    /// entries, four output bytes), with neither a capacity check per byte nor a pointer.
     private static func append(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool, to out: inout [UInt8]) {
         let fullGroups = bytes.count / 3
         let remainder = bytes.count % 3
         let length = fullGroups * 4 + (remainder == 0 ? 0 : padded ? 4 : remainder + 1)
         guard length > 0, alphabet.count == 64 else { return }
-        let start = out.count
-        out.append(contentsOf: repeatElement(UInt8(ascii: "="), count: length))
-        bytes.withUnsafeBufferPointer { input in
-            alphabet.withUnsafeBufferPointer { table in
-                out.withUnsafeMutableBufferPointer { output in
-                    var inOffset = 0
-                    var outOffset = start
-                    for _ in 0..<fullGroups {
-                        let group =
-                            UInt32(input[inOffset]) << 16 | UInt32(input[inOffset + 1]) << 8
-                            | UInt32(input[inOffset + 2])
-                        output[outOffset] = table[Int(group >> 18)]
-                        output[outOffset + 1] = table[Int(group >> 12 & 0x3F)]
-                        output[outOffset + 2] = table[Int(group >> 6 & 0x3F)]
-                        output[outOffset + 3] = table[Int(group & 0x3F)]
-                        inOffset += 3
-                        outOffset += 4
-                    }
-                    // The last, partial group: its characters, then the `=` already in place when padded.
-                    guard remainder > 0 else { return }
-                    let second = remainder == 2 ? UInt32(input[inOffset + 1]) << 8 : 0
-                    let group = UInt32(input[inOffset]) << 16 | second
-                    output[outOffset] = table[Int(group >> 18)]
-                    output[outOffset + 1] = table[Int(group >> 12 & 0x3F)]
-                    if remainder == 2 { output[outOffset + 2] = table[Int(group >> 6 & 0x3F)] }
-                }
+        let input = bytes.span
+        let table = alphabet.span
+        out.append(addingCapacity: length) { output in
+            var inOffset = 0
+            for _ in 0..<fullGroups {
+                let group =
+                    UInt32(input[inOffset]) << 16 | UInt32(input[inOffset + 1]) << 8 | UInt32(input[inOffset + 2])
+                output.append(table[Int(group >> 18)])
+                output.append(table[Int(group >> 12 & 0x3F)])
+                output.append(table[Int(group >> 6 & 0x3F)])
+                output.append(table[Int(group & 0x3F)])
+                inOffset += 3
             }
+            // The last, partial group: two or three characters, then `=` to four when padded.
+            guard remainder > 0 else { return }
+            let second = remainder == 2 ? UInt32(input[inOffset + 1]) << 8 : 0
+            let group = UInt32(input[inOffset]) << 16 | second
+            output.append(table[Int(group >> 18)])
+            output.append(table[Int(group >> 12 & 0x3F)])
+            if remainder == 2 { output.append(table[Int(group >> 6 & 0x3F)]) }
+            guard padded else { return }
+            if remainder == 1 { output.append(UInt8(ascii: "=")) }
+            output.append(UInt8(ascii: "="))
         }
     }
 }
