@@ -233,6 +233,7 @@ struct VerificationRunner: Sendable {
             receipt: verifier.verifyAndDecodeAppReceipt(bytes: receipt, deviceIdentifier: deviceIdentifier),
             reporting: reporting, undecodedDetailsOf: showsUndecodedDetails ? receipt : nil,
             trustAnchorNames: receiptAnchorNames)
+        let usesBundledRoot = usesBundledRoot  // captured alone, as for tokens
         outcome.advise { outcome, error in
             FlagAdvice.receiptHint(
                 for: error, failedStep: outcome.failedCheck,

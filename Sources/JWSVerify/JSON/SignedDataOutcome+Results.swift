@@ -217,15 +217,16 @@ extension SignedDataOutcome {
     /// Records what every verified result has: the verdict, the checks and the validated chain when reporting, the
     /// environment the claims check accepted (else the payload's), the validation time.
     package mutating func record<Payload>(
-        _ verified: Verified<Payload>, payloadEnvironment: AppStoreEnvironment?, anchors: [String: String],
-        reporting: Bool
+        _ verified: Verified<Payload>, payloadEnvironment: @autoclosure () -> AppStoreEnvironment?,
+        anchors: [String: String], reporting: Bool
     ) {
         self.verified = true
         if reporting {
             checks = CheckLine.lines(verified.report)
             showValidatedChain(verified.chain, trustAnchorNames: anchors)
         }
-        environment = (verified.environment ?? payloadEnvironment)?.rawValue
+        // The payload's environment only when the claims check named none: reading it copies the decoded model.
+        environment = (verified.environment ?? payloadEnvironment())?.rawValue
         chainValidated = true
         validationTime = verified.validationTime
         validatedWithoutSignedDate = verified.validatedWithoutSignedDate

@@ -130,7 +130,10 @@ public enum PayloadKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
 }
 
 /// A decoded payload of any kind, for callers that handle every kind in one place (the CLI).
-public enum DecodedPayload: Sendable, Hashable {
+///
+/// `indirect`: each case holds its model in a box of its own, so that a payload (and a result holding one) is a
+/// reference wherever it is passed or copied, not the largest model's bytes (2 KB for a notification).
+public indirect enum DecodedPayload: Sendable, Hashable {
     case transaction(JWSTransactionDecodedPayload)
     case renewalInfo(JWSRenewalInfoDecodedPayload)
     case appTransaction(AppTransaction)
