@@ -15,13 +15,14 @@
 # The same difference per function (inclusive instructions) shows where a batch line's instructions go: the
 # library's verification against what batch adds around it (input shapes, the payload JSON, the result line).
 #
-# Usage: bash Benchmarks/batch-line-cost.sh [--tokens] [--lines N] [--body] [--no-library] [--no-cache] [--top K]
+# Usage: bash Benchmarks/batch-line-cost.sh [--tokens] [--lines N] [--body] [--no-library] [--no-cache] [--l2 KIB] [--top K]
 #                                           [--out DIR]
 #   --tokens      token lines of the warm set instead of receipts
 #   --lines N     N (default 200 receipts, 2,000 tokens)
 #   --body        receipts: every line a verifyReceipt body {"receipt-data": …, "password": …, "id": N}
 #   --no-library  batch only (the library's runs take as long again)
 #   --no-cache    instructions only, without the cache simulator (about twice as fast)
+#   --l2 KIB      the simulated last level (the L2 per core), in KiB (default 512; this VM's was 1,024 on 2026-12-02)
 #   --top K       functions listed (default 30)
 #   --out DIR     where results go (default .build/benchmark-results/batch-line-cost)
 # Environment: JWSVERIFY_CLI and JWSVERIFY_BENCHMARK use prebuilt release binaries instead of building.
@@ -35,6 +36,7 @@ tokens=0
 body=0
 library=1
 cache=1
+l2=512
 top=30
 warmup=1100
 out="$root/.build/benchmark-results/batch-line-cost"
@@ -45,9 +47,11 @@ while [ $# -gt 0 ]; do
     --body) body=1 ;;
     --no-library) library=0 ;;
     --no-cache) cache=0 ;;
+    --l2) shift; l2="${1:?--l2 needs a size in KiB}"
+      case "$l2" in ''|*[!0-9]*|0) echo "batch-line-cost.sh: --l2 needs a positive number of KiB" >&2; exit 64 ;; esac ;;
     --top) shift; top="${1:?--top needs a number}" ;;
     --out) shift; out="${1:?--out needs a directory}" ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "batch-line-cost.sh: unknown argument '$1' (try --help)" >&2; exit 64 ;;
   esac
   shift
@@ -79,7 +83,7 @@ objcopy --strip-debug "$cli" "$out/jwsverify.nodebug"
 # nothing misses): a 32 KiB 8-way L1 for instructions and for data, and as the last level a 512 KiB 8-way cache, the
 # L2 per core of the AMD EPYC VM the figures in Docs/Performance.md come from. "LL misses" are then L2 misses.
 events=(--cache-sim=no)
-[ "$cache" = 1 ] && events=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=524288,8,64)
+[ "$cache" = 1 ] && events=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=$((l2 * 1024)),8,64)
 # Swift seeds its hash function per process: dictionary look-ups then meet other collisions in every run, which moves
 # a token line's count by a few thousand instructions. A fixed seed makes the counts repeat.
 export SWIFT_DETERMINISTIC_HASHING=1
