@@ -32,8 +32,7 @@ enum BatchCommand {
         /// The most bytes one `read(2)` asks for.
         var readSize: Int
 
-        /// One processor: small chunks, still in cache when verified, whose reading evicts little of what verification
-        /// keeps there (64 KiB against 256 KiB made receipt lines 11 % faster; Docs/Performance.md).
+        /// One processor: small chunks, in cache when verified, whose reading evicts little (Docs/Performance.md).
         static let oneProcessor = Chunking(bytes: 64 * 1024, readSize: 16 * 1024)
         /// Several: chunks large enough that handing them between threads costs little.
         static let severalProcessors = Chunking(bytes: 1024 * 1024, readSize: 256 * 1024)
@@ -257,7 +256,8 @@ enum BatchCommand {
                 if lines.isEmpty { break }
                 var stripe = Stripe(output: output, lines: [])
                 output = []
-                verify(lines, 0..<lines.count, bytes: bytes, with: runner, lineLimit: lineLimit, options: options,
+                verify(
+                    lines, 0..<lines.count, bytes: bytes, with: runner, lineLimit: lineLimit, options: options,
                     into: &stripe)
                 output = stripe.output
                 finish(stripe.lines)
