@@ -99,4 +99,40 @@ struct BatchCommandTests {
         #expect(production.status == 64)
         #expect(production.stderr.contains("Usage: jwsverify batch [<options>] [<file>]"))
     }
+
+    /// Input: 12 rounds of a real receipt's base64, a `verifyReceipt` body with an id, Apple's mock transaction,
+    /// the same with its signature altered, a blank line, garbage, and the 187-purchase receipt (105 KB, longer than
+    /// a one-processor chunk) in a `{"token", "id"}` object: 1.4 MB, across many 64 KiB chunks. Expected: `batch`
+    /// allowed one processor (`taskset -c 0`, which verifies each chunk on the reading thread and renders into the
+    /// buffer it writes) writes the same bytes as on every core (1 MiB chunks, stripes joined), every line once
+    /// and in order, with the same exit status (1) and counts.
+    @Test("one processor writes the same result lines as every core, across chunk boundaries")
+    func oneProcessorSameBytes() throws {
+        let token = try CLI.token("apple-library/mock_signed_data/transactionInfo")
+        let altered = String(token.dropLast(4)) + (token.hasSuffix("AAAA") ? "BBBB" : "AAAA")
+        let receipt = try ReceiptFixtures.recent.base64()
+        let large = try ReceiptFixtures.appStore[1].base64()
+        var lines: [String] = []
+        for round in 0..<12 {
+            let body = "{\"receipt-data\": \"\(receipt)\", \"password\": \"secret\", \"id\": \(round)}"
+            let big = "{\"id\": \"big-\(round)\", \"token\": \"\(large)\"}"
+            lines += [receipt, body, token, altered, "", "garbage \(round)", big]
+        }
+        let input = Data((lines.joined(separator: "\n") + "\n").utf8)
+        let arguments =
+            ["batch", "--environment", "Sandbox", "--root", CLI.testRoot, "--root"]
+            + [CLI.vector("apple-roots/AppleIncRootCertificate.cer")]
+        let one = try CLI.run(arguments, stdin: input, onCoreZero: true)
+        let every = try CLI.run(arguments, stdin: input)
+        #expect(one.status == 1 && every.status == 1)
+        let results = try results(one)
+        try #require(results.count == lines.count)
+        #expect(results.map { $0["line"] as? Int } == Array(1...lines.count))
+        #expect(results.filter { $0["verified"] as? Bool == true }.count == 12 * 4)
+        #expect(one.stdoutData == every.stdoutData, "one processor and every core wrote different bytes")
+        func counts(_ run: CLI.Run) -> [Substring] {
+            run.stderr.split(separator: "\n").filter { !$0.hasPrefix("elapsed") }
+        }
+        #expect(counts(one) == counts(every))
+    }
 }

@@ -84,7 +84,11 @@ enum CLI {
 
     /// Runs the binary with `arguments`, feeding `stdin` (empty when nil), with `environment` added to
     /// this process's. Output goes through temporary files, so that large outputs cannot fill a pipe and block.
-    static func run(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> Run {
+    /// With `onCoreZero`, the binary runs under `taskset -c 0`, allowed one processor (as `batch`'s one-processor
+    /// path needs).
+    static func run(
+        _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], onCoreZero: Bool = false
+    ) throws -> Run {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "jwsverify-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -104,8 +108,15 @@ enum CLI {
             try? error.close()
         }
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if onCoreZero {
+            let taskset = "/usr/bin/taskset"
+            try #require(FileManager.default.isExecutableFile(atPath: taskset), "\(taskset) is missing (util-linux)")
+            process.executableURL = URL(fileURLWithPath: taskset)
+            process.arguments = ["-c", "0", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
