@@ -55,6 +55,34 @@ struct RenderingTests {
         #expect(copy(String(repeating: "[", count: 100) + String(repeating: "]", count: 100)) == nil)
     }
 
+    /// Input: payload texts the strict parser accepts, hundreds of bytes long, with spaces inside strings (kept) and
+    /// outside them (dropped) after runs of quotes longer than the 255-byte blocks the quotes are counted in.
+    /// Expected: `copy(parsed:)`, which returns compact printable text as it is, writes what the full copier
+    /// writes, and its check says which texts are their own compact copy.
+    @Test("the compact-text check counts quotes across blocks, as the full copier reads the text")
+    func compactTextCheck() throws {
+        let members = (0..<60).map { "\"k\($0)\":\"v\"" }.joined(separator: ",")
+        let texts = [
+            "{\"a\":\"" + String(repeating: "x", count: 300) + " y\"}",
+            "{\"a\":\"" + String(repeating: "x", count: 300) + "\", \"b\":1}",
+            "{" + members + ",\"s\":\"in side\"}",
+            "{" + members + ", \"s\":1}",
+            "{" + members + ",\"s\":\"a b c\",\"t\": 2}",
+        ]
+        var compact: [Bool] = []
+        for text in texts {
+            let json = Array(text.utf8)
+            _ = try JSONParser.parseValue(json)
+            var full: [UInt8] = []
+            var parsed: [UInt8] = []
+            #expect(JSONTextCopier.copy(json, into: &full))
+            #expect(JSONTextCopier.copy(parsed: json, into: &parsed))
+            #expect(String(decoding: parsed, as: UTF8.self) == String(decoding: full, as: UTF8.self))
+            compact.append(JSONTextCopier.isCompactPlainText(json))
+        }
+        #expect(compact == [true, false, true, false, false])
+    }
+
     /// The generated field kinds of a model find enumeration names and timestamps by JSON path.
     @Test("payload annotations name enumerations and find timestamps")
     func annotations() throws {

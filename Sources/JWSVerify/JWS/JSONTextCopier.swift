@@ -111,10 +111,23 @@ package struct JSONTextCopier {
         return true
     }
 
-    /// How many bytes of `bytes` are `byte` (a loop without early exit, so that it vectorizes).
+    /// How many bytes of `bytes` are `byte`: counted in blocks of at most 255 bytes into one byte each, a loop
+    /// without a branch that the compiler vectorizes (16 bytes a step; the plain loop over `Int` ran about five
+    /// instructions a byte).
     private static func count(of byte: UInt8, in bytes: Span<UInt8>) -> Int {
         var count = 0
-        for index in bytes.indices where bytes[index] == byte { count &+= 1 }
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + 255, bytes.count)
+            var inBlock: UInt8 = 0
+            var index = start
+            while index < end {
+                inBlock &+= bytes[index] == byte ? 1 : 0
+                index &+= 1
+            }
+            count += Int(inBlock)
+            start = end
+        }
         return count
     }
 
