@@ -243,14 +243,15 @@ package enum InputShape {
             else { return nil }
             names.append(name)
             let nameBytes = bytes[name]
-            let isToken = nameBytes.elementsEqual("token".utf8) || nameBytes.elementsEqual("signedPayload".utf8)
-            let isReceipt = nameBytes.elementsEqual(receiptDataMember.utf8)
+            func named(_ name: [UInt8]) -> Bool { nameBytes.count == name.count && nameBytes.elementsEqual(name) }
+            let isToken = PlainNames.tokens.contains(where: named)
+            let isReceipt = named(PlainNames.receiptData)
             if isToken || isReceipt {
                 guard receipts || !isReceipt, let value = plainString() else { return nil }
                 signedMembersSeen += 1
                 signed = value
                 signedIsReceipt = isReceipt
-            } else if nameBytes.elementsEqual(idMember.utf8) {
+            } else if named(PlainNames.id) {
                 // The id's text, quotes included for a string.
                 if let value = plainString() {
                     id = (value.lowerBound - 1)..<(value.upperBound + 1)
@@ -277,6 +278,14 @@ package enum InputShape {
         let content: ShapedInput.Content =
             signedIsReceipt ? .receipt(Array(bytes[signed])) : .token(.utf8(Array(bytes[signed])))
         return ShapedInput(content: content, id: id.map { JSONLiteral(bytes[$0]) })
+    }
+
+    /// The member names ``plainObject(in:range:receipts:)`` looks for, as bytes: compared by length, then byte by
+    /// byte (against a string's UTF-8 view, each comparison walked the view).
+    private enum PlainNames {
+        static let tokens = tokenMembers.map { Array($0.utf8) }
+        static let receiptData = Array(receiptDataMember.utf8)
+        static let id = Array(idMember.utf8)
     }
 
     /// Whether every byte is printable ASCII other than `\\` (0x20–0x7E, 0x5C excepted); written without early
