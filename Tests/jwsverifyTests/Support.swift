@@ -84,10 +84,10 @@ enum CLI {
 
     /// Runs the binary with `arguments`, feeding `stdin` (empty when nil), with `environment` added to
     /// this process's. Output goes through temporary files, so that large outputs cannot fill a pipe and block.
-    /// With `onCoreZero`, the binary runs under `taskset -c 0`, allowed one processor (as `batch`'s one-processor
-    /// path needs).
+    /// With `onOneProcessor`, the binary runs under `taskset -c N`, N the first processor this process may run on,
+    /// allowed that one alone (as `batch`'s one-processor path needs).
     static func run(
-        _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], onCoreZero: Bool = false
+        _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], onOneProcessor: Bool = false
     ) throws -> Run {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "jwsverify-test-\(UUID().uuidString)")
@@ -108,11 +108,11 @@ enum CLI {
             try? error.close()
         }
         let process = Process()
-        if onCoreZero {
+        if onOneProcessor {
             let taskset = "/usr/bin/taskset"
             try #require(FileManager.default.isExecutableFile(atPath: taskset), "\(taskset) is missing (util-linux)")
             process.executableURL = URL(fileURLWithPath: taskset)
-            process.arguments = ["-c", "0", binary.path] + arguments
+            process.arguments = ["-c", try firstAllowedProcessor(), binary.path] + arguments
         } else {
             process.executableURL = binary
             process.arguments = arguments
@@ -129,6 +129,16 @@ enum CLI {
             stdoutData: try Data(contentsOf: outputURL),
             stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
             status: process.terminationStatus)
+    }
+
+    /// The first processor in this process's `Cpus_allowed_list` (`/proc/self/status`), such as `2` of `2-3,6`.
+    static func firstAllowedProcessor() throws -> String {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") })
+        let list = line.dropFirst("Cpus_allowed_list:".count).drop { $0 == " " || $0 == "\t" }
+        let first = list.prefix { $0.isNumber }
+        try #require(!first.isEmpty, "no processor in '\(line)'")
+        return String(first)
     }
 
     /// Runs with text on standard input.
