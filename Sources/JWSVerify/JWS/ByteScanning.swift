@@ -59,4 +59,15 @@ package enum ByteScanning {
             return (state ^ tail) &* 0x9E37_79B9_7F4A_7C15
         }
     }
+
+    /// The text of `bytes` when they are well-formed UTF-8, else nil: what `String(validating:as:)` answers, without
+    /// its generic path for slices (which looks up type metadata and protocol conformances at run time, under a lock,
+    /// on every call: about a thousand instructions for a receipt's product identifier). ASCII, which every App Store
+    /// identifier is, is well-formed and decoded directly; any other text goes to the standard library's validation.
+    package static func string(validatingUTF8 bytes: ArraySlice<UInt8>) -> String? {
+        var high: UInt8 = 0
+        for byte in bytes { high |= byte }  // no early exit: the loop vectorizes
+        if high < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
+    }
 }

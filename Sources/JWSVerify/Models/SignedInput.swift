@@ -135,7 +135,7 @@ package enum InputShape {
             case .failure(let problem): return .failure(ShapeFailure(message: problem.text + "; " + expectedToken))
             }
         default:
-            guard let token = String(validating: trimmed, as: UTF8.self) else {
+            guard let token = ByteScanning.string(validatingUTF8: trimmed) else {
                 return .failure(ShapeFailure(message: "\(what) is not UTF-8 text (binary data?); \(expectedToken)"))
             }
             return .success(ShapedInput(content: .token(.string(token))))

@@ -266,7 +266,7 @@ package struct DERReader: Sendable {
     /// Reads a UTF8String whose contents are well-formed UTF-8.
     package mutating func readUTF8String() throws(DERError) -> String {
         let element = try readElement(tag: 0x0C)
-        guard let text = String(validating: bytes[element.contents], as: UTF8.self) else {
+        guard let text = ByteScanning.string(validatingUTF8: bytes[element.contents]) else {
             throw DERError("a UTF8String that is not valid UTF-8", at: element.contentStart)
         }
         return text

@@ -229,4 +229,41 @@ struct ReceiptDERReaderTests {
         badTag[0] = 0x30
         #expect(receiptContentError(badTag)?.contains("expected a SET, found a SEQUENCE at byte 0") == true)
     }
+
+    /// Input: every string of one and two bytes, every three-byte string that starts as a multi-byte sequence does
+    /// (0xC0–0xFF), and well-formed and ill-formed texts of up to four code points at every offset of a slice (ASCII,
+    /// two-, three- and four-byte sequences, surrogates, overlong forms, code points past U+10FFFF, truncations).
+    /// Expected: ``ByteScanning/string(validatingUTF8:)``, which a UTF8String is read with, answers exactly as the
+    /// standard library's `String(validating:as:)` does.
+    @Test("a UTF8String's bytes are validated as the standard library validates them")
+    func utf8ValidationMatchesStandardLibrary() {
+        func check(_ bytes: [UInt8], offset: Int = 0) {
+            let padded = Array(repeating: UInt8(ascii: "a"), count: offset) + bytes
+            let slice = padded[offset...]
+            let expected = String(validating: slice, as: UTF8.self)
+            let found = ByteScanning.string(validatingUTF8: slice)
+            #expect(found == expected, "\(bytes)")
+            if let found { #expect(Array(found.utf8) == bytes) }
+        }
+        for first in 0...255 {
+            check([UInt8(first)])
+            for second in 0...255 { check([UInt8(first), UInt8(second)]) }
+        }
+        for first in 0xC0...0xFF {
+            for second in stride(from: 0x70, through: 0xC8, by: 3) {
+                for third in [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0xA0, 0xBF, 0xC0, 0xFF] {
+                    check([UInt8(first), UInt8(second), UInt8(third)])
+                }
+            }
+        }
+        let pieces: [[UInt8]] = [
+            Array("a".utf8), Array("é".utf8), Array("日".utf8), Array("🇫".utf8), [0xED, 0xA0, 0x80], [0xC0, 0xAF],
+            [0xE0, 0x80, 0xAF], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x9F], [0xE6, 0x97], [0xFF], [0xEF, 0xBF, 0xBD],
+        ]
+        for a in pieces {
+            for b in pieces {
+                for c in pieces { for offset in 0..<3 { check(a + b + c, offset: offset) } }
+            }
+        }
+    }
 }
