@@ -161,6 +161,36 @@ struct ReceiptJSONBytesTests {
         }
     }
 
+    /// Input: receipts whose byte values (an unknown attribute's, the opaque value, the SHA-1 hash) have every
+    /// length from 0 to 400, behind texts of 0 to 11 bytes that move where the writer's staging chunk stands when
+    /// they come (so that each value meets the chunk nearly full, nearly empty, and too long for it). Expected: the
+    /// bytes of the `Codable` path.
+    @Test("byte values of every length, wherever the writer's staging chunk stands")
+    func byteValuesAcrossTheStage() {
+        for length in 0...400 {
+            let value = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ length) }
+            for shift in 0..<12 {
+                let text = String(repeating: "v", count: shift)
+                let receipt = AppReceipt(
+                    applicationVersion: text, opaqueValue: value, sha1Hash: Array(value.prefix(shift * 23)),
+                    bundleIdRawValue: Array(value.suffix(shift)),
+                    inApp: [
+                        InAppPurchaseReceipt(
+                            productId: text,
+                            unknownAttributes: [
+                                ReceiptAttribute(type: Int64(shift), value: value),
+                                ReceiptAttribute(type: -1, version: Int64(length), value: Array(value.prefix(shift))),
+                            ])
+                    ],
+                    unknownAttributes: [ReceiptAttribute(type: Int64(length), value: value)])
+                guard directBytes(receipt) == referenceBytes(receipt) else {
+                    Issue.record("length \(length), shift \(shift)")
+                    return
+                }
+            }
+        }
+    }
+
     /// Input: each odd instant in every date field of the receipt and of its second purchase; each instant outside
     /// the years 0 to 9999 in each date field alone. Expected: the bytes of the `Codable` path: the three texts of
     /// each date, or `null` for the whole receipt when one date is outside.

@@ -1,30 +1,38 @@
 extension JSONWriter {
-    /// Up to ``capacity`` bytes built in six machine words and appended to the output in one copy of those words
-    /// (``append(to:)``): the short texts of a payload (numbers, dates) without a capacity and uniqueness check of
-    /// the output per byte, which cost more than the text itself.
+    /// Up to ``capacity`` bytes built in place and appended to an output array in one copy (``append(to:)``): the
+    /// short texts of a payload (numbers, dates, member names, short base64) without an array's capacity and
+    /// uniqueness check per piece, which cost more than the text itself. A writer that stages many pieces in one
+    /// chunk and appends it when the next piece would not fit (``ensureRoom(_:flushingInto:)``) touches the output
+    /// array once per few hundred bytes.
     ///
-    /// Writes past ``capacity`` are dropped; callers write texts whose length they bound below it.
+    /// Writes past ``capacity`` are dropped; callers write texts whose length they bound below ``room``.
     ///
-    /// Unsafe pointers: this is one of the few files outside `OpenSSL/` that holds one (Docs/Security.md, "Unsafe
-    /// code"). The six words are written and read as bytes in place (`withUnsafeMutableBytes(of:)`), every index
-    /// checked below ``capacity``, and the first ``count`` bytes appended to the output in one copy.
+    /// Unsafe pointers: this is one of the few files outside `OpenSSL/` that holds them (Docs/Security.md, "Unsafe
+    /// code"). The bytes (a tuple of words) are written and read in place (`withUnsafeMutableBytes(of:)`), every
+    /// write checked to end at or below ``capacity``, and the first ``count`` bytes appended to the output in one
+    /// copy.
     package struct Chunk: Sequence {
         /// The most bytes a chunk holds.
-        package static let capacity = 48
+        package static let capacity = 256
 
-        /// The bytes, in memory order (a tuple's elements are laid out one after the other).
-        private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        /// The bytes, in memory order (a tuple's elements are laid out one after the other): 32 words.
+        private var words:
+            (
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+            ) = (
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+            )
         /// How many bytes the chunk holds.
         package private(set) var count = 0
 
         /// An empty chunk.
         package init() {}
 
-        /// The first bytes given as three words, little-endian (byte 0 is the low byte of `low`), `count` of them.
-        package init(low: UInt64, middle: UInt64, high: UInt64, count: Int) {
-            words = (low.littleEndian, middle.littleEndian, high.littleEndian, 0, 0, 0)
-            self.count = Swift.min(count, 24)
-        }
+        /// How many more bytes fit.
+        @inline(__always)
+        package var room: Int { Self.capacity - count }
 
         /// Sets the byte at `index`, below ``capacity`` (an index past it is ignored).
         @inline(__always)
@@ -48,40 +56,86 @@ extension JSONWriter {
             count += 1
         }
 
-        /// Appends the chunk's bytes to `out`: `count` bytes of its words, in one `memcpy`, not byte by byte through
-        /// the iterator.
+        /// Appends the first `length` (at most 8) bytes of `word`, low byte first, with one store of the whole word
+        /// when eight bytes are free (dropped, like any write past ``capacity``, when `length` are not).
+        @inline(__always)
+        package mutating func append(littleEndian word: UInt64, length: Int) {
+            guard length >= 0, length <= 8, count + length <= Self.capacity else { return }
+            let start = count
+            if start + 8 <= Self.capacity {
+                withUnsafeMutableBytes(of: &words) {
+                    $0.storeBytes(of: word.littleEndian, toByteOffset: start, as: UInt64.self)
+                }
+            } else {
+                for index in 0..<length { set(UInt8(truncatingIfNeeded: word >> UInt64(index * 8)), at: start + index) }
+            }
+            count = start + length
+        }
+
+        /// Appends the bytes of `text` in one copy (those past ``capacity`` dropped).
+        package mutating func append(_ text: StaticString) {
+            text.withUTF8Buffer { append(contentsOf: UnsafeRawBufferPointer($0)) }
+        }
+
+        /// Appends `bytes` in one copy (those past ``capacity`` dropped).
+        package mutating func append(contentsOf bytes: [UInt8]) {
+            bytes.withUnsafeBytes { append(contentsOf: $0) }
+        }
+
+        private mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+            let length = Swift.min(bytes.count, room)
+            guard length > 0 else { return }
+            let start = count
+            withUnsafeMutableBytes(of: &words) { target in
+                UnsafeMutableRawBufferPointer(rebasing: target[start..<(start + length)])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<length]))
+            }
+            count = start + length
+        }
+
+        /// Empties the chunk (its capacity is kept: it is inline).
+        @inline(__always)
+        package mutating func removeAll() {
+            count = 0
+        }
+
+        /// Appends the chunk's bytes to `out`: `count` bytes in one `memcpy`, not byte by byte through the iterator.
         @inline(__always)
         package func append(to out: inout [UInt8]) {
             let count = self.count
+            guard count > 0 else { return }
             withUnsafeBytes(of: words) { raw in
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<count]))
             }
         }
 
-        /// Appends the bytes of `text` (those past ``capacity`` dropped).
-        package mutating func append(_ text: StaticString) {
-            text.withUTF8Buffer { bytes in
-                for byte in bytes { append(byte) }
-            }
+        /// Appends the chunk's bytes to `out` and empties it when fewer than `length` bytes are free, so that a
+        /// piece of at most `length` bytes fits whole.
+        @inline(__always)
+        package mutating func ensureRoom(_ length: Int, flushingInto out: inout [UInt8]) {
+            guard room < length else { return }
+            append(to: &out)
+            removeAll()
         }
 
-        /// Appends `value` in decimal, with leading zeros to at least `minimumCount` digits (at most 20).
+        /// Appends `value` in decimal, with leading zeros to at least `minimumCount` digits (at most 20): two digits
+        /// per division by 100, stored as one 16-bit word from a table of the hundred pairs.
         package mutating func appendDigits(_ value: UInt64, minimumCount: Int = 1) {
             let digits = Swift.max(JSONWriter.digitCount(value), Swift.min(minimumCount, 20))
             guard count + digits <= Self.capacity else { return }
             let start = count
-            withUnsafeMutableBytes(of: &words) { bytes in
-                var rest = value
-                var index = start + digits
-                // Two digits per division, then the odd one.
-                while index - start >= 2 {
-                    let pair = rest % 100
-                    rest /= 100
-                    bytes[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
-                    bytes[index - 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
-                    index -= 2
+            JSONWriter.digitPairs.withUnsafeBufferPointer { pairs in
+                withUnsafeMutableBytes(of: &words) { bytes in
+                    var rest = value
+                    var index = start + digits
+                    while index - start >= 2 {
+                        let pair = Int(truncatingIfNeeded: rest % 100)
+                        rest /= 100
+                        index -= 2
+                        bytes.storeBytes(of: pairs[pair].littleEndian, toByteOffset: index, as: UInt16.self)
+                    }
+                    if index > start { bytes[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10) }
                 }
-                if index > start { bytes[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10) }
             }
             count += digits
         }
@@ -111,15 +165,28 @@ extension JSONWriter {
         }
     }
 
-    /// How many decimal digits `value` has (1 for 0).
+    /// How many decimal digits `value` has (1 for 0): from its bit length, corrected by one comparison with a power
+    /// of ten.
     package static func digitCount(_ value: UInt64) -> Int {
-        var count = 1
-        var power: UInt64 = 10
-        while count < 20, value >= power {
-            count += 1
-            power &*= 10
-        }
-        return count
+        // Numbers of `bits` bits have at least `bits * 1233 >> 12` digits (1233 / 4096 is just above log10 2) and
+        // at most one more.
+        // `value | 1` counts 0 as one digit and no other number differently (no power of ten above 1 is odd).
+        let odd = value | 1
+        let bits = 64 - odd.leadingZeroBitCount
+        let guess = (bits &* 1233) &>> 12
+        return guess &+ (odd >= powersOfTen[guess] ? 1 : 0)
+    }
+
+    /// 10 to the powers 0 to 19.
+    private static let powersOfTen: [UInt64] = {
+        var powers: [UInt64] = [1]
+        while powers.count < 20 { powers.append(powers[powers.count - 1] * 10) }
+        return powers
+    }()
+
+    /// The hundred pairs of ASCII digits `00` to `99` as little-endian 16-bit words (tens in the low byte).
+    fileprivate static let digitPairs: [UInt16] = (0..<100).map { (pair: Int) -> UInt16 in
+        UInt16(0x30 + pair / 10) | UInt16(0x30 + pair % 10) << 8
     }
 
     /// Appends `value` in decimal digits, with leading zeros to at least `minimumCount` digits (at most 20).

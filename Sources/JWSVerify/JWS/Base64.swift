@@ -192,41 +192,85 @@ package enum Base64 {
         append(bytes, alphabet: standardEncoding, padded: true, to: &out)
     }
 
+    /// Appends padded standard base64 of `bytes` to `text` when all of it fits with 4 bytes to spare (the encoder
+    /// stores a word per group of four characters); false, with `text` unchanged, when it does not.
+    package static func appendStandard(_ bytes: [UInt8], to text: inout JSONWriter.Chunk) -> Bool {
+        guard encodedLength(bytes.count, padded: true) + 4 <= text.room else { return false }
+        bytes.withUnsafeBufferPointer { input in
+            standardEncoding.withUnsafeBufferPointer { table in
+                encode(input, alphabet: table, padded: true, into: &text)
+            }
+        }
+        return true
+    }
+
     private static let standardEncoding = Array(standardAlphabet.utf8)
     private static let urlEncoding = Array(urlAlphabet.utf8)
 
-    /// The one encoder: `bytes` in `alphabet` (64 entries), `=` padding to a multiple of four when `padded`,
-    /// appended to `out`. The output grows once, by the length computed here (geometrically, as appends do), and
-    /// the characters are appended to its new room through an `OutputSpan` (three input bytes, four table
-    /// entries, four output bytes), with neither a capacity check per byte nor a pointer.
+    /// The length of the base64 of `count` bytes: four characters per whole group of three, then two or three
+    /// characters (four with `=` when `padded`) for the rest.
+    private static func encodedLength(_ count: Int, padded: Bool) -> Int {
+        let remainder = count % 3
+        return count / 3 * 4 + (remainder == 0 ? 0 : padded ? 4 : remainder + 1)
+    }
+
+    /// The input bytes encoded into one chunk: 189 of them make 252 characters, which fit a chunk with a word to
+    /// spare.
+    private static let bytesPerChunk = (JSONWriter.Chunk.capacity - 4) / 4 * 3
+
+    /// Appends the base64 of `bytes` to `out`, a chunk at a time (``encode(_:alphabet:padded:into:)``).
     private static func append(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool, to out: inout [UInt8]) {
-        let fullGroups = bytes.count / 3
-        let remainder = bytes.count % 3
-        let length = fullGroups * 4 + (remainder == 0 ? 0 : padded ? 4 : remainder + 1)
-        guard length > 0, alphabet.count == 64 else { return }
-        let input = bytes.span
-        let table = alphabet.span
-        out.append(addingCapacity: length) { output in
-            var inOffset = 0
-            for _ in 0..<fullGroups {
-                let group =
-                    UInt32(input[inOffset]) << 16 | UInt32(input[inOffset + 1]) << 8 | UInt32(input[inOffset + 2])
-                output.append(table[Int(group >> 18)])
-                output.append(table[Int(group >> 12 & 0x3F)])
-                output.append(table[Int(group >> 6 & 0x3F)])
-                output.append(table[Int(group & 0x3F)])
-                inOffset += 3
+        guard !bytes.isEmpty else { return }
+        out.reserveCapacity(out.count + encodedLength(bytes.count, padded: padded))
+        bytes.withUnsafeBufferPointer { input in
+            alphabet.withUnsafeBufferPointer { table in
+                var text = JSONWriter.Chunk()
+                var start = 0
+                while start < input.count {
+                    // Every chunk but the last takes a multiple of three bytes, so that only the last has padding.
+                    let end = min(input.count, start + bytesPerChunk)
+                    text.removeAll()
+                    let part = UnsafeBufferPointer(rebasing: input[start..<end])
+                    encode(part, alphabet: table, padded: padded, into: &text)
+                    text.append(to: &out)
+                    start = end
+                }
             }
-            // The last, partial group: two or three characters, then `=` to four when padded.
-            guard remainder > 0 else { return }
-            let second = remainder == 2 ? UInt32(input[inOffset + 1]) << 8 : 0
-            let group = UInt32(input[inOffset]) << 16 | second
-            output.append(table[Int(group >> 18)])
-            output.append(table[Int(group >> 12 & 0x3F)])
-            if remainder == 2 { output.append(table[Int(group >> 6 & 0x3F)]) }
-            guard padded else { return }
-            if remainder == 1 { output.append(UInt8(ascii: "=")) }
-            output.append(UInt8(ascii: "="))
         }
+    }
+
+    /// The one encoder: `input` in `alphabet` (64 entries), `=` padding to a multiple of four when `padded`,
+    /// appended to `text`, each group of four characters with one store of a word. The caller leaves room for the
+    /// whole text and 4 bytes more (a write past the chunk's capacity would be dropped). Input offsets stay below
+    /// `input.count` (three per whole group, then the partial one's one or two), alphabet indexes below 64.
+    @inline(__always)
+    private static func encode(
+        _ input: UnsafeBufferPointer<UInt8>, alphabet table: UnsafeBufferPointer<UInt8>, padded: Bool,
+        into text: inout JSONWriter.Chunk
+    ) {
+        guard table.count == 64, let source = input.baseAddress, let alphabet = table.baseAddress else { return }
+        let fullGroups = input.count / 3
+        let remainder = input.count % 3
+        var inOffset = 0
+        @inline(__always) func character(_ index: UInt32) -> UInt64 { UInt64(alphabet[Int(index & 0x3F)]) }
+        for _ in 0..<fullGroups {
+            let group =
+                UInt32(source[inOffset]) << 16 | UInt32(source[inOffset &+ 1]) << 8 | UInt32(source[inOffset &+ 2])
+            let word =
+                character(group >> 18) | character(group >> 12) << 8 | character(group >> 6) << 16
+                | character(group) << 24
+            text.append(littleEndian: word, length: 4)
+            inOffset &+= 3
+        }
+        // The last, partial group: two or three characters, then `=` to four when padded.
+        guard remainder > 0 else { return }
+        let second = remainder == 2 ? UInt32(source[inOffset + 1]) << 8 : 0
+        let group = UInt32(source[inOffset]) << 16 | second
+        let equals = UInt64(UInt8(ascii: "="))
+        var word = character(group >> 18) | character(group >> 12) << 8
+        word |= remainder == 2 ? character(group >> 6) << 16 : equals << 16
+        word |= equals << 24
+        let length = padded ? 4 : remainder + 1
+        text.append(littleEndian: word, length: length)
     }
 }

@@ -5,6 +5,11 @@ import Foundation
 /// (``JSONWriter``: strings with its one escape set, integers) and its base64 encoder (``Base64/appendStandard(_:to:)``);
 /// this type only decides which receipt field goes where.
 ///
+/// Names, numbers, dates, flags and short base64 are staged in one ``JSONWriter/Chunk`` (``Output``), which is
+/// appended to the output array when the next piece would not fit: a receipt of the App Store (3.5 KB for two
+/// purchases, about 200 pieces) touches the array about twenty times, not once per piece. Strings, which may need
+/// escapes, and long base64 go to the array directly, after the chunk.
+///
 /// These are the bytes that the CLI's writer produced for the `Codable` form (`JSONEncoder`, parsed back and written
 /// with sorted keys), which `batch` spent most of a receipt line's time on; tests hold the two equal for every
 /// receipt vector and for crafted and random receipts. Member names are written in their sorted order here, so a new
@@ -74,100 +79,146 @@ package enum ReceiptJSONWriter {
         static let webOrderLineItemId = Key(",\"web_order_line_item_id\":")
     }
 
+    /// The output array and the chunk that stages its next bytes: every piece of a receipt's JSON goes through it,
+    /// in order.
+    struct Output {
+        /// The bytes written so far, before those in ``stage``.
+        var bytes: [UInt8]
+        /// Bytes not yet appended to ``bytes``.
+        var stage = JSONWriter.Chunk()
+
+        /// Makes room for `length` bytes in ``stage`` (appending it to ``bytes`` when they would not fit).
+        @inline(__always)
+        mutating func room(_ length: Int) {
+            stage.ensureRoom(length, flushingInto: &bytes)
+        }
+
+        /// Appends ``stage`` to ``bytes``, for a piece written to the array directly.
+        mutating func flush() {
+            stage.append(to: &bytes)
+            stage.removeAll()
+        }
+
+        /// Appends a literal piece of text (at most ``JSONWriter/Chunk/capacity`` bytes).
+        @inline(__always)
+        mutating func literal(_ text: StaticString) {
+            room(text.utf8CodeUnitCount)
+            stage.append(text)
+        }
+
+        /// Appends one byte.
+        @inline(__always)
+        mutating func byte(_ value: UInt8) {
+            room(1)
+            stage.append(value)
+        }
+    }
+
     /// The members of one JSON object, appended in the order they are given (which must be their sorted order),
     /// their values written by the library's ``JSONWriter`` and ``Base64``.
     struct Object {
         private var opened = false
 
+        /// The most bytes of a member's name as ``Key`` writes it.
+        private static let keyLength = 48
+        /// The most bytes of an integer's text.
+        private static let integerLength = 20
+
         /// Appends the opening brace or comma and `"name":`.
-        mutating func name(_ key: Key, _ out: inout [UInt8]) {
+        mutating func name(_ key: Key, _ out: inout Output) {
             let wasOpened = opened
             opened = true
-            key.text.withUTF8Buffer { text in
-                if wasOpened {
-                    out.append(contentsOf: text)
-                } else {
-                    out.append(UInt8(ascii: "{"))
-                    out.append(contentsOf: text.dropFirst())
-                }
-            }
-        }
-
-        /// Appends a literal piece of text.
-        func literal(_ text: StaticString, _ out: inout [UInt8]) {
-            text.withUTF8Buffer { out.append(contentsOf: $0) }
+            out.room(Self.keyLength)
+            let start = out.stage.count
+            out.stage.append(key.text)
+            // The first member's name opens the object: its leading comma becomes the brace.
+            if !wasOpened { out.stage.set(UInt8(ascii: "{"), at: start) }
         }
 
         /// Closes the object (`{}` when it has no members).
-        func close(_ out: inout [UInt8]) {
-            if !opened { out.append(UInt8(ascii: "{")) }
-            out.append(UInt8(ascii: "}"))
+        func close(_ out: inout Output) {
+            out.literal(opened ? "}" : "{}")
         }
 
-        mutating func string(_ value: String?, _ key: Key, _ out: inout [UInt8]) {
+        mutating func string(_ value: String?, _ key: Key, _ out: inout Output) {
             guard let value else { return }
             name(key, &out)
-            JSONWriter.writeString(value, into: &out)
+            out.flush()
+            JSONWriter.writeString(value, into: &out.bytes)
         }
 
         /// An integer as a JSON number.
-        mutating func integer(_ value: Int64?, _ key: Key, _ out: inout [UInt8]) {
+        mutating func integer(_ value: Int64?, _ key: Key, _ out: inout Output) {
             guard let value else { return }
             name(key, &out)
-            JSONWriter.writeInteger(value, into: &out)
+            out.room(Self.integerLength + 8)
+            out.stage.appendInteger(value)
         }
 
         /// An integer as `verifyReceipt` wrote most of them: a decimal string.
-        mutating func integerString(_ value: Int64?, _ key: Key, _ out: inout [UInt8]) {
+        mutating func integerString(_ value: Int64?, _ key: Key, _ out: inout Output) {
             guard let value else { return }
             name(key, &out)
-            var text = JSONWriter.Chunk()
-            text.append(UInt8(ascii: "\""))
-            text.appendInteger(value)
-            text.append(UInt8(ascii: "\""))
-            text.append(to: &out)
+            out.room(Self.integerLength + 2 + 8)
+            out.stage.append(UInt8(ascii: "\""))
+            out.stage.appendInteger(value)
+            out.stage.append(UInt8(ascii: "\""))
         }
 
-        mutating func flag(_ value: Bool?, _ key: Key, _ out: inout [UInt8]) {
+        mutating func flag(_ value: Bool?, _ key: Key, _ out: inout Output) {
             guard let value else { return }
             name(key, &out)
-            literal(value ? "\"true\"" : "\"false\"", &out)
+            out.literal(value ? "\"true\"" : "\"false\"")
         }
 
-        /// Bytes as a standard base64 string (which needs no escape).
-        mutating func bytes(_ value: [UInt8]?, _ key: Key, _ out: inout [UInt8]) {
+        /// Bytes as a standard base64 string (which needs no escape): staged when it fits, else appended directly.
+        mutating func bytes(_ value: [UInt8]?, _ key: Key, _ out: inout Output) {
             guard let value else { return }
             name(key, &out)
-            out.append(UInt8(ascii: "\""))
-            Base64.appendStandard(value, to: &out)
-            out.append(UInt8(ascii: "\""))
+            out.byte(UInt8(ascii: "\""))
+            Object.base64(value, &out)
+            out.byte(UInt8(ascii: "\""))
+        }
+
+        /// `value` as standard base64, staged when it fits in a chunk, else written to the array after the chunk.
+        static func base64(_ value: [UInt8], _ out: inout Output) {
+            if Base64.appendStandard(value, to: &out.stage) { return }
+            out.flush()
+            if Base64.appendStandard(value, to: &out.stage) { return }
+            Base64.appendStandard(value, to: &out.bytes)
         }
 
         /// `name`, `name_ms` and `name_pst` (``ReceiptDate/VerifyReceiptTexts``); false for a date outside the
         /// years 0 to 9999, which the `Codable` form refuses.
-        mutating func date(_ value: Date?, _ key: DateKey, _ out: inout [UInt8]) -> Bool {
+        mutating func date(_ value: Date?, _ key: DateKey, _ out: inout Output) -> Bool {
             guard let value else { return true }
             guard let texts = ReceiptDate.VerifyReceiptTexts(value) else { return false }
             name(key.gmt, &out)
-            texts.gmtDateTime.append(to: &out)
-            literal(key.milliseconds, &out)
-            texts.appendMilliseconds(to: &out)
-            literal(key.pacific, &out)
-            texts.pacificDateTime.append(to: &out)
-            literal(DateKey.pacificEnd, &out)
+            // The rest in one staged piece: two dates and times, the milliseconds and four literals, with room for
+            // the word each store writes.
+            let dateTime = ReceiptDate.VerifyReceiptTexts.dateTimeLength
+            out.room(
+                2 * dateTime + Self.integerLength + key.milliseconds.utf8CodeUnitCount
+                    + key.pacific.utf8CodeUnitCount + DateKey.pacificEnd.utf8CodeUnitCount + 8)
+            texts.appendGMTDateTime(to: &out.stage)
+            out.stage.append(key.milliseconds)
+            texts.appendMilliseconds(to: &out.stage)
+            out.stage.append(key.pacific)
+            texts.appendPacificDateTime(to: &out.stage)
+            out.stage.append(DateKey.pacificEnd)
             return true
         }
 
         /// `asn1_unknown_attributes`, when there are any.
-        mutating func attributes(_ value: [ReceiptAttribute], _ out: inout [UInt8]) {
+        mutating func attributes(_ value: [ReceiptAttribute], _ out: inout Output) {
             guard !value.isEmpty else { return }
             name(Keys.unknownAttributes, &out)
-            out.append(UInt8(ascii: "["))
+            out.byte(UInt8(ascii: "["))
             for index in value.indices {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if index > 0 { out.byte(UInt8(ascii: ",")) }
                 value[index].appendJSON(to: &out)
             }
-            out.append(UInt8(ascii: "]"))
+            out.byte(UInt8(ascii: "]"))
         }
     }
 
@@ -187,9 +238,20 @@ extension AppReceipt {
     ///   throws).
     package func appendJSON(to out: inout [UInt8]) -> Bool {
         let start = out.count
-        var json = ReceiptJSONWriter.Object()
         // About what the receipts of the App Store need (3.5 KB for two purchases): one allocation, not several.
         ReceiptJSONWriter.reserve(1_024 + 1_280 * inApp.count, in: &out)
+        // The array moves into the writer and back (swapped, not copied: it stays uniquely referenced).
+        var output = ReceiptJSONWriter.Output(bytes: [])
+        swap(&output.bytes, &out)
+        let valid = appendJSON(to: &output)
+        output.flush()
+        swap(&output.bytes, &out)
+        if !valid { out.removeSubrange(start...) }
+        return valid
+    }
+
+    private func appendJSON(to out: inout ReceiptJSONWriter.Output) -> Bool {
+        var json = ReceiptJSONWriter.Object()
         typealias Keys = ReceiptJSONWriter.Keys
         json.integer(appItemId, Keys.appItemId, &out)
         json.string(applicationVersion, Keys.applicationVersion, &out)
@@ -201,18 +263,17 @@ extension AppReceipt {
         json.string(bundleId, Keys.bundleId, &out)
         var valid = json.date(expirationDate, Keys.expirationDate, &out)
         json.name(Keys.inApp, &out)
-        out.append(UInt8(ascii: "["))
+        out.byte(UInt8(ascii: "["))
         for index in inApp.indices where valid {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if index > 0 { out.byte(UInt8(ascii: ",")) }
             valid = inApp[index].appendJSON(to: &out)
         }
-        out.append(UInt8(ascii: "]"))
+        out.byte(UInt8(ascii: "]"))
         json.string(originalApplicationVersion, Keys.originalApplicationVersion, &out)
         valid = valid && json.date(originalPurchaseDate, Keys.originalPurchaseDate, &out)
         valid = valid && json.date(receiptCreationDate, Keys.receiptCreationDate, &out)
         json.string(receiptType, Keys.receiptType, &out)
         json.close(&out)
-        if !valid { out.removeSubrange(start...) }
         return valid
     }
 }
@@ -221,7 +282,7 @@ extension InAppPurchaseReceipt {
     /// Appends the purchase's compact JSON (the `Codable` form, members sorted by name) to `out`.
     ///
     /// - Returns: false when a date lies outside the years 0 to 9999 (`out` then holds part of the object).
-    func appendJSON(to out: inout [UInt8]) -> Bool {
+    func appendJSON(to out: inout ReceiptJSONWriter.Output) -> Bool {
         typealias Keys = ReceiptJSONWriter.Keys
         var json = ReceiptJSONWriter.Object()
         json.integerString(productType, Keys.productType, &out)
@@ -245,20 +306,19 @@ extension InAppPurchaseReceipt {
 
 extension ReceiptAttribute {
     /// Appends `{"type":…,"value":"…","version":…}` to `out`: what ``ReceiptJSONWriter/Object`` writes for these
-    /// three members, with the text around the base64 built in two chunks (``JSONWriter/Chunk``: at most 38 and 33
-    /// bytes, an `Int64` being at most 20 characters) and appended in two copies instead of six (a receipt of the App
-    /// Store has a few dozen such attributes).
-    func appendJSON(to out: inout [UInt8]) {
-        var head = JSONWriter.Chunk()
-        head.append("{\"type\":")
-        head.appendInteger(type)
-        head.append(",\"value\":\"")
-        head.append(to: &out)
-        Base64.appendStandard(value, to: &out)
-        var tail = JSONWriter.Chunk()
-        tail.append("\",\"version\":")
-        tail.appendInteger(version)
-        tail.append(UInt8(ascii: "}"))
-        tail.append(to: &out)
+    /// three members, staged as one piece when the value's base64 fits (a receipt of the App Store has a few dozen
+    /// such attributes, most a few bytes long).
+    func appendJSON(to out: inout ReceiptJSONWriter.Output) {
+        // `{"type":` and `,"value":"` around at most 20 digits, and the same after the value: at most 38 and 33 bytes,
+        // with room for a word's store.
+        out.room(38 + 8)
+        out.stage.append("{\"type\":")
+        out.stage.appendInteger(type)
+        out.stage.append(",\"value\":\"")
+        ReceiptJSONWriter.Object.base64(value, &out)
+        out.room(33 + 8)
+        out.stage.append("\",\"version\":")
+        out.stage.appendInteger(version)
+        out.stage.append(UInt8(ascii: "}"))
     }
 }

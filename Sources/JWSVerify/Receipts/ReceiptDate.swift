@@ -105,21 +105,34 @@ package enum ReceiptDate {
 
         /// `2020-05-06 18:28:49 Etc/GMT`.
         package func appendGMT(to out: inout [UInt8]) {
-            gmtDateTime.append(to: &out)
-            Self.gmtZone.withUTF8Buffer { out.append(contentsOf: $0) }
+            var text = JSONWriter.Chunk()
+            appendGMTDateTime(to: &text)
+            text.append(Self.gmtZone)
+            text.append(to: &out)
         }
 
-        /// The GMT text without its zone name: `2020-05-06 18:28:49`.
-        package var gmtDateTime: JSONWriter.Chunk { ReceiptDate.spaced(seconds) }
+        /// The GMT text without its zone name, `2020-05-06 18:28:49` (at most ``dateTimeLength`` bytes).
+        package func appendGMTDateTime(to text: inout JSONWriter.Chunk) { ReceiptDate.appendSpaced(seconds, to: &text) }
 
-        /// The Pacific text without its zone name: `2020-05-06 11:28:49`.
-        package var pacificDateTime: JSONWriter.Chunk { ReceiptDate.spaced(pacificSeconds) }
+        /// The Pacific text without its zone name, `2020-05-06 11:28:49` (at most ``dateTimeLength`` bytes).
+        package func appendPacificDateTime(to text: inout JSONWriter.Chunk) {
+            ReceiptDate.appendSpaced(pacificSeconds, to: &text)
+        }
 
-        /// What follows ``gmtDateTime`` in the GMT text.
+        /// The most bytes of a date and time without its zone name (a year outside 0 to 9999 is written with a sign
+        /// and six digits); writing one needs 8 more free bytes than its length (``JSONWriter/Chunk`` stores words).
+        package static let dateTimeLength = 21
+
+        /// What follows the GMT date and time in the GMT text.
         package static let gmtZone: StaticString = " Etc/GMT"
 
-        /// What follows ``pacificDateTime`` in the Pacific text.
+        /// What follows the Pacific date and time in the Pacific text.
         package static let pacificZone: StaticString = " America/Los_Angeles"
+
+        /// `1588789729000` (at most 20 bytes).
+        package func appendMilliseconds(to text: inout JSONWriter.Chunk) {
+            text.appendInteger(milliseconds)
+        }
 
         /// `1588789729000`.
         package func appendMilliseconds(to out: inout [UInt8]) {
@@ -128,8 +141,10 @@ package enum ReceiptDate {
 
         /// `2020-05-06 11:28:49 America/Los_Angeles`.
         package func appendPacific(to out: inout [UInt8]) {
-            pacificDateTime.append(to: &out)
-            Self.pacificZone.withUTF8Buffer { out.append(contentsOf: $0) }
+            var text = JSONWriter.Chunk()
+            appendPacificDateTime(to: &text)
+            text.append(Self.pacificZone)
+            text.append(to: &out)
         }
     }
 
@@ -183,9 +198,9 @@ package enum ReceiptDate {
         }
     }
 
-    /// `seconds` since 1970 as `2020-05-06 18:28:49`, the date and time of ``ISO8601Text`` with a space for `T`
-    /// (years outside 0 to 9999 as it writes them: a sign and six digits), in a chunk of at most 21 bytes.
-    private static func spaced(_ seconds: Int64) -> JSONWriter.Chunk {
+    /// Appends `seconds` since 1970 as `2020-05-06 18:28:49`, the date and time of ``ISO8601Text`` with a space for
+    /// `T` (years outside 0 to 9999 as it writes them: a sign and six digits), at most 21 bytes, to `text`.
+    private static func appendSpaced(_ seconds: Int64, to text: inout JSONWriter.Chunk) {
         let (days, secondOfDay) = ISO8601Text.floorDivide(seconds, 86_400)
         let (year, month, day) = ISO8601Text.civil(fromDays: days)
         let hour = UInt64(secondOfDay / 3600)
@@ -197,21 +212,20 @@ package enum ReceiptDate {
         let monthAndDay = two(UInt64(month)) | 0x2D << 16 | two(UInt64(day)) << 24 | 0x20 << 40 | two(hour) << 48
         let time = 0x3A | two(minute) << 8 | 0x3A << 24 | two(second) << 32
         guard (0...9999).contains(year) else {
-            var text = JSONWriter.Chunk()
             text.append(UInt8(ascii: year < 0 ? "-" : "+"))
             text.appendDigits(year.magnitude, minimumCount: 6)
             text.append(UInt8(ascii: "-"))
-            for index in 0..<8 { text.append(UInt8(truncatingIfNeeded: monthAndDay >> UInt64(index * 8))) }
-            for index in 0..<6 { text.append(UInt8(truncatingIfNeeded: time >> UInt64(index * 8))) }
-            return text
+            text.append(littleEndian: monthAndDay, length: 8)
+            text.append(littleEndian: time, length: 6)
+            return
         }
         let y = UInt64(year)
         let yearText =
             (0x30 + y / 1000) | (0x30 + y / 100 % 10) << 8 | (0x30 + y / 10 % 10) << 16 | (0x30 + y % 10) << 24
         // Bytes 0-7 `YYYY-MM-`, 8-15 `DD HH:MM`, 16-18 `:SS`.
-        return JSONWriter.Chunk(
-            low: yearText | 0x2D << 32 | (monthAndDay & 0xFF_FFFF) << 40,
-            middle: monthAndDay >> 24 | time << 40, high: time >> 24, count: 19)
+        text.append(littleEndian: yearText | 0x2D << 32 | (monthAndDay & 0xFF_FFFF) << 40, length: 8)
+        text.append(littleEndian: monthAndDay >> 24 | time << 40, length: 8)
+        text.append(littleEndian: time >> 24, length: 3)
     }
 
     /// The date of a `verifyReceipt` milliseconds string (optional minus sign, decimal digits, at most 16 of them).

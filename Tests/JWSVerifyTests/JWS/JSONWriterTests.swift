@@ -59,7 +59,8 @@ struct JSONWriterTests {
 
     /// Input: integers at every power of ten and either side, `Int64.min` and `Int64.max`; digits with leading
     /// zeros; a chunk filled past its capacity. Expected: `String(_:)`'s text; zeros to the minimum count; the
-    /// chunk keeps its first 48 bytes and drops the rest.
+    /// chunk keeps its first `capacity` bytes and drops the rest, a text, word or number past it dropped
+    /// whole or cut where the capacity ends; a chunk flushed when asked for more room than it has.
     @Test("integers and digits as String writes them, chunks bounded")
     func integersAndChunks() {
         var numbers: [Int64] = [0, Int64.min, Int64.max, Int64.min + 1, Int64.max - 1]
@@ -78,9 +79,28 @@ struct JSONWriterTests {
         JSONWriter.writeDigits(UInt64.max, minimumCount: 6, into: &digits)
         JSONWriter.writeDigits(0, minimumCount: 0, into: &digits)
         #expect(String(decoding: digits, as: UTF8.self) == "0007" + String(UInt64.max) + "0")
+        let capacity = JSONWriter.Chunk.capacity
         var chunk = JSONWriter.Chunk()
-        for index in 0..<60 { chunk.append(UInt8(ascii: "a") + UInt8(index % 26)) }
-        #expect(chunk.count == JSONWriter.Chunk.capacity)
-        #expect(Array(chunk) == (0..<48).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+        for index in 0..<(capacity + 12) { chunk.append(UInt8(ascii: "a") + UInt8(index % 26)) }
+        #expect(chunk.count == capacity)
+        #expect(Array(chunk) == (0..<capacity).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+        // Texts, words and digits that end at the capacity, and past it: what fits is kept, the rest dropped.
+        for filled in (capacity - 30)...capacity {
+            var staged = JSONWriter.Chunk()
+            var expected: [UInt8] = []
+            for _ in 0..<filled { staged.append(UInt8(ascii: "x")) }
+            expected += Array(repeating: UInt8(ascii: "x"), count: filled)
+            staged.append("0123456789")
+            expected += Array("0123456789".utf8).prefix(capacity - expected.count)
+            staged.append(littleEndian: 0x3837_3635_3433_3231, length: 6)
+            if expected.count + 6 <= capacity { expected += Array("123456".utf8) }
+            staged.appendInteger(-42)
+            if expected.count < capacity { expected.append(UInt8(ascii: "-")) }
+            if expected.count + 2 <= capacity { expected += Array("42".utf8) }
+            #expect(Array(staged) == expected, "filled \(filled)")
+            var out = Array("prefix".utf8)
+            staged.ensureRoom(capacity - staged.count + 1, flushingInto: &out)
+            #expect(out == Array("prefix".utf8) + expected && staged.count == 0, "filled \(filled)")
+        }
     }
 }
