@@ -5,7 +5,9 @@
 #      {"expect":…,"token":…}, as `batch` reads them)
 #   3. the benchmark's warm rate on one thread pinned to core 0 (`taskset -c 0`), per CPU-second
 #   4. `jwsverify batch` over that set, repeated, pinned to core 0: tokens per CPU-second (user + sys
-#      of the whole process, from /usr/bin/time) and per wall-clock second
+#      of the whole process, from /usr/bin/time) and per wall-clock second, its result lines discarded
+#      (/dev/null: the library's rate stores nothing either); then the same run writing them to a file,
+#      whose rate is shown beside it and whose lines are counted
 #   5. the same on all cores (wall-clock rate; the 2-core target compares it with step 4's), then the
 #      benchmark's own scaling from 1 thread to all cores, which shows whether a core was free
 #   6. openssl speed again (the ratios use the mean of both runs; their spread shows drift)
@@ -18,10 +20,13 @@
 #      as a device sends it; every other line a verifyReceipt body {"receipt-data":…,"password":…,"id":N})
 #   3. the library's warm receipt rate (`jwsverify-benchmark --receipts --receipt-scenario receipt-warm`),
 #      pinned to core 0, per CPU-second
-#   4. `jwsverify batch` over the lines, pinned to core 0, receipts per CPU-second; bytes per result line
+#   4. `jwsverify batch` over the lines, pinned to core 0, receipts per CPU-second, the result lines discarded
+#      (/dev/null, as in step 4 of tokens)
 #   5. steps 3 and 4 again, --rounds times in all (default 2), alternating (the ratio uses the mean of the rounds'
 #      rates, and the median of their ratios is printed beside it: on a shared VM whose speed moves within
 #      minutes, more rounds show how much of a spread is drift)
+#   6. `jwsverify batch` once more, writing its result lines to a file: that rate (the file system's cost of
+#      storing 75 MB included), the result lines counted, verified lines and bytes per line
 #
 # Usage: bash Benchmarks/batch-rate.sh [--repeat N] [--out DIR] [--rss] [--receipts [--rounds N]]
 #   --repeat N   how many times the 10,000-token set (2,000 receipts with --receipts) is fed to batch in
@@ -104,16 +109,22 @@ PYTHON
     rate="$(library_receipts)"
     say "   ${rate:-?} receipts per CPU-second"
     library_rates+=("${rate:-0}")
-    say "== $((round * 2 + 2)). jwsverify batch, $receipts_count receipt lines, taskset -c 0 (round $round, load $(load))"
+    say "== $((round * 2 + 2)). jwsverify batch, $receipts_count receipt lines, taskset -c 0, lines discarded (round $round, load $(load))"
     "$time_bin" -f "%U %S %e" -o "$out/time.txt" taskset -c 0 "$cli" batch "${config[@]}" "$input" \
-      > "$out/results.ndjson" 2> "$out/summary.txt"
+      > /dev/null 2> "$out/summary.txt"
     read -r cpu_rate wall_rate <<< "$(tail -n 1 "$out/time.txt" | awk -v n="$receipts_count" '{ printf "%.0f %.0f\n", n / ($1 + $2), n / $3 }')"
     say "   $cpu_rate receipts per CPU-second, $wall_rate per wall second"
     batch_rates+=("$cpu_rate")
-    lines=$(wc -l < "$out/results.ndjson")
-    verified=$(grep -c '"verified":true' "$out/results.ndjson")
-    say "   $lines result lines, $verified verified, $(( $(wc -c < "$out/results.ndjson") / lines )) bytes per line"
   done
+  say "== $((rounds * 2 + 3)). jwsverify batch, $receipts_count receipt lines, taskset -c 0, lines to a file (load $(load))"
+  "$time_bin" -f "%U %S %e" -o "$out/time.txt" taskset -c 0 "$cli" batch "${config[@]}" "$input" \
+    > "$out/results.ndjson" 2> "$out/summary.txt"
+  read -r cpu_rate wall_rate <<< "$(tail -n 1 "$out/time.txt" | awk -v n="$receipts_count" '{ printf "%.0f %.0f\n", n / ($1 + $2), n / $3 }')"
+  lines=$(wc -l < "$out/results.ndjson")
+  verified=$(grep -c '"verified":true' "$out/results.ndjson")
+  say "   $cpu_rate receipts per CPU-second, $wall_rate per wall second (the file system's share included)"
+  say "   $lines result lines, $verified verified, $(( $(wc -c < "$out/results.ndjson") / lines )) bytes per line"
+  [ "$lines" = "$receipts_count" ] && [ "$verified" = "$receipts_count" ] || say "   NOT every line verified"
   say "== results"
   python3 - "${library_rates[@]}" "${batch_rates[@]}" <<'PYTHON' | tee -a "$out/batch-rate.log"
 import sys
@@ -155,14 +166,20 @@ taskset -c 0 "$bench" --sets "$sets" --scenario warm --threads 1 --in-process --
 library_cpu=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["results"][0]["measurements"][0]["tokensPerCPUSecond"])' "$out/benchmark-warm.json" 2>/dev/null)
 say "   ${library_cpu:-?} tokens per CPU-second"
 
-# Runs batch over the input; prints "cpu_rate wall_rate" (tokens per CPU-second, per wall second).
+# Runs batch over the input, its result lines to $sink; prints "cpu_rate wall_rate" (tokens per CPU-second, per
+# wall second).
+sink=/dev/null
 run_batch() {
-  "$time_bin" -f "%U %S %e" -o "$out/time.txt" "$@" "$cli" batch "${config[@]}" "$input" > "$out/results.ndjson" 2> "$out/summary.txt"
+  "$time_bin" -f "%U %S %e" -o "$out/time.txt" "$@" "$cli" batch "${config[@]}" "$input" > "$sink" 2> "$out/summary.txt"
   awk -v n="$tokens" '{ printf "%.0f %.0f\n", n / ($1 + $2), n / $3 }' "$out/time.txt"
 }
-say "== 4. jwsverify batch, $tokens warm tokens, taskset -c 0 (load $(load))"
+say "== 4. jwsverify batch, $tokens warm tokens, taskset -c 0, lines discarded (load $(load))"
 read -r batch1_cpu batch1_wall <<< "$(run_batch taskset -c 0)"
 say "   $batch1_cpu tokens per CPU-second, $batch1_wall per wall second"
+sink="$out/results.ndjson"
+read -r file_cpu file_wall <<< "$(run_batch taskset -c 0)"
+say "   to a file: $file_cpu tokens per CPU-second, $file_wall per wall second (the file system's share included)"
+sink=/dev/null
 bytes=$(wc -c < "$out/results.ndjson")
 lines=$(wc -l < "$out/results.ndjson")
 verified=$(grep -c '"verified":true' "$out/results.ndjson")

@@ -14,10 +14,11 @@ import Foundation
 /// Unsafe pointers: this is one of the few files outside `OpenSSL/` that holds them (see
 /// Docs/Security.md, "Unsafe code"). The decoder reads four input bytes and four table entries per
 /// quantum and stores their OR as one word (three bytes of output and one that the next quantum
-/// overwrites); through buffer pointers that loop runs without a bounds check per byte, at several times
-/// the speed of indexed arrays, and every index is bounded by the counts computed before the loop. The one
-/// encoder appends through an `OutputSpan`, without pointers.
-/// Callers pass arrays, slices or strings; no pointer leaves this file.
+/// overwrites). The one encoder reads three input bytes and four alphabet entries per group and appends
+/// the four characters to a ``JSONWriter/Chunk`` as one word. Through buffer pointers these loops run
+/// without a bounds check per byte, at several times the speed of indexed arrays, and every index is
+/// bounded by the counts computed before the loop. Callers pass arrays, slices or strings; no pointer
+/// leaves this file.
 package enum Base64 {
     private static let invalid: UInt8 = 0xFF
 
