@@ -28,13 +28,14 @@
 #   6. `jwsverify batch` once more, writing its result lines to a file: that rate (the file system's cost of
 #      storing 75 MB included), the result lines counted, verified lines and bytes per line
 #
-# Usage: bash Benchmarks/batch-rate.sh [--repeat N] [--out DIR] [--rss] [--receipts [--rounds N]]
+# Usage: bash Benchmarks/batch-rate.sh [--repeat N] [--out DIR] [--rss] [--rounds N] [--receipts]
 #   --repeat N   how many times the 10,000-token set (2,000 receipts with --receipts) is fed to batch in
 #                steps 4 and 5 (default 10)
 #   --out DIR    where results go (default .build/benchmark-results/batch-rate)
 #   --rss        also run step 8 (about a minute on 2 cores)
 #   --receipts   measure app receipts as above instead of tokens
-#   --rounds N   with --receipts: rounds of steps 3 and 4 (default 2)
+#   --rounds N   rounds of steps 3 and 4, alternating (default 2 with --receipts, 1 for tokens); the ratio uses
+#                the means of the rounds' rates, the median of the rounds' ratios printed beside it
 # Environment: JWSVERIFY_BENCHMARK / JWSVERIFY_CLI use prebuilt release binaries instead of building.
 # Needs: swift, openssl, taskset, /usr/bin/time.
 set -uo pipefail
@@ -44,7 +45,7 @@ cd "$root"
 repeat=10
 rss=0
 receipts=0
-rounds=2
+rounds=
 out="$root/.build/benchmark-results/batch-rate"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -60,6 +61,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+[ -n "$rounds" ] || rounds=$([ "$receipts" = 1 ] && echo 2 || echo 1)
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -160,10 +162,13 @@ input="$out/warm-x$repeat.ndjson"
 for ((i = 0; i < repeat; i++)); do cat "$sets/warm.ndjson"; done > "$input"
 tokens=$(wc -l < "$input")
 
+library_warm() {
+  taskset -c 0 "$bench" --sets "$sets" --scenario warm --threads 1 --in-process --repeats 3 --seconds 2 \
+    --json "$out/benchmark-warm.json" >>"$out/batch-rate.log" 2>&1
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(round(d["results"][0]["measurements"][0]["tokensPerCPUSecond"]))' "$out/benchmark-warm.json" 2>/dev/null
+}
 say "== 3. benchmark warm, 1 thread, taskset -c 0 (load $(load))"
-taskset -c 0 "$bench" --sets "$sets" --scenario warm --threads 1 --in-process --repeats 3 --seconds 2 \
-  --json "$out/benchmark-warm.json" >>"$out/batch-rate.log" 2>&1
-library_cpu=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["results"][0]["measurements"][0]["tokensPerCPUSecond"])' "$out/benchmark-warm.json" 2>/dev/null)
+library_cpu=$(library_warm)
 say "   ${library_cpu:-?} tokens per CPU-second"
 
 # Runs batch over the input, its result lines to $sink; prints "cpu_rate wall_rate" (tokens per CPU-second, per
@@ -176,6 +181,33 @@ run_batch() {
 say "== 4. jwsverify batch, $tokens warm tokens, taskset -c 0, lines discarded (load $(load))"
 read -r batch1_cpu batch1_wall <<< "$(run_batch taskset -c 0)"
 say "   $batch1_cpu tokens per CPU-second, $batch1_wall per wall second"
+library_rates=("${library_cpu:-0}")
+batch_rates=("${batch1_cpu:-0}")
+for ((round = 2; round <= rounds; round++)); do
+  say "== 3-4, round $round: benchmark warm, then batch, taskset -c 0 (load $(load))"
+  rate=$(library_warm)
+  read -r cpu_rate _ <<< "$(run_batch taskset -c 0)"
+  say "   library ${rate:-?}, batch ${cpu_rate:-?} tokens per CPU-second"
+  library_rates+=("${rate:-0}")
+  batch_rates+=("${cpu_rate:-0}")
+done
+if [ "$rounds" -gt 1 ]; then
+  # The ratio of the step-4 row below uses the means of the rounds.
+  read -r library_cpu batch1_cpu <<< "$(python3 - "${library_rates[@]}" "${batch_rates[@]}" <<'PYTHON'
+import sys
+values = [float(v or 0) for v in sys.argv[1:]]
+library, batch = values[:len(values) // 2], values[len(values) // 2:]
+print(sum(library) / len(library), sum(batch) / len(batch))
+PYTHON
+)"
+  say "   rounds (batch / library): $(python3 -c '
+import sys
+v = [float(x or 0) for x in sys.argv[1:]]
+l, b = v[:len(v) // 2], v[len(v) // 2:]
+r = sorted(y / x for x, y in zip(l, b) if x)
+print(", ".join(f"{y / x:.3f}" for x, y in zip(l, b) if x), "; median", f"{(r[len(r) // 2] + r[(len(r) - 1) // 2]) / 2:.3f}")' \
+    "${library_rates[@]}" "${batch_rates[@]}"); means: library $library_cpu, batch $batch1_cpu"
+fi
 sink="$out/results.ndjson"
 read -r file_cpu file_wall <<< "$(run_batch taskset -c 0)"
 say "   to a file: $file_cpu tokens per CPU-second, $file_wall per wall second (the file system's share included)"

@@ -34,19 +34,35 @@ package enum ByteScanning {
         }
     }
 
-    /// A multiply-xor hash over 8-byte words (the mixing step of the wyhash/FxHash family).
+    /// A multiply-xor hash over 8-byte words (the mixing step of the wyhash/FxHash family), in four independent
+    /// lanes of one word each per 32 bytes, folded together at the end: each lane's multiplication waits only for
+    /// its own previous one, so that the four run side by side (one lane made a chain of dependent multiplications
+    /// as long as the input: a receipt's 3 KB of certificates took about 2,000 cycles).
     ///
-    /// Not a defence against chosen collisions: its users (the chain cache) are bounded and compare
+    /// Not a defence against chosen collisions: its users (the chain caches) are bounded and compare
     /// every byte on a match.
     package static func wordHash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         bytes.withUnsafeBytes { raw in
-            var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+            @inline(__always) func mix(_ state: UInt64, _ word: UInt64) -> UInt64 {
+                let mixed = state ^ word
+                return mixed.multipliedFullWidth(by: 0xA076_1D64_78BD_642F).high ^ mixed &* 0xE703_7ED1_A0B4_28DB
+            }
+            @inline(__always) func word(_ offset: Int) -> UInt64 {
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            }
+            let seed: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+            var lanes = (seed, seed ^ 0x243F_6A88_85A3_08D3, seed ^ 0x1319_8A2E_0370_7344, seed ^ 0xA409_3822_299F_31D0)
             var offset = 0
+            while offset + 32 <= raw.count {
+                lanes.0 = mix(lanes.0, word(offset))
+                lanes.1 = mix(lanes.1, word(offset + 8))
+                lanes.2 = mix(lanes.2, word(offset + 16))
+                lanes.3 = mix(lanes.3, word(offset + 24))
+                offset += 32
+            }
+            var state = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
             while offset + 8 <= raw.count {
-                let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                state =
-                    (state ^ word).multipliedFullWidth(by: 0xA076_1D64_78BD_642F).high
-                    ^ (state ^ word) &* 0xE703_7ED1_A0B4_28DB
+                state = mix(state, word(offset))
                 offset += 8
             }
             var tail: UInt64 = 0
