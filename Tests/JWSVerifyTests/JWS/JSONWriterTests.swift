@@ -98,6 +98,16 @@ struct JSONWriterTests {
             if expected.count < capacity { expected.append(UInt8(ascii: "-")) }
             if expected.count + 2 <= capacity { expected += Array("42".utf8) }
             #expect(Array(staged) == expected, "filled \(filled)")
+            // Byte arrays of every size class, cut at the capacity.
+            for length in [7, 8, 9, 63, 64, 65, 100] {
+                let before = (filled - 30) * 7 % capacity  // 0 to 255: long copies fit whole or are cut
+                var copied = JSONWriter.Chunk()
+                for _ in 0..<before { copied.append(UInt8(ascii: "x")) }
+                let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &+ 65) }
+                copied.append(contentsOf: bytes)
+                let kept = Swift.min(length, capacity - before)
+                #expect(Array(copied) == Array(repeating: UInt8(ascii: "x"), count: before) + bytes.prefix(kept))
+            }
             var out = Array("prefix".utf8)
             staged.ensureRoom(capacity - staged.count + 1, flushingInto: &out)
             #expect(out == Array("prefix".utf8) + expected && staged.count == 0, "filled \(filled)")
