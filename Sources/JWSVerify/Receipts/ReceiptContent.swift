@@ -154,12 +154,16 @@ extension AppReceipt {
                 try ReceiptContent.attribute(&set)
             }
             guard let field = AppReceiptField(rawValue: attribute.type) else {
+                // Apple's receipts carry about a dozen attributes this version does not know: one allocation for
+                // them, not one per doubling.
+                if unknownAttributes.isEmpty { unknownAttributes.reserveCapacity(16) }
                 let value = Array(set.slice(attribute.value.contents))
                 unknownAttributes.append(
                     ReceiptAttribute(type: attribute.type, version: attribute.version, value: value))
                 continue
             }
             if field == .inAppPurchase {
+                if inApp.isEmpty { inApp.reserveCapacity(4) }
                 let number = inApp.count + 1
                 inApp.append(try InAppPurchaseReceipt(attribute, number: number, reader: set))
                 continue

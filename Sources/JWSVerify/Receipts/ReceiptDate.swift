@@ -119,9 +119,11 @@ package enum ReceiptDate {
             ReceiptDate.appendSpaced(pacificSeconds, to: &text)
         }
 
-        /// The most bytes of a date and time without its zone name (a year outside 0 to 9999 is written with a sign
-        /// and six digits); writing one needs 8 more free bytes than its length (``JSONWriter/Chunk`` stores words).
-        package static let dateTimeLength = 21
+        /// The most bytes of a date and time without its zone name: 22, for a year outside 0 to 9999 written with a
+        /// sign and six digits (the Pacific text of the first hours of the year 0 falls in the year -1, local mean
+        /// time being 7:52:58 behind); writing one needs 8 more free bytes than its length (``JSONWriter/Chunk``
+        /// stores words).
+        package static let dateTimeLength = 22
 
         /// What follows the GMT date and time in the GMT text.
         package static let gmtZone: StaticString = " Etc/GMT"
@@ -199,7 +201,7 @@ package enum ReceiptDate {
     }
 
     /// Appends `seconds` since 1970 as `2020-05-06 18:28:49`, the date and time of ``ISO8601Text`` with a space for
-    /// `T` (years outside 0 to 9999 as it writes them: a sign and six digits), at most 21 bytes, to `text`.
+    /// `T` (years outside 0 to 9999 as it writes them: a sign and six digits), at most 22 bytes, to `text`.
     private static func appendSpaced(_ seconds: Int64, to text: inout JSONWriter.Chunk) {
         let (days, secondOfDay) = ISO8601Text.floorDivide(seconds, 86_400)
         let (year, month, day) = ISO8601Text.civil(fromDays: days)
