@@ -72,9 +72,21 @@ extension JSONWriter {
             count = start + length
         }
 
-        /// Appends the bytes of `text` in one copy (those past ``capacity`` dropped).
+        /// Appends the bytes of `text` in one copy (those past ``capacity`` dropped). Inlined, so that a literal's
+        /// length is a constant where it is written and a literal that fits is copied by a few moves, not a call.
+        @inline(__always)
         package mutating func append(_ text: StaticString) {
-            text.withUTF8Buffer { append(contentsOf: UnsafeRawBufferPointer($0)) }
+            let length = text.utf8CodeUnitCount
+            let start = count
+            guard text.hasPointerRepresentation, start + length <= Self.capacity else {
+                text.withUTF8Buffer { append(contentsOf: UnsafeRawBufferPointer($0)) }
+                return
+            }
+            withUnsafeMutableBytes(of: &words) { target in
+                UnsafeMutableRawBufferPointer(rebasing: target[start..<(start + length)])
+                    .copyMemory(from: UnsafeRawBufferPointer(start: text.utf8Start, count: length))
+            }
+            count = start + length
         }
 
         /// Appends `bytes` in one copy (those past ``capacity`` dropped).
@@ -124,7 +136,8 @@ extension JSONWriter {
             let digits = Swift.max(JSONWriter.digitCount(value), Swift.min(minimumCount, 20))
             guard count + digits <= Self.capacity else { return }
             let start = count
-            JSONWriter.digitPairs.withUnsafeBufferPointer { pairs in
+            JSONWriter.digitPairs.withUTF8Buffer { pairs in
+                let pairs = UnsafeRawBufferPointer(pairs)
                 withUnsafeMutableBytes(of: &words) { bytes in
                     var rest = value
                     var index = start + digits
@@ -132,7 +145,9 @@ extension JSONWriter {
                         let pair = Int(truncatingIfNeeded: rest % 100)
                         rest /= 100
                         index -= 2
-                        bytes.storeBytes(of: pairs[pair].littleEndian, toByteOffset: index, as: UInt16.self)
+                        bytes.storeBytes(
+                            of: pairs.loadUnaligned(fromByteOffset: 2 * pair, as: UInt16.self), toByteOffset: index,
+                            as: UInt16.self)
                     }
                     if index > start { bytes[index - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10) }
                 }
@@ -174,19 +189,44 @@ extension JSONWriter {
         let odd = value | 1
         let bits = 64 - odd.leadingZeroBitCount
         let guess = (bits &* 1233) &>> 12
-        return guess &+ (odd >= powersOfTen[guess] ? 1 : 0)
+        return guess &+ (odd >= powerOfTen(guess) ? 1 : 0)
     }
 
-    /// 10 to the powers 0 to 19.
-    private static let powersOfTen: [UInt64] = {
-        var powers: [UInt64] = [1]
-        while powers.count < 20 { powers.append(powers[powers.count - 1] * 10) }
-        return powers
-    }()
+    /// 10 to the power `exponent` (0 to 19), by a switch the compiler turns into a constant table: no array and so
+    /// no lazy initialization or reference count per number written.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        default: 10_000_000_000_000_000_000
+        }
+    }
 
-    /// The hundred pairs of ASCII digits `00` to `99` as little-endian 16-bit words (tens in the low byte).
-    fileprivate static let digitPairs: [UInt16] = (0..<100).map { (pair: Int) -> UInt16 in
-        UInt16(0x30 + pair / 10) | UInt16(0x30 + pair % 10) << 8
+    /// The hundred pairs of ASCII digits `00` to `99`, pair `n` at bytes `2n` and `2n + 1`: a literal, read in place.
+    fileprivate static var digitPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
     }
 
     /// Appends `value` in decimal digits, with leading zeros to at least `minimumCount` digits (at most 20).

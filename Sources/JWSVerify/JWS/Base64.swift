@@ -22,14 +22,18 @@ import Foundation
 package enum Base64 {
     private static let invalid: UInt8 = 0xFF
 
-    private static func table(_ alphabet: String) -> [UInt8] {
+    private static func table(_ alphabet: StaticString) -> [UInt8] {
         var table = [UInt8](repeating: invalid, count: 256)
-        for (index, byte) in alphabet.utf8.enumerated() { table[Int(byte)] = UInt8(index) }
+        alphabet.withUTF8Buffer { for (index, byte) in $0.enumerated() { table[Int(byte)] = UInt8(index) } }
         return table
     }
 
-    private static let standardAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-    private static let urlAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    /// The alphabets: literals, which the encoder reads in place without a lazy initialization or a reference count
+    /// per call (the payload JSON of a receipt encodes a few dozen short values).
+    private static var standardAlphabet: StaticString {
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    }
+    private static var urlAlphabet: StaticString { "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_" }
     private static let standardTable = table(standardAlphabet)
     private static let urlTable = table(urlAlphabet)
 
@@ -176,21 +180,21 @@ package enum Base64 {
     /// Encodes as base64url without padding.
     package static func encodeURL<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         var output: [UInt8] = []
-        append(Array(bytes), alphabet: urlEncoding, padded: false, to: &output)
+        append(Array(bytes), alphabet: urlAlphabet, padded: false, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
     /// Encodes as padded standard base64.
     package static func encodeStandard<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         var output: [UInt8] = []
-        append(Array(bytes), alphabet: standardEncoding, padded: true, to: &output)
+        append(Array(bytes), alphabet: standardAlphabet, padded: true, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
     /// Appends padded standard base64 of `bytes` to `out`: the text of ``encodeStandard(_:)``, without an
     /// intermediate string (the payload JSON of receipts).
     package static func appendStandard(_ bytes: [UInt8], to out: inout [UInt8]) {
-        append(bytes, alphabet: standardEncoding, padded: true, to: &out)
+        append(bytes, alphabet: standardAlphabet, padded: true, to: &out)
     }
 
     /// Appends padded standard base64 of `bytes` to `text` when all of it fits with 4 bytes to spare (the encoder
@@ -198,15 +202,13 @@ package enum Base64 {
     package static func appendStandard(_ bytes: [UInt8], to text: inout JSONWriter.Chunk) -> Bool {
         guard encodedLength(bytes.count, padded: true) + 4 <= text.room else { return false }
         bytes.withUnsafeBufferPointer { input in
-            standardEncoding.withUnsafeBufferPointer { table in
+            standardAlphabet.withUTF8Buffer { table in
                 encode(input, alphabet: table, padded: true, into: &text)
             }
         }
         return true
     }
 
-    private static let standardEncoding = Array(standardAlphabet.utf8)
-    private static let urlEncoding = Array(urlAlphabet.utf8)
 
     /// The length of the base64 of `count` bytes: four characters per whole group of three, then two or three
     /// characters (four with `=` when `padded`) for the rest.
@@ -220,11 +222,11 @@ package enum Base64 {
     private static let bytesPerChunk = (JSONWriter.Chunk.capacity - 4) / 4 * 3
 
     /// Appends the base64 of `bytes` to `out`, a chunk at a time (``encode(_:alphabet:padded:into:)``).
-    private static func append(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool, to out: inout [UInt8]) {
+    private static func append(_ bytes: [UInt8], alphabet: StaticString, padded: Bool, to out: inout [UInt8]) {
         guard !bytes.isEmpty else { return }
         out.reserveCapacity(out.count + encodedLength(bytes.count, padded: padded))
         bytes.withUnsafeBufferPointer { input in
-            alphabet.withUnsafeBufferPointer { table in
+            alphabet.withUTF8Buffer { table in
                 var text = JSONWriter.Chunk()
                 var start = 0
                 while start < input.count {

@@ -214,9 +214,11 @@ package enum ReceiptJSONWriter {
             guard !value.isEmpty else { return }
             name(Keys.unknownAttributes, &out)
             out.byte(UInt8(ascii: "["))
-            for index in value.indices {
+            // Read through a span: each attribute is borrowed in place, not copied (and its value retained).
+            let attributes = value.span
+            for index in attributes.indices {
                 if index > 0 { out.byte(UInt8(ascii: ",")) }
-                value[index].appendJSON(to: &out)
+                attributes[index].appendJSON(to: &out)
             }
             out.byte(UInt8(ascii: "]"))
         }
@@ -264,9 +266,11 @@ extension AppReceipt {
         var valid = json.date(expirationDate, Keys.expirationDate, &out)
         json.name(Keys.inApp, &out)
         out.byte(UInt8(ascii: "["))
-        for index in inApp.indices where valid {
+        // Each purchase borrowed in place through a span, not copied with its twenty fields.
+        let purchases = inApp.span
+        for index in purchases.indices where valid {
             if index > 0 { out.byte(UInt8(ascii: ",")) }
-            valid = inApp[index].appendJSON(to: &out)
+            valid = purchases[index].appendJSON(to: &out)
         }
         out.byte(UInt8(ascii: "]"))
         json.string(originalApplicationVersion, Keys.originalApplicationVersion, &out)
