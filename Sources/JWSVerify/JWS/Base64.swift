@@ -209,7 +209,6 @@ package enum Base64 {
         return true
     }
 
-
     /// The length of the base64 of `count` bytes: four characters per whole group of three, then two or three
     /// characters (four with `=` when `padded`) for the rest.
     private static func encodedLength(_ count: Int, padded: Bool) -> Int {
