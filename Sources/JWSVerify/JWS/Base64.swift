@@ -209,6 +209,21 @@ package enum Base64 {
         return true
     }
 
+    /// Appends padded standard base64 of the first `count` (at most 8) bytes of `word`, low byte first, to `text`,
+    /// which has room for 16 more bytes (12 characters and the word a group's store writes); nothing when it has not.
+    package static func appendStandard(packed word: UInt64, count: Int, to text: inout JSONWriter.Chunk) {
+        guard count >= 0, count <= 8, text.room >= 16 else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8) { bytes in
+            for index in 0..<count {
+                bytes.initializeElement(at: index, to: UInt8(truncatingIfNeeded: word &>> (8 * index)))
+            }
+            defer { bytes.baseAddress.map { _ = $0.deinitialize(count: count) } }
+            standardAlphabet.withUTF8Buffer { table in
+                encode(UnsafeBufferPointer(rebasing: bytes[0..<count]), alphabet: table, padded: true, into: &text)
+            }
+        }
+    }
+
     /// The length of the base64 of `count` bytes: four characters per whole group of three, then two or three
     /// characters (four with `=` when `padded`) for the rest.
     private static func encodedLength(_ count: Int, padded: Bool) -> Int {

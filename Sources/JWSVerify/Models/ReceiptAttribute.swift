@@ -14,7 +14,50 @@ public struct ReceiptAttribute: Codable, Hashable, Sendable {
     public var version: Int64
     /// The contents of the attribute's OCTET STRING: for most attributes one DER element (such as `16 00`, an empty
     /// IA5String).
-    public var value: [UInt8]
+    public var value: [UInt8] {
+        get { storage.bytes }
+        set { storage = Storage(newValue[...]) }
+    }
+
+    /// ``value``, as it is kept.
+    package private(set) var storage: Storage
+
+    /// How an attribute keeps its value: up to eight bytes packed in a word, longer values in an array. Apple's
+    /// receipts carry a few dozen unknown attributes, nearly all of two to six bytes (`16 00`, `02 01 00`): decoding
+    /// a receipt allocates nothing for them, and writing their JSON reads them from the word.
+    ///
+    /// Each value has one form (up to eight bytes always packed), so that the synthesized equality and hash are
+    /// those of the bytes.
+    package enum Storage: Hashable, Sendable {
+        /// Up to 8 bytes, the first in the low byte of the word; the bytes past `count` are zero.
+        case packed(UInt64, count: Int)
+        /// More than 8 bytes.
+        case array([UInt8])
+
+        /// The form of `bytes`.
+        package init(_ bytes: ArraySlice<UInt8>) {
+            guard bytes.count <= 8 else {
+                self = .array(Array(bytes))
+                return
+            }
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            for byte in bytes {
+                word |= UInt64(byte) &<< shift
+                shift &+= 8
+            }
+            self = .packed(word, count: bytes.count)
+        }
+
+        /// The bytes.
+        package var bytes: [UInt8] {
+            switch self {
+            case .packed(let word, let count):
+                (0..<count).map { UInt8(truncatingIfNeeded: word &>> UInt64($0 * 8)) }
+            case .array(let bytes): bytes
+            }
+        }
+    }
 
     /// Creates an attribute.
     ///
@@ -23,9 +66,14 @@ public struct ReceiptAttribute: Codable, Hashable, Sendable {
     ///   - version: The version number; Apple writes 1 for most attributes.
     ///   - value: The contents of the value OCTET STRING.
     public init(type: Int64, version: Int64 = 1, value: [UInt8]) {
+        self.init(type: type, version: version, value: value[...])
+    }
+
+    /// Creates an attribute of a value read from a receipt, without an array for a short one.
+    package init(type: Int64, version: Int64, value: ArraySlice<UInt8>) {
         self.type = type
         self.version = version
-        self.value = value
+        storage = Storage(value)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -43,7 +91,7 @@ public struct ReceiptAttribute: Codable, Hashable, Sendable {
             throw DecodingError.keyNotFound(
                 CodingKeys.value, DecodingError.Context(codingPath: container.codingPath, debugDescription: "no value"))
         }
-        self.value = value
+        storage = Storage(value[...])
     }
 
     /// Encodes `type`, `version` and `value` (standard base64).

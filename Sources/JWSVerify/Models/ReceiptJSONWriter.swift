@@ -319,7 +319,14 @@ extension ReceiptAttribute {
         out.stage.append("{\"type\":")
         out.stage.appendInteger(type)
         out.stage.append(",\"value\":\"")
-        ReceiptJSONWriter.Object.base64(value, &out)
+        switch storage {
+        case .packed(let word, let count):
+            // At most 12 characters, with room for the word each group's store writes.
+            out.room(12 + 4)
+            Base64.appendStandard(packed: word, count: count, to: &out.stage)
+        case .array(let bytes):
+            ReceiptJSONWriter.Object.base64(bytes, &out)
+        }
         out.room(33 + 8)
         out.stage.append("\",\"version\":")
         out.stage.appendInteger(version)

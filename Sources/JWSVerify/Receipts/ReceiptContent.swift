@@ -157,9 +157,9 @@ extension AppReceipt {
                 // Apple's receipts carry about a dozen attributes this version does not know: one allocation for
                 // them, not one per doubling.
                 if unknownAttributes.isEmpty { unknownAttributes.reserveCapacity(16) }
-                let value = Array(set.slice(attribute.value.contents))
                 unknownAttributes.append(
-                    ReceiptAttribute(type: attribute.type, version: attribute.version, value: value))
+                    ReceiptAttribute(
+                        type: attribute.type, version: attribute.version, value: set.slice(attribute.value.contents)))
                 continue
             }
             if field == .inAppPurchase {
@@ -225,8 +225,8 @@ extension InAppPurchaseReceipt {
             guard let field = InAppPurchaseField(rawValue: inner.type) else {
                 // Apple's purchases carry about 7 attributes this version does not know: one allocation for them.
                 if unknownAttributes.isEmpty { unknownAttributes.reserveCapacity(8) }
-                let value = Array(set.slice(inner.value.contents))
-                unknownAttributes.append(ReceiptAttribute(type: inner.type, version: inner.version, value: value))
+                unknownAttributes.append(
+                    ReceiptAttribute(type: inner.type, version: inner.version, value: set.slice(inner.value.contents)))
                 continue
             }
             func context() -> String { purchase() + ", attribute \(field.rawValue) (\(field.name))" }
