@@ -133,6 +133,11 @@ extension JSONWriter {
         /// Appends `value` in decimal, with leading zeros to at least `minimumCount` digits (at most 20): two digits
         /// per division by 100, stored as one 16-bit word from a table of the hundred pairs.
         package mutating func appendDigits(_ value: UInt64, minimumCount: Int = 1) {
+            // One digit, as most of a receipt's attribute versions and flags: one byte.
+            if value < 10, minimumCount <= 1 {
+                append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+                return
+            }
             let digits = Swift.max(JSONWriter.digitCount(value), Swift.min(minimumCount, 20))
             guard count + digits <= Self.capacity else { return }
             let start = count

@@ -213,13 +213,18 @@ package enum Base64 {
     /// which has room for 16 more bytes (12 characters and the word a group's store writes); nothing when it has not.
     package static func appendStandard(packed word: UInt64, count: Int, to text: inout JSONWriter.Chunk) {
         guard count >= 0, count <= 8, text.room >= 16 else { return }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8) { bytes in
-            for index in 0..<count {
-                bytes.initializeElement(at: index, to: UInt8(truncatingIfNeeded: word &>> (8 * index)))
-            }
-            defer { bytes.baseAddress.map { _ = $0.deinitialize(count: count) } }
-            standardAlphabet.withUTF8Buffer { table in
-                encode(UnsafeBufferPointer(rebasing: bytes[0..<count]), alphabet: table, padded: true, into: &text)
+        standardAlphabet.withUTF8Buffer { table in
+            guard table.count == 64, let alphabet = table.baseAddress else { return }
+            var rest = word
+            var left = count
+            while left > 0 {
+                // The next three bytes (zero past `count`), the first in bits 16 to 23 of the group.
+                let group = UInt32(
+                    truncatingIfNeeded: (rest & 0xFF) << 16 | (rest >> 8 & 0xFF) << 8 | (rest >> 16 & 0xFF))
+                let characters = characters(ofGroup: group, count: min(left, 3), alphabet: alphabet, padded: true)
+                text.append(littleEndian: characters.word, length: characters.length)
+                rest >>= 24
+                left -= 3
             }
         }
     }
@@ -269,25 +274,33 @@ package enum Base64 {
         let fullGroups = input.count / 3
         let remainder = input.count % 3
         var inOffset = 0
-        @inline(__always) func character(_ index: UInt32) -> UInt64 { UInt64(alphabet[Int(index & 0x3F)]) }
         for _ in 0..<fullGroups {
             let group =
                 UInt32(source[inOffset]) << 16 | UInt32(source[inOffset &+ 1]) << 8 | UInt32(source[inOffset &+ 2])
-            let word =
-                character(group >> 18) | character(group >> 12) << 8 | character(group >> 6) << 16
-                | character(group) << 24
-            text.append(littleEndian: word, length: 4)
+            text.append(
+                littleEndian: characters(ofGroup: group, count: 3, alphabet: alphabet, padded: padded).word, length: 4)
             inOffset &+= 3
         }
         // The last, partial group: two or three characters, then `=` to four when padded.
         guard remainder > 0 else { return }
         let second = remainder == 2 ? UInt32(source[inOffset + 1]) << 8 : 0
-        let group = UInt32(source[inOffset]) << 16 | second
+        let last = characters(
+            ofGroup: UInt32(source[inOffset]) << 16 | second, count: remainder, alphabet: alphabet, padded: padded)
+        text.append(littleEndian: last.word, length: last.length)
+    }
+
+    /// The characters of one group of `count` (1 to 3) input bytes, `group` (the first in bits 16 to 23, those past
+    /// `count` zero), as a little-endian word: one character per six bits, then `=` to four when `padded`; and how
+    /// many of the word's bytes are the text. Alphabet indexes are below 64.
+    @inline(__always)
+    private static func characters(
+        ofGroup group: UInt32, count: Int, alphabet: UnsafePointer<UInt8>, padded: Bool
+    ) -> (word: UInt64, length: Int) {
+        @inline(__always) func character(_ index: UInt32) -> UInt64 { UInt64(alphabet[Int(index & 0x3F)]) }
         let equals = UInt64(UInt8(ascii: "="))
         var word = character(group >> 18) | character(group >> 12) << 8
-        word |= remainder == 2 ? character(group >> 6) << 16 : equals << 16
-        word |= equals << 24
-        let length = padded ? 4 : remainder + 1
-        text.append(littleEndian: word, length: length)
+        word |= count >= 2 ? character(group >> 6) << 16 : equals << 16
+        word |= count >= 3 ? character(group) << 24 : equals << 24
+        return (word, count >= 3 || padded ? 4 : count + 1)
     }
 }
