@@ -34,6 +34,20 @@ package enum ByteScanning {
         }
     }
 
+    /// Whether two strings have the same UTF-8 bytes, compared with `memcmp` (not `==`, which compares Unicode
+    /// canonical equivalence: `"\u{212A}" == "K"`).
+    package static func equalUTF8(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, right.count) == 0
+            }
+        }
+    }
+
     /// A multiply-xor hash over 8-byte words (the mixing step of the wyhash/FxHash family), in four independent
     /// lanes of one word each per 32 bytes, folded together at the end: each lane's multiplication waits only for
     /// its own previous one, so that the four run side by side (one lane made a chain of dependent multiplications

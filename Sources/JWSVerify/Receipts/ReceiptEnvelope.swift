@@ -233,6 +233,6 @@ package struct ReceiptEnvelope: Hashable, Sendable {
     private static func expect(
         _ oid: DERElement, _ expected: [UInt8], _ reason: String, _ reader: DERReader
     ) throws(DERError) {
-        guard reader.slice(oid.contents).elementsEqual(expected) else { throw DERError(reason, at: oid.start) }
+        guard ByteScanning.equal(reader.slice(oid.contents), expected) else { throw DERError(reason, at: oid.start) }
     }
 }

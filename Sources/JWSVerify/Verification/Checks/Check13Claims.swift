@@ -60,7 +60,7 @@ struct ClaimsCheck: Sendable {
             recorder.skipped(.bundleId, "this kind carries no bundle id to check")
         } else if let bundleId {
             // Byte for byte: `String` equality is Unicode canonical equivalence ("\u{212A}" == "K").
-            guard claims.bundleId.map({ $0.utf8.elementsEqual(bundleId.utf8) }) ?? false else {
+            guard claims.bundleId.map({ ByteScanning.equalUTF8($0, bundleId) }) ?? false else {
                 throw VerificationError(
                     .invalidAppIdentifier, step: .bundleId,
                     "bundleId is \(Self.quoted(claims.bundleId)), expected \(Self.quoted(bundleId))")

@@ -39,4 +39,28 @@ struct Check13ClaimsTests {
         #expect(result.error?.code == .invalidAppIdentifier)
         #expect(result.error?.check == .claims)
     }
+
+    /// Input: a payload's bundle id and a configured one that Swift's `String` holds equal (Unicode canonical
+    /// equivalence: KELVIN SIGN U+212A and `K`, `é` precomposed and decomposed) but whose bytes differ. Expected:
+    /// `invalidAppIdentifier`; the same bytes pass.
+    @Test("bundle ids are compared byte for byte, not by canonical equivalence")
+    func bundleIdBytes() throws {
+        for (payload, configured) in [("com.example.\u{212A}", "com.example.K"), ("caf\u{E9}", "cafe\u{301}")] {
+            #expect(payload == configured, "Swift's String equality holds these equal")
+            let claims = PayloadClaims(
+                checksBundleId: true, checksAppAppleId: false, bundleId: payload, appAppleId: nil,
+                environment: .sandbox)
+            var recorder = ReportRecorder()
+            let differing = ClaimsCheck(bundleId: configured, appAppleId: nil, environments: [.sandbox])
+            #expect(throws: VerificationError.self) { try differing.check(claims, recorder: &recorder) }
+            do {
+                try differing.check(claims, recorder: &recorder)
+            } catch {
+                #expect(error.code == .invalidAppIdentifier)
+            }
+            var same = ReportRecorder()
+            let matching = ClaimsCheck(bundleId: payload, appAppleId: nil, environments: [.sandbox])
+            #expect(throws: Never.self) { try matching.check(claims, recorder: &same) }
+        }
+    }
 }
