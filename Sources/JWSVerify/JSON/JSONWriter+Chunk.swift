@@ -94,7 +94,8 @@ extension JSONWriter {
             bytes.withUnsafeBytes { append(contentsOf: $0) }
         }
 
-        private mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+        /// Appends `bytes` in one copy (those past ``capacity`` dropped).
+        package mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
             let length = Swift.min(bytes.count, room)
             guard length > 0 else { return }
             let start = count
@@ -158,6 +159,20 @@ extension JSONWriter {
                 }
             }
             count += digits
+        }
+
+        /// Appends `text` as a JSON string, `"` around its bytes, when none of them needs an escape (printable
+        /// ASCII but `"` and `\\`: ``JSONWriter/writeString(_:into:)`` writes such text as it is) and the whole
+        /// fits; false, with nothing written, otherwise.
+        package mutating func appendPlainString(_ text: String) -> Bool {
+            var text = text
+            return text.withUTF8 { bytes in
+                guard bytes.count + 2 <= room, JSONWriter.needsNoEscape(bytes) else { return false }
+                append(UInt8(ascii: "\""))
+                append(contentsOf: UnsafeRawBufferPointer(bytes))
+                append(UInt8(ascii: "\""))
+                return true
+            }
         }
 
         /// Appends `number` in decimal, a minus sign first when it is negative.

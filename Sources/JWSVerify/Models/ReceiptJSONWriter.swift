@@ -140,10 +140,14 @@ package enum ReceiptJSONWriter {
             out.literal(opened ? "}" : "{}")
         }
 
+        /// A string: staged when it needs no escape and fits (every identifier of the App Store's receipts), else
+        /// written by ``JSONWriter/writeString(_:into:)`` after the chunk.
         mutating func string(_ value: String?, _ key: Key, _ out: inout Output) {
             guard let value else { return }
             name(key, &out)
+            if out.stage.appendPlainString(value) { return }
             out.flush()
+            if out.stage.appendPlainString(value) { return }
             JSONWriter.writeString(value, into: &out.bytes)
         }
 

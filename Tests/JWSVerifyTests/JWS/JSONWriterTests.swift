@@ -113,4 +113,37 @@ struct JSONWriterTests {
             #expect(out == Array("prefix".utf8) + expected && staged.count == 0, "filled \(filled)")
         }
     }
+
+    /// Input: texts of 0 to 17 bytes, each byte value from 0 to 255 at each position among plain letters (a byte
+    /// that starts no well-formed UTF-8 sequence made well-formed as U+FFFD). Expected: a chunk stages the text
+    /// (`appendPlainString`) only when the writer would copy it as it is, with the same bytes, and always when the
+    /// text is printable ASCII without `"` and `\\` (other text, even text the writer keeps, goes to the writer).
+    @Test("a text is staged without escapes only when the writer would copy it as it is")
+    func plainStrings() {
+        for length in 0...17 {
+            for position in 0..<max(length, 1) {
+                for value in 0...255 {
+                    var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                    if length > 0 { bytes[position] = UInt8(value) }
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    var written: [UInt8] = []
+                    JSONWriter.writeString(text, into: &written)
+                    let plain = Array("\"".utf8) + Array(text.utf8) + Array("\"".utf8)
+                    var chunk = JSONWriter.Chunk()
+                    let staged = chunk.appendPlainString(text)
+                    let printable = bytes.allSatisfy {
+                        $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+                    }
+                    guard staged == printable, !staged || (written == plain && Array(chunk) == written) else {
+                        Issue.record("length \(length), position \(position), byte \(value): staged \(staged)")
+                        return
+                    }
+                }
+            }
+        }
+        var full = JSONWriter.Chunk()
+        for _ in 0..<(JSONWriter.Chunk.capacity - 5) { full.append(UInt8(ascii: "x")) }
+        #expect(!full.appendPlainString("abcd") && full.count == JSONWriter.Chunk.capacity - 5, "no room: nothing")
+        #expect(full.appendPlainString("abc") && full.count == JSONWriter.Chunk.capacity, "room for 3 and quotes")
+    }
 }
