@@ -79,11 +79,15 @@ extension SignedDataOutcome {
     ) {
         self.init(form: .receipt)
         switch consume result {
-        case .verified(let verified):
-            receipt = verified.payload
+        case .verified(var verified):
             record(
                 verified, payloadEnvironment: verified.payload.environment, anchors: trustAnchorNames,
                 reporting: reporting)
+            // Moved out, not copied: a copy retained every string and array of the receipt, and the result's
+            // end released them again.
+            var payload = AppReceipt()
+            swap(&payload, &verified.payload)
+            receipt = payload
         case .failed(let failure):
             let claimed = failure.claimedPayload
             receipt = claimed

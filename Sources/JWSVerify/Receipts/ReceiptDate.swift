@@ -162,14 +162,27 @@ package enum ReceiptDate {
         // Each year's rules are looked up by the year of the standard local time; no switch lies near a new year
         // except 1949's, which that year places right.
         let year = ISO8601Text.civil(fromDays: ISO8601Text.floorDivide(seconds - 28_800, 86_400).0).year
-        guard let daylight = daylightTime(year: year) else { return -28_800 }
+        let index = Int(truncatingIfNeeded: year &- daylightTableFirstYear)
+        let daylight =
+            year >= daylightTableFirstYear && index < daylightTable.count
+            ? daylightTable[index] : daylightTime(year: year)
+        guard let daylight else { return -28_800 }
         return seconds >= daylight.start && seconds < daylight.end ? -25_200 : -28_800
+    }
+
+    /// The first year of ``daylightTable``.
+    static let daylightTableFirstYear: Int64 = 1900
+
+    /// ``daylightTime(year:)`` of the years 1900 to 2199, computed once: the years of nearly every receipt's dates,
+    /// whose Pacific texts (``pacificOffset(seconds:)``, once per date of a receipt's JSON) then look them up.
+    static let daylightTable: [(start: Int64, end: Int64)?] = (daylightTableFirstYear..<2200).map {
+        daylightTime(year: $0)
     }
 
     /// When daylight time starts and ends in `year`, in seconds since 1970 (unbounded ends for a period that
     /// spans the new year); `nil` for a year without it. Switches happen at 2:00 local time, standard time when
     /// it starts (10:00 UTC) and daylight time when it ends (9:00 UTC); California's started at 1:00 (9:00 UTC).
-    private static func daylightTime(year: Int64) -> (start: Int64, end: Int64)? {
+    static func daylightTime(year: Int64) -> (start: Int64, end: Int64)? {
         func day(_ month: Int64, _ day: Int64) -> Int64 { daysSince1970(year: year, month: month, day: day) }
         /// 0 for Sunday (1970-01-01 was a Thursday).
         func weekday(_ day: Int64) -> Int64 { ISO8601Text.floorDivide(day + 4, 7).1 }

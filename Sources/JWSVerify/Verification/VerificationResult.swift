@@ -95,7 +95,9 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
 /// ``AppReceiptVerifier`` create one.
 public struct Verified<Payload: Sendable>: Sendable {
     /// The decoded payload.
-    public let payload: Payload
+    ///
+    /// Set only inside the package, to move a payload out of a result it consumes without copying it.
+    public package(set) var payload: Payload
     /// What the signed data was verified with: the token's JWS header or the receipt's CMS signer, and
     /// the chain that signed it.
     public let evidence: SignatureEvidence
