@@ -200,6 +200,32 @@ extension JSONWriter {
         }
     }
 
+    /// Whether no byte of `bytes` may need an escape (``bytesToCheck(_:)`` flags none): printable ASCII without `"`
+    /// and `\\`, which ``writeString(_:into:)`` copies as it is.
+    package static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        var flagged: UInt64 = 0
+        while index &+ 8 <= bytes.count {
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            for byte in bytes[index..<(index &+ 8)] {
+                word |= UInt64(byte) << shift
+                shift &+= 8
+            }
+            flagged |= bytesToCheck(word)
+            index &+= 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        // The last bytes in a word padded with spaces, which need no escape.
+        for byte in bytes[index...] {
+            tail |= UInt64(byte) << shift
+            shift &+= 8
+        }
+        if shift < 64 { tail |= 0x2020_2020_2020_2020 &<< shift }
+        return flagged | bytesToCheck(tail) == 0
+    }
+
     /// How many decimal digits `value` has (1 for 0): from its bit length, corrected by one comparison with a power
     /// of ten.
     package static func digitCount(_ value: UInt64) -> Int {

@@ -173,32 +173,6 @@ package struct JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Whether no byte of `bytes` may need an escape (``bytesToCheck(_:)`` flags none): printable ASCII without `"`
-    /// and `\\`, which ``writeString(_:into:)`` copies as it is.
-    package static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        var flagged: UInt64 = 0
-        while index &+ 8 <= bytes.count {
-            var word: UInt64 = 0
-            var shift: UInt64 = 0
-            for byte in bytes[index..<(index &+ 8)] {
-                word |= UInt64(byte) << shift
-                shift &+= 8
-            }
-            flagged |= bytesToCheck(word)
-            index &+= 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        // The last bytes in a word padded with spaces, which need no escape.
-        for byte in bytes[index...] {
-            tail |= UInt64(byte) << shift
-            shift &+= 8
-        }
-        if shift < 64 { tail |= 0x2020_2020_2020_2020 &<< shift }
-        return flagged | bytesToCheck(tail) == 0
-    }
-
     /// The high bit of each byte of `word` (eight bytes read little-endian) that may need an escape,
     /// up to the first such byte: a control character, DEL or above, `"` or `\\`. Bit tricks test every
     /// byte at once; they are exact about the first match (a borrow or carry between bytes only starts
