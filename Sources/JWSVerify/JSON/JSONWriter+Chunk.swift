@@ -206,13 +206,7 @@ extension JSONWriter {
         var index = 0
         var flagged: UInt64 = 0
         while index &+ 8 <= bytes.count {
-            var word: UInt64 = 0
-            var shift: UInt64 = 0
-            for byte in bytes[index..<(index &+ 8)] {
-                word |= UInt64(byte) << shift
-                shift &+= 8
-            }
-            flagged |= bytesToCheck(word)
+            flagged |= bytesToCheck(word(bytes, at: index))
             index &+= 8
         }
         var tail: UInt64 = 0

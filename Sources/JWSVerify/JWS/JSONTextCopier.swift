@@ -302,13 +302,7 @@ package struct JSONTextCopier {
     /// - Returns: whether they ran up to the string's closing quote, which is then skipped too.
     private mutating func skipPlainRun() -> Bool {
         while position &+ 8 <= bytes.count {
-            var word: UInt64 = 0
-            var shift: UInt64 = 0
-            for byte in bytes[position..<(position &+ 8)] {
-                word |= UInt64(byte) << shift
-                shift &+= 8
-            }
-            let others = JSONWriter.bytesToCheck(word)
+            let others = JSONWriter.bytesToCheck(JSONWriter.word(bytes, at: position))
             if others != 0 {
                 position &+= others.trailingZeroBitCount &>> 3
                 break
