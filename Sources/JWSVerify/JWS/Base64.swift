@@ -212,6 +212,7 @@ package enum Base64 {
     /// Appends padded standard base64 of the first `count` (at most 8) bytes of `word`, low byte first, to `text`,
     /// which has room for 16 more bytes (12 characters and the word a group's store writes); nothing when it has not.
     package static func appendStandard(packed word: UInt64, count: Int, to text: inout JSONWriter.Chunk) {
+        assert(text.room >= 16, "the caller makes room for the text first")
         guard count >= 0, count <= 8, text.room >= 16 else { return }
         standardAlphabet.withUTF8Buffer { table in
             guard table.count == 64, let alphabet = table.baseAddress else { return }

@@ -7,7 +7,7 @@
 /// `unknownAttributes`, so that nothing of a receipt is lost.
 ///
 /// In JSON: `{"type": 8, "version": 1, "value": "FgA="}`, the value in standard base64.
-public struct ReceiptAttribute: Codable, Hashable, Sendable {
+public struct ReceiptAttribute: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The attribute's type number.
     public var type: Int64
     /// The attribute's version number.
@@ -75,6 +75,10 @@ public struct ReceiptAttribute: Codable, Hashable, Sendable {
         self.version = version
         storage = Storage(value)
     }
+
+    /// `ReceiptAttribute(type: 8, version: 1, value: [22, 0])`: the type, version and value bytes, however the value
+    /// is kept.
+    public var description: String { "ReceiptAttribute(type: \(type), version: \(version), value: \(value))" }
 
     private enum CodingKeys: String, CodingKey {
         case type, version, value

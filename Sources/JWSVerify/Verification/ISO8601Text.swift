@@ -61,10 +61,10 @@ package enum ISO8601Text {
     }
 
     /// The proleptic Gregorian date of a day count since 1970-01-01: Neri and Schneider's Euclidean affine form
-    /// ("Euclidean affine functions and their application to calendar algorithms", 2022; divisions by powers of
-    /// two and by constants, no branch but the year's end) for days from 32,800 years before 0000-03-01 on, which
-    /// every date of the App Store and every date a `Date` of ±2^50 days names; ``hinnantCivil(fromDays:)`` for
-    /// the others. Tests hold the two equal on every day from the year -400 to 10,400 and at the ends.
+    /// ("Euclidean affine functions and their application to calendar algorithms", 2022; divisions by constants
+    /// and powers of two, no branch but the year's end) for the days from 32,800 years before 0000-03-01 to 2^50
+    /// days after that, which hold every date of the App Store; ``hinnantCivil(fromDays:)`` for the others. Tests
+    /// hold the two equal on every day of the years -770 to 10,730 and at both ends of the fast form's range.
     @inline(__always)
     package static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         // The day count from 0000-03-01 shifted by 82 cycles of 400 years (146,097 days), so that it is positive.

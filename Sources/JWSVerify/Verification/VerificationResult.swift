@@ -96,8 +96,8 @@ public enum VerificationResult<Payload: Sendable>: Sendable {
 public struct Verified<Payload: Sendable>: Sendable {
     /// The decoded payload.
     ///
-    /// Set only inside the package, to move a payload out of a result it consumes without copying it.
-    public package(set) var payload: Payload
+    /// Set only inside this module, to move a payload out of a result it consumes without copying it.
+    public internal(set) var payload: Payload
     /// What the signed data was verified with: the token's JWS header or the receipt's CMS signer, and
     /// the chain that signed it.
     public let evidence: SignatureEvidence

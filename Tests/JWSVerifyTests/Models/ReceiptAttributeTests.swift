@@ -29,6 +29,7 @@ struct ReceiptAttributeTests {
                 case .array: #expect(value.count > 8)
                 }
             }
+            #expect("\(made)" == "ReceiptAttribute(type: 1709, version: 2, value: \(value))")
             #expect(made != ReceiptAttribute(type: 1709, version: 2, value: value + [0]))
             if let last = value.last {
                 #expect(made != ReceiptAttribute(type: 1709, version: 2, value: value.dropLast() + [last ^ 1]))
