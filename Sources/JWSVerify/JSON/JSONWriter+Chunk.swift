@@ -206,17 +206,12 @@ extension JSONWriter {
         var index = 0
         var flagged: UInt64 = 0
         while index &+ 8 <= bytes.count {
-            flagged |= bytesToCheck(word(bytes, at: index))
+            flagged |= bytesToCheck(ByteScanning.littleEndianWord(bytes, at: index))
             index &+= 8
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        // The last bytes in a word padded with spaces, which need no escape.
-        for byte in bytes[index...] {
-            tail |= UInt64(byte) << shift
-            shift &+= 8
-        }
-        if shift < 64 { tail |= 0x2020_2020_2020_2020 &<< shift }
+        // The last (fewer than eight) bytes in a word padded with spaces, which need no escape.
+        let rest = bytes.count &- index
+        let tail = ByteScanning.littleEndianWord(bytes, at: index, count: rest) | 0x2020_2020_2020_2020 &<< (8 &* rest)
         return flagged | bytesToCheck(tail) == 0
     }
 

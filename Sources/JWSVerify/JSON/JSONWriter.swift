@@ -145,7 +145,7 @@ package struct JSONWriter {
             var index = 0
             while index < bytes.count {
                 if index &+ 8 <= bytes.count {
-                    let flagged = bytesToCheck(word(bytes, at: index))
+                    let flagged = bytesToCheck(ByteScanning.littleEndianWord(bytes, at: index))
                     if flagged == 0 {
                         index &+= 8
                         continue
@@ -165,20 +165,6 @@ package struct JSONWriter {
             out.append(contentsOf: bytes[runStart...])
         }
         out.append(UInt8(ascii: "\""))
-    }
-
-    /// The eight bytes of `bytes` from `index` (which has eight after it) as a little-endian word: what
-    /// ``bytesToCheck(_:)`` reads.
-    @inline(__always)
-    package static func word<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at index: Int) -> UInt64
-    where Bytes.Index == Int {
-        var word: UInt64 = 0
-        var shift: UInt64 = 0
-        for byte in bytes[index..<(index &+ 8)] {
-            word |= UInt64(byte) << shift
-            shift &+= 8
-        }
-        return word
     }
 
     /// The high bit of each byte of `word` (eight bytes read little-endian) that may need an escape,

@@ -26,12 +26,7 @@ package enum ByteScanning {
     /// Whether two byte strings are equal, compared with `memcmp`.
     package static func equal(_ lhs: ArraySlice<UInt8>, _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        return lhs.withUnsafeBytes { left in
-            rhs.withUnsafeBytes { right in
-                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
-                return memcmp(leftBase, rightBase, right.count) == 0
-            }
-        }
+        return lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in equal(left, right) } }
     }
 
     /// Whether two strings have the same UTF-8 bytes, compared with `memcmp` (not `==`, which compares Unicode
@@ -40,12 +35,29 @@ package enum ByteScanning {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         var lhs = lhs
         var rhs = rhs
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
-                return memcmp(leftBase, rightBase, right.count) == 0
-            }
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in equal(UnsafeRawBufferPointer(left), .init(right)) } }
+    }
+
+    /// Whether two byte buffers of the same length hold the same bytes: `memcmp`.
+    private static func equal(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+        guard left.count == right.count else { return false }
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+        return memcmp(leftBase, rightBase, right.count) == 0
+    }
+
+    /// The `count` (at most 8) bytes of `bytes` from `index` as a little-endian word, the rest zero: how the escape
+    /// scans read eight bytes at once, the hash its last bytes and a receipt attribute packs a short value.
+    @inline(__always)
+    package static func littleEndianWord<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes, at index: Int, count: Int = 8
+    ) -> UInt64 where Bytes.Index == Int {
+        var word: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in bytes[index..<(index &+ count)] {
+            word |= UInt64(byte) &<< shift
+            shift &+= 8
         }
+        return word
     }
 
     /// A multiply-xor hash over 8-byte words (the mixing step of the wyhash/FxHash family), in four independent
@@ -79,13 +91,7 @@ package enum ByteScanning {
                 state = mix(state, word(offset))
                 offset += 8
             }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < raw.count {
-                tail |= UInt64(raw[offset]) << shift
-                shift += 8
-                offset += 1
-            }
+            let tail = littleEndianWord(raw, at: offset, count: raw.count - offset)
             return (state ^ tail) &* 0x9E37_79B9_7F4A_7C15
         }
     }

@@ -302,7 +302,7 @@ package struct JSONTextCopier {
     /// - Returns: whether they ran up to the string's closing quote, which is then skipped too.
     private mutating func skipPlainRun() -> Bool {
         while position &+ 8 <= bytes.count {
-            let others = JSONWriter.bytesToCheck(JSONWriter.word(bytes, at: position))
+            let others = JSONWriter.bytesToCheck(ByteScanning.littleEndianWord(bytes, at: position))
             if others != 0 {
                 position &+= others.trailingZeroBitCount &>> 3
                 break

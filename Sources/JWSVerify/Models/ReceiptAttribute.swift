@@ -40,13 +40,8 @@ public struct ReceiptAttribute: Codable, Hashable, Sendable, CustomStringConvert
                 self = .array(Array(bytes))
                 return
             }
-            var word: UInt64 = 0
-            var shift: UInt64 = 0
-            for byte in bytes {
-                word |= UInt64(byte) &<< shift
-                shift &+= 8
-            }
-            self = .packed(word, count: bytes.count)
+            self = .packed(
+                ByteScanning.littleEndianWord(bytes, at: bytes.startIndex, count: bytes.count), count: bytes.count)
         }
 
         /// The bytes.
