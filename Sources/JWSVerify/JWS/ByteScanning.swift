@@ -51,12 +51,9 @@ package enum ByteScanning {
     package static func littleEndianWord<Bytes: RandomAccessCollection<UInt8>>(
         _ bytes: Bytes, at index: Int, count: Int = 8
     ) -> UInt64 where Bytes.Index == Int {
+        // Subscripts, not a slice: a slice of an array or a slice retains its storage for the loop.
         var word: UInt64 = 0
-        var shift: UInt64 = 0
-        for byte in bytes[index..<(index &+ count)] {
-            word |= UInt64(byte) &<< shift
-            shift &+= 8
-        }
+        for offset in 0..<count { word |= UInt64(bytes[index &+ offset]) &<< UInt64(offset &* 8) }
         return word
     }
 
