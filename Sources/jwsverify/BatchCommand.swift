@@ -237,8 +237,7 @@ enum BatchCommand {
         // The chunk buffers not in use, kept for the next chunks' lines.
         var spares: [[UInt8]] = []
         func readChunk() -> (lines: [InputLine], bytes: [UInt8], failure: InputFailure?) {
-            var bytes =
-                spares.popLast() ?? [UInt8](repeating: 0, count: reader.bufferSize(maximumBytes: chunking.bytes))
+            var bytes = spares.popLast() ?? reader.makeBuffer(maximumBytes: chunking.bytes)
             switch reader.nextChunk(into: &bytes, maximumLines: linesPerChunk, maximumBytes: chunking.bytes) {
             case .failure(let failure): return ([], bytes, failure)
             case .success(let lines): return (lines, bytes, nil)

@@ -153,17 +153,18 @@ final class LineReader {
         self.readSize = readSize
     }
 
-    /// The size a chunk buffer needs for chunks of at most `maximumBytes` bytes of lines: room for the
-    /// last line and one more read.
-    func bufferSize(maximumBytes: Int) -> Int {
-        maximumBytes + lineLimit + readSize
+    /// A buffer for chunks of at most `maximumBytes` bytes of lines (room for the last line and one more read), not
+    /// zeroed: only bytes `read(2)` wrote are read, and zeroing its 4 MB faulted in every page at start-up.
+    func makeBuffer(maximumBytes: Int) -> [UInt8] {
+        let size = maximumBytes + lineLimit + readSize
+        return [UInt8](unsafeUninitializedCapacity: size) { _, count in count = size }
     }
 
     /// Reads the next lines into `buffer`, whose contents are replaced: until `maximumLines` lines, or
     /// lines that end `maximumBytes` bytes or more into the buffer, or the end of the input.
     ///
     /// - Parameters:
-    ///   - buffer: At least ``bufferSize(maximumBytes:)`` bytes; the lines' ranges are into it.
+    ///   - buffer: One from ``makeBuffer(maximumBytes:)``; the lines' ranges are into it.
     ///   - maximumLines: The most lines returned.
     ///   - maximumBytes: Where in the buffer a chunk ends, at the end of a line.
     /// - Returns: the lines, none at the end of the input.
