@@ -165,8 +165,7 @@ extension JSONWriter {
         /// ASCII but `"` and `\\`: ``JSONWriter/writeString(_:into:)`` writes such text as it is) and the whole
         /// fits; false, with nothing written, otherwise.
         package mutating func appendPlainString(_ text: String) -> Bool {
-            var text = text
-            return text.withUTF8 { bytes in
+            return ByteScanning.withUTF8(text) { bytes in
                 guard bytes.count + 2 <= room, JSONWriter.needsNoEscape(bytes) else { return false }
                 append(UInt8(ascii: "\""))
                 append(contentsOf: UnsafeRawBufferPointer(bytes))

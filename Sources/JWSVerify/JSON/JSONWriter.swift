@@ -137,10 +137,9 @@ package struct JSONWriter {
     /// and the characters that do not print as themselves (see the type's summary) as `\\uXXXX`.
     package static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var text = text
         // Runs of bytes that need no escape are copied whole (most payload strings), found eight bytes
         // at a time where there are eight.
-        text.withUTF8 { bytes in
+        ByteScanning.withUTF8(text) { bytes in
             var runStart = 0
             var index = 0
             while index < bytes.count {

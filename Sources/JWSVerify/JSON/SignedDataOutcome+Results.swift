@@ -77,17 +77,18 @@ extension SignedDataOutcome {
         receipt result: consuming VerificationResult<AppReceipt>, reporting: Bool = true,
         undecodedDetailsOf bytes: [UInt8]? = nil, trustAnchorNames: [String: String] = [:]
     ) {
-        self.init(form: .receipt)
+        // Each member set here, not through `init(form:)`: delegating copied the whole outcome into `self` and
+        // destroyed the original, for every receipt.
+        form = .receipt
+        verified = false
         switch consume result {
-        case .verified(var verified):
+        case .verified(let verified):
             record(
                 verified, payloadEnvironment: verified.payload.environment, anchors: trustAnchorNames,
                 reporting: reporting)
-            // Moved out, not copied: a copy retained every string and array of the receipt, and the result's
-            // end released them again.
-            var payload = AppReceipt()
-            swap(&payload, &verified.payload)
-            receipt = payload
+            // The payload's last use, of a result consumed: moved out of it, not copied (a copy retained every
+            // string and array of the receipt, and the result's end released them again).
+            receipt = verified.payload
         case .failed(let failure):
             let claimed = failure.claimedPayload
             receipt = claimed

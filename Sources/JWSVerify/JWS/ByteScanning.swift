@@ -33,9 +33,18 @@ package enum ByteScanning {
     /// canonical equivalence: `"\u{212A}" == "K"`).
     package static func equalUTF8(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { left in rhs.withUTF8 { right in equal(UnsafeRawBufferPointer(left), .init(right)) } }
+        return withUTF8(lhs) { left in withUTF8(rhs) { right in equal(UnsafeRawBufferPointer(left), .init(right)) } }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text`, read in place: a native string's own storage (a small string's
+    /// bytes copied to the stack), without the copy of the string that the mutating `withUTF8` needs (a retain and a
+    /// release of its storage, per string written); a string whose UTF-8 is not contiguous (bridged) is made
+    /// contiguous in a copy. The buffer is valid only during `body`.
+    @inline(__always)
+    package static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     /// Whether two byte buffers of the same length hold the same bytes: `memcmp`.

@@ -28,26 +28,60 @@ import Foundation
 /// the same embedded certificates cost one RSA verification.
 public struct AppReceiptVerifier: Sendable {
     /// The bundle id every receipt must carry (field 2), or nil to skip that check.
-    public let bundleId: String?
+    public var bundleId: String? { settings.bundleId }
     /// The app Apple id (field 1) a Production receipt must carry, or nil to skip that check.
-    public let appAppleId: Int64?
+    public var appAppleId: Int64? { settings.appAppleId }
     /// The environments a receipt may come from (field 0: `Production`, `ProductionSandbox` for
     /// ``AppStoreEnvironment/sandbox``, `Xcode`); empty to accept whatever it says (inspection only).
-    public let environments: [AppStoreEnvironment]
+    public var environments: [AppStoreEnvironment] { settings.environments }
     /// When certificates must be valid: ``ValidationTime/signedDate`` is the receipt's creation date
     /// (field 12).
-    public let validationTime: ValidationTime
+    public var validationTime: ValidationTime { settings.validationTime }
     /// The largest receipt accepted, in bytes (as given: base64 text or raw).
-    public let maximumReceiptBytes: Int
+    public var maximumReceiptBytes: Int { settings.maximumReceiptBytes }
 
     /// The largest receipt accepted by default: 4 MiB, some fifty times the 79 KB of a receipt with 187
     /// purchases.
     public static let defaultMaximumReceiptBytes = 4 << 20
 
-    let anchor: TrustAnchor
-    let chainCache: ReceiptChainCache
-    let claims: ClaimsCheck
-    let clock: @Sendable () -> Date
+    var anchor: TrustAnchor { settings.anchor }
+    var chainCache: ReceiptChainCache { settings.chainCache }
+    var claims: ClaimsCheck { settings.claims }
+    var clock: @Sendable () -> Date { settings.clock }
+
+    /// What the verifier was made with, held by reference: a copy of the verifier (a server's handler, a task, a
+    /// line of `batch` reading it out of its configuration) retains one object, not each of its fourteen strings,
+    /// arrays, closures and caches.
+    private let settings: Settings
+
+    /// The immutable settings of a verifier.
+    private final class Settings: Sendable {
+        let bundleId: String?
+        let appAppleId: Int64?
+        let environments: [AppStoreEnvironment]
+        let validationTime: ValidationTime
+        let maximumReceiptBytes: Int
+        let anchor: TrustAnchor
+        let chainCache: ReceiptChainCache
+        let claims: ClaimsCheck
+        let clock: @Sendable () -> Date
+
+        init(
+            bundleId: String?, appAppleId: Int64?, environments: [AppStoreEnvironment], validationTime: ValidationTime,
+            maximumReceiptBytes: Int, anchor: TrustAnchor, chainCache: ReceiptChainCache, claims: ClaimsCheck,
+            clock: @escaping @Sendable () -> Date
+        ) {
+            self.bundleId = bundleId
+            self.appAppleId = appAppleId
+            self.environments = environments
+            self.validationTime = validationTime
+            self.maximumReceiptBytes = maximumReceiptBytes
+            self.anchor = anchor
+            self.chainCache = chainCache
+            self.claims = claims
+            self.clock = clock
+        }
+    }
 
     /// Creates a receipt verifier.
     ///
@@ -82,18 +116,15 @@ public struct AppReceiptVerifier: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws(VerificationError) {
         let distinct = Configuration.distinct(environments)
-        anchor = try Configuration.anchor(
+        let anchor = try Configuration.anchor(
             rootCertificates: rootCertificates, xcodeCertificate: xcodeCertificate, environments: distinct,
             appAppleId: appAppleId, enableOnlineChecks: false, cachesIntermediates: false,
             productionNeedsAppAppleId: false)
-        self.bundleId = bundleId
-        self.appAppleId = appAppleId
-        self.environments = distinct
-        self.validationTime = validationTime
-        self.maximumReceiptBytes = maximumReceiptBytes
-        self.chainCache = ReceiptChainCache(capacity: chainCacheCapacity)
-        self.claims = ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: distinct)
-        self.clock = clock
+        settings = Settings(
+            bundleId: bundleId, appAppleId: appAppleId, environments: distinct, validationTime: validationTime,
+            maximumReceiptBytes: maximumReceiptBytes, anchor: anchor,
+            chainCache: ReceiptChainCache(capacity: chainCacheCapacity),
+            claims: ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: distinct), clock: clock)
     }
 
     /// Verifies and decodes an app receipt given as base64 text (what an app sends: the receipt file's
