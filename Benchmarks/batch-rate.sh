@@ -5,7 +5,7 @@
 #      {"expect":…,"token":…}, as `batch` reads them)
 #   3. the benchmark's warm rate on one thread pinned to core 0 (`taskset -c 0`), per CPU-second
 #   4. `jwsverify batch` over that set, repeated, pinned to core 0: tokens per CPU-second (user + sys
-#      of the whole process, from /usr/bin/time) and per wall-clock second, its result lines discarded
+#      of the whole process: perf's task-clock, else getrusage) and per wall-clock second, its result lines discarded
 #      (/dev/null: the library's rate stores nothing either); then the same run writing them to a file,
 #      whose rate is shown beside it and whose lines are counted
 #   5. the same on all cores (wall-clock rate; the 2-core target compares it with step 4's), then the
@@ -38,7 +38,7 @@
 #   --rounds N   rounds of steps 3 and 4, alternating (default 5 with --receipts, 1 for tokens); with --receipts the
 #                verdict is the median of the rounds' ratios, the mean of their rates printed beside it
 # Environment: JWSVERIFY_BENCHMARK / JWSVERIFY_CLI use prebuilt release binaries instead of building.
-# Needs: swift, openssl, taskset, /usr/bin/time.
+# Needs: swift, openssl, taskset, python3, /usr/bin/time (for --rss); perf (linux-perf) for exact CPU times.
 set -uo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -80,6 +80,35 @@ if [ -z "$bench" ] || [ -z "$cli" ]; then
 fi
 time_bin=/usr/bin/time
 [ -x "$time_bin" ] || { say "batch-rate.sh: /usr/bin/time is missing (apt-get install -y time)"; exit 1; }
+# timed FILE COMMAND...: runs COMMAND and writes its CPU-seconds and its wall seconds to FILE as `user system wall`:
+# with `perf stat`, the scheduler's own count of the time on a CPU (task-clock, in nanoseconds, written as user with
+# system 0); without it, getrusage's user and system times, which this VM accounts by ticks (a 0.7 s run of 20,000
+# receipts was once charged 0.19 s of system time, and /usr/bin/time rounds both to 10 ms).
+timed() {
+  python3 -c '
+import os, resource, shutil, subprocess, sys, tempfile, time
+file, command = sys.argv[1], sys.argv[2:]
+counter = None
+quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+if shutil.which("perf") and subprocess.call(["perf", "stat", "-x,", "-e", "task-clock", "true"], **quiet) == 0:
+    with tempfile.NamedTemporaryFile(delete=False) as handle:
+        counter = handle.name
+    command = ["perf", "stat", "-x,", "-e", "task-clock", "-o", counter, "--"] + command
+start = time.monotonic()
+status = subprocess.call(command)
+wall = time.monotonic() - start
+if counter:
+    milliseconds = [float(line.split(",")[0]) for line in open(counter) if "task-clock" in line]
+    os.unlink(counter)
+    user, system = milliseconds[0] / 1000, 0.0
+else:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    user, system = usage.ru_utime, usage.ru_stime
+with open(file, "w") as out:
+    out.write(f"{user:.6f} {system:.6f} {wall:.6f}\n")
+sys.exit(status)
+' "$@"
+}
 
 
 if [ "$receipts" = 1 ]; then
@@ -113,14 +142,14 @@ PYTHON
     say "   ${rate:-?} receipts per CPU-second"
     library_rates+=("${rate:-0}")
     say "== $((round * 2 + 2)). jwsverify batch, $receipts_count receipt lines, taskset -c 0, lines discarded (round $round, load $(load))"
-    "$time_bin" -f "%U %S %e" -o "$out/time.txt" taskset -c 0 "$cli" batch "${config[@]}" "$input" \
+    timed "$out/time.txt" taskset -c 0 "$cli" batch "${config[@]}" "$input" \
       > /dev/null 2> "$out/summary.txt"
     read -r cpu_rate wall_rate <<< "$(tail -n 1 "$out/time.txt" | awk -v n="$receipts_count" '{ printf "%.0f %.0f\n", n / ($1 + $2), n / $3 }')"
     say "   $cpu_rate receipts per CPU-second, $wall_rate per wall second"
     batch_rates+=("$cpu_rate")
   done
   say "== $((rounds * 2 + 3)). jwsverify batch, $receipts_count receipt lines, taskset -c 0, lines to a file (load $(load))"
-  "$time_bin" -f "%U %S %e" -o "$out/time.txt" taskset -c 0 "$cli" batch "${config[@]}" "$input" \
+  timed "$out/time.txt" taskset -c 0 "$cli" batch "${config[@]}" "$input" \
     > "$out/results.ndjson" 2> "$out/summary.txt"
   read -r cpu_rate wall_rate <<< "$(tail -n 1 "$out/time.txt" | awk -v n="$receipts_count" '{ printf "%.0f %.0f\n", n / ($1 + $2), n / $3 }')"
   lines=$(wc -l < "$out/results.ndjson")
@@ -176,7 +205,7 @@ say "   ${library_cpu:-?} tokens per CPU-second"
 # wall second).
 sink=/dev/null
 run_batch() {
-  "$time_bin" -f "%U %S %e" -o "$out/time.txt" "$@" "$cli" batch "${config[@]}" "$input" > "$sink" 2> "$out/summary.txt"
+  timed "$out/time.txt" "$@" "$cli" batch "${config[@]}" "$input" > "$sink" 2> "$out/summary.txt"
   awk -v n="$tokens" '{ printf "%.0f %.0f\n", n / ($1 + $2), n / $3 }' "$out/time.txt"
 }
 say "== 4. jwsverify batch, $tokens warm tokens, taskset -c 0, lines discarded (load $(load))"
