@@ -28,34 +28,29 @@ import Foundation
 /// the same embedded certificates cost one RSA verification.
 public struct AppReceiptVerifier: Sendable {
     /// The bundle id every receipt must carry (field 2), or nil to skip that check.
-    public var bundleId: String? { settings.bundleId }
+    public var bundleId: String? { settings.value.bundleId }
     /// The app Apple id (field 1) a Production receipt must carry, or nil to skip that check.
-    public var appAppleId: Int64? { settings.appAppleId }
+    public var appAppleId: Int64? { settings.value.appAppleId }
     /// The environments a receipt may come from (field 0: `Production`, `ProductionSandbox` for
     /// ``AppStoreEnvironment/sandbox``, `Xcode`); empty to accept whatever it says (inspection only).
-    public var environments: [AppStoreEnvironment] { settings.environments }
+    public var environments: [AppStoreEnvironment] { settings.value.environments }
     /// When certificates must be valid: ``ValidationTime/signedDate`` is the receipt's creation date
     /// (field 12).
-    public var validationTime: ValidationTime { settings.validationTime }
+    public var validationTime: ValidationTime { settings.value.validationTime }
     /// The largest receipt accepted, in bytes (as given: base64 text or raw).
-    public var maximumReceiptBytes: Int { settings.maximumReceiptBytes }
+    public var maximumReceiptBytes: Int { settings.value.maximumReceiptBytes }
 
     /// The largest receipt accepted by default: 4 MiB, some fifty times the 79 KB of a receipt with 187
     /// purchases.
     public static let defaultMaximumReceiptBytes = 4 << 20
 
-    var anchor: TrustAnchor { settings.anchor }
-    var chainCache: ReceiptChainCache { settings.chainCache }
-    var claims: ClaimsCheck { settings.claims }
-    var clock: @Sendable () -> Date { settings.clock }
+    var anchor: TrustAnchor { settings.value.anchor }
+    var chainCache: ReceiptChainCache { settings.value.chainCache }
+    var claims: ClaimsCheck { settings.value.claims }
+    var clock: @Sendable () -> Date { settings.value.clock }
 
-    /// What the verifier was made with, held by reference: a copy of the verifier (a server's handler, a task, a
-    /// line of `batch` reading it out of its configuration) retains one object, not each of its fourteen strings,
-    /// arrays, closures and caches.
-    private let settings: Settings
-
-    /// The immutable settings of a verifier.
-    private final class Settings: Sendable {
+    /// What the verifier was made with.
+    private struct Settings: Sendable {
         let bundleId: String?
         let appAppleId: Int64?
         let environments: [AppStoreEnvironment]
@@ -65,23 +60,10 @@ public struct AppReceiptVerifier: Sendable {
         let chainCache: ReceiptChainCache
         let claims: ClaimsCheck
         let clock: @Sendable () -> Date
-
-        init(
-            bundleId: String?, appAppleId: Int64?, environments: [AppStoreEnvironment], validationTime: ValidationTime,
-            maximumReceiptBytes: Int, anchor: TrustAnchor, chainCache: ReceiptChainCache, claims: ClaimsCheck,
-            clock: @escaping @Sendable () -> Date
-        ) {
-            self.bundleId = bundleId
-            self.appAppleId = appAppleId
-            self.environments = environments
-            self.validationTime = validationTime
-            self.maximumReceiptBytes = maximumReceiptBytes
-            self.anchor = anchor
-            self.chainCache = chainCache
-            self.claims = claims
-            self.clock = clock
-        }
     }
+
+    /// The settings, held by reference: a copy of the verifier retains one object.
+    private let settings: VerifierSettings<Settings>
 
     /// Creates a receipt verifier.
     ///
@@ -120,11 +102,12 @@ public struct AppReceiptVerifier: Sendable {
             rootCertificates: rootCertificates, xcodeCertificate: xcodeCertificate, environments: distinct,
             appAppleId: appAppleId, enableOnlineChecks: false, cachesIntermediates: false,
             productionNeedsAppAppleId: false)
-        settings = Settings(
-            bundleId: bundleId, appAppleId: appAppleId, environments: distinct, validationTime: validationTime,
-            maximumReceiptBytes: maximumReceiptBytes, anchor: anchor,
-            chainCache: ReceiptChainCache(capacity: chainCacheCapacity),
-            claims: ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: distinct), clock: clock)
+        settings = VerifierSettings(
+            Settings(
+                bundleId: bundleId, appAppleId: appAppleId, environments: distinct, validationTime: validationTime,
+                maximumReceiptBytes: maximumReceiptBytes, anchor: anchor,
+                chainCache: ReceiptChainCache(capacity: chainCacheCapacity),
+                claims: ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: distinct), clock: clock))
     }
 
     /// Verifies and decodes an app receipt given as base64 text (what an app sends: the receipt file's

@@ -72,3 +72,15 @@ enum Configuration {
         VerificationError(.invalidConfiguration, check: .configuration, message, step: nil, remedy: remedy)
     }
 }
+
+/// A verifier's settings, fixed when it is made, held by reference: a copy of the verifier (stored in a server's
+/// handler, captured by a task, read for every line of `batch`) retains this one object, not each of the strings,
+/// arrays, closures and caches the settings hold (fourteen of them, retained and released at every copy).
+final class VerifierSettings<Value: Sendable>: Sendable {
+    /// The settings.
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}

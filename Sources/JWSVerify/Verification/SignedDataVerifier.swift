@@ -29,27 +29,45 @@ import Foundation
 /// the clock's time when the payload has no such date.
 public struct SignedDataVerifier: Sendable {
     /// The bundle id every payload must carry, or nil to skip that check.
-    public let bundleId: String?
+    public var bundleId: String? { settings.value.bundleId }
     /// The app Apple id payloads must carry in Production, or nil.
-    public let appAppleId: Int64?
+    public var appAppleId: Int64? { settings.value.appAppleId }
     /// The environments a payload may come from, in the order given; empty to accept whatever the
     /// payload says (inspection only).
-    public let environments: [AppStoreEnvironment]
+    public var environments: [AppStoreEnvironment] { settings.value.environments }
     /// The environment every payload must name when exactly one is configured; nil when none or
     /// several are (see ``environments``).
     public var environment: AppStoreEnvironment? { environments.count == 1 ? environments[0] : nil }
     /// Whether OCSP revocation checks run (and validation happens at the current time).
-    public let enableOnlineChecks: Bool
+    public var enableOnlineChecks: Bool { settings.value.enableOnlineChecks }
     /// The largest token accepted, in bytes.
-    public let maximumTokenBytes: Int
+    public var maximumTokenBytes: Int { settings.value.maximumTokenBytes }
     /// When certificates must be valid.
-    public let validationTime: ValidationTime
+    public var validationTime: ValidationTime { settings.value.validationTime }
 
-    let clock: @Sendable () -> Date
-    let anchor: TrustAnchor
-    let chainCache: ChainCache
-    let revocationChecker: RevocationChecker?
-    let claims: ClaimsCheck
+    var clock: @Sendable () -> Date { settings.value.clock }
+    var anchor: TrustAnchor { settings.value.anchor }
+    var chainCache: ChainCache { settings.value.chainCache }
+    var revocationChecker: RevocationChecker? { settings.value.revocationChecker }
+    var claims: ClaimsCheck { settings.value.claims }
+
+    /// What the verifier was made with.
+    private struct Settings: Sendable {
+        let bundleId: String?
+        let appAppleId: Int64?
+        let environments: [AppStoreEnvironment]
+        let enableOnlineChecks: Bool
+        let maximumTokenBytes: Int
+        let validationTime: ValidationTime
+        let clock: @Sendable () -> Date
+        let anchor: TrustAnchor
+        let chainCache: ChainCache
+        let revocationChecker: RevocationChecker?
+        let claims: ClaimsCheck
+    }
+
+    /// The settings, held by reference: a copy of the verifier retains one object.
+    private let settings: VerifierSettings<Settings>
 
     /// Creates a verifier for one environment.
     ///
@@ -136,21 +154,19 @@ public struct SignedDataVerifier: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws(VerificationError) {
         let distinct = Configuration.distinct(environments)
-        anchor = try Configuration.anchor(
+        let anchor = try Configuration.anchor(
             rootCertificates: rootCertificates, xcodeCertificate: xcodeCertificate, environments: distinct,
             appAppleId: appAppleId, enableOnlineChecks: enableOnlineChecks, cachesIntermediates: chainCacheCapacity > 0)
-        self.bundleId = bundleId
-        self.appAppleId = appAppleId
-        self.environments = distinct
-        self.enableOnlineChecks = enableOnlineChecks
-        self.maximumTokenBytes = maximumTokenBytes
-        self.validationTime = validationTime
-        self.clock = clock
-        self.chainCache = ChainCache(capacity: chainCacheCapacity)
-        self.revocationChecker =
-            enableOnlineChecks
-            ? RevocationChecker(
-                timeout: revocationTimeout, clock: clock, cacheCapacity: chainCacheCapacity > 0 ? 1024 : 0) : nil
-        self.claims = ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: distinct)
+        settings = VerifierSettings(
+            Settings(
+                bundleId: bundleId, appAppleId: appAppleId, environments: distinct,
+                enableOnlineChecks: enableOnlineChecks, maximumTokenBytes: maximumTokenBytes,
+                validationTime: validationTime, clock: clock, anchor: anchor,
+                chainCache: ChainCache(capacity: chainCacheCapacity),
+                revocationChecker: enableOnlineChecks
+                    ? RevocationChecker(
+                        timeout: revocationTimeout, clock: clock, cacheCapacity: chainCacheCapacity > 0 ? 1024 : 0)
+                    : nil,
+                claims: ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: distinct)))
     }
 }
