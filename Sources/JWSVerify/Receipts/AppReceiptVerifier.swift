@@ -28,42 +28,35 @@ import Foundation
 /// the same embedded certificates cost one RSA verification.
 public struct AppReceiptVerifier: Sendable {
     /// The bundle id every receipt must carry (field 2), or nil to skip that check.
-    public var bundleId: String? { settings.value.bundleId }
+    public var bundleId: String? { settings.bundleId }
     /// The app Apple id (field 1) a Production receipt must carry, or nil to skip that check.
-    public var appAppleId: Int64? { settings.value.appAppleId }
+    public var appAppleId: Int64? { settings.appAppleId }
     /// The environments a receipt may come from (field 0: `Production`, `ProductionSandbox` for
     /// ``AppStoreEnvironment/sandbox``, `Xcode`); empty to accept whatever it says (inspection only).
-    public var environments: [AppStoreEnvironment] { settings.value.environments }
+    public var environments: [AppStoreEnvironment] { settings.environments }
     /// When certificates must be valid: ``ValidationTime/signedDate`` is the receipt's creation date
     /// (field 12).
-    public var validationTime: ValidationTime { settings.value.validationTime }
+    public var validationTime: ValidationTime { settings.validationTime }
     /// The largest receipt accepted, in bytes (as given: base64 text or raw).
-    public var maximumReceiptBytes: Int { settings.value.maximumReceiptBytes }
+    public var maximumReceiptBytes: Int { settings.own.maximumReceiptBytes }
 
     /// The largest receipt accepted by default: 4 MiB, some fifty times the 79 KB of a receipt with 187
     /// purchases.
     public static let defaultMaximumReceiptBytes = 4 << 20
 
-    var anchor: TrustAnchor { settings.value.anchor }
-    var chainCache: ReceiptChainCache { settings.value.chainCache }
-    var claims: ClaimsCheck { settings.value.claims }
-    var clock: @Sendable () -> Date { settings.value.clock }
+    var anchor: TrustAnchor { settings.anchor }
+    var chainCache: ReceiptChainCache { settings.own.chainCache }
+    var claims: ClaimsCheck { settings.claims }
+    var clock: @Sendable () -> Date { settings.clock }
 
-    /// What the verifier was made with.
-    private struct Settings: Sendable {
-        let bundleId: String?
-        let appAppleId: Int64?
-        let environments: [AppStoreEnvironment]
-        let validationTime: ValidationTime
+    /// What only a receipt verifier is made with.
+    private struct Own: Sendable {
         let maximumReceiptBytes: Int
-        let anchor: TrustAnchor
         let chainCache: ReceiptChainCache
-        let claims: ClaimsCheck
-        let clock: @Sendable () -> Date
     }
 
-    /// The settings, held by reference: a copy of the verifier retains one object.
-    private let settings: VerifierSettings<Settings>
+    /// What the verifier was made with, held by reference: a copy of the verifier retains one object.
+    private let settings: VerifierSettings<Own>
 
     /// Creates a receipt verifier.
     ///
@@ -103,11 +96,10 @@ public struct AppReceiptVerifier: Sendable {
             appAppleId: appAppleId, enableOnlineChecks: false, cachesIntermediates: false,
             productionNeedsAppAppleId: false)
         settings = VerifierSettings(
-            Settings(
-                bundleId: bundleId, appAppleId: appAppleId, environments: distinct, validationTime: validationTime,
-                maximumReceiptBytes: maximumReceiptBytes, anchor: anchor,
-                chainCache: ReceiptChainCache(capacity: chainCacheCapacity),
-                claims: ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: distinct), clock: clock))
+            bundleId: bundleId, appAppleId: appAppleId, environments: distinct, validationTime: validationTime,
+            clock: clock, anchor: anchor,
+            own: Own(
+                maximumReceiptBytes: maximumReceiptBytes, chainCache: ReceiptChainCache(capacity: chainCacheCapacity)))
     }
 
     /// Verifies and decodes an app receipt given as base64 text (what an app sends: the receipt file's

@@ -73,14 +73,32 @@ enum Configuration {
     }
 }
 
-/// A verifier's settings, fixed when it is made, held by reference: a copy of the verifier (stored in a server's
+/// What a verifier was made with, fixed then, held by reference: a copy of the verifier (stored in a server's
 /// handler, captured by a task, read for every line of `batch`) retains this one object, not each of the strings,
-/// arrays, closures and caches the settings hold (fourteen of them, retained and released at every copy).
-final class VerifierSettings<Value: Sendable>: Sendable {
-    /// The settings.
-    let value: Value
+/// arrays, closures and caches it holds (fourteen, retained and released at every copy). `Own` is what only one kind
+/// of verifier has (its size limit, its chain cache).
+final class VerifierSettings<Own: Sendable>: Sendable {
+    let bundleId: String?
+    let appAppleId: Int64?
+    /// Distinct, in the order given.
+    let environments: [AppStoreEnvironment]
+    let validationTime: ValidationTime
+    let clock: @Sendable () -> Date
+    let anchor: TrustAnchor
+    let claims: ClaimsCheck
+    let own: Own
 
-    init(_ value: Value) {
-        self.value = value
+    init(
+        bundleId: String?, appAppleId: Int64?, environments: [AppStoreEnvironment], validationTime: ValidationTime,
+        clock: @escaping @Sendable () -> Date, anchor: TrustAnchor, own: Own
+    ) {
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environments = environments
+        self.validationTime = validationTime
+        self.clock = clock
+        self.anchor = anchor
+        claims = ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: environments)
+        self.own = own
     }
 }

@@ -29,45 +29,38 @@ import Foundation
 /// the clock's time when the payload has no such date.
 public struct SignedDataVerifier: Sendable {
     /// The bundle id every payload must carry, or nil to skip that check.
-    public var bundleId: String? { settings.value.bundleId }
+    public var bundleId: String? { settings.bundleId }
     /// The app Apple id payloads must carry in Production, or nil.
-    public var appAppleId: Int64? { settings.value.appAppleId }
+    public var appAppleId: Int64? { settings.appAppleId }
     /// The environments a payload may come from, in the order given; empty to accept whatever the
     /// payload says (inspection only).
-    public var environments: [AppStoreEnvironment] { settings.value.environments }
+    public var environments: [AppStoreEnvironment] { settings.environments }
     /// The environment every payload must name when exactly one is configured; nil when none or
     /// several are (see ``environments``).
     public var environment: AppStoreEnvironment? { environments.count == 1 ? environments[0] : nil }
     /// Whether OCSP revocation checks run (and validation happens at the current time).
-    public var enableOnlineChecks: Bool { settings.value.enableOnlineChecks }
+    public var enableOnlineChecks: Bool { settings.own.revocationChecker != nil }
     /// The largest token accepted, in bytes.
-    public var maximumTokenBytes: Int { settings.value.maximumTokenBytes }
+    public var maximumTokenBytes: Int { settings.own.maximumTokenBytes }
     /// When certificates must be valid.
-    public var validationTime: ValidationTime { settings.value.validationTime }
+    public var validationTime: ValidationTime { settings.validationTime }
 
-    var clock: @Sendable () -> Date { settings.value.clock }
-    var anchor: TrustAnchor { settings.value.anchor }
-    var chainCache: ChainCache { settings.value.chainCache }
-    var revocationChecker: RevocationChecker? { settings.value.revocationChecker }
-    var claims: ClaimsCheck { settings.value.claims }
+    var clock: @Sendable () -> Date { settings.clock }
+    var anchor: TrustAnchor { settings.anchor }
+    var chainCache: ChainCache { settings.own.chainCache }
+    var revocationChecker: RevocationChecker? { settings.own.revocationChecker }
+    var claims: ClaimsCheck { settings.claims }
 
-    /// What the verifier was made with.
-    private struct Settings: Sendable {
-        let bundleId: String?
-        let appAppleId: Int64?
-        let environments: [AppStoreEnvironment]
-        let enableOnlineChecks: Bool
+    /// What only a token verifier is made with.
+    private struct Own: Sendable {
         let maximumTokenBytes: Int
-        let validationTime: ValidationTime
-        let clock: @Sendable () -> Date
-        let anchor: TrustAnchor
         let chainCache: ChainCache
+        /// Present exactly when online checks are enabled.
         let revocationChecker: RevocationChecker?
-        let claims: ClaimsCheck
     }
 
-    /// The settings, held by reference: a copy of the verifier retains one object.
-    private let settings: VerifierSettings<Settings>
+    /// What the verifier was made with, held by reference: a copy of the verifier retains one object.
+    private let settings: VerifierSettings<Own>
 
     /// Creates a verifier for one environment.
     ///
@@ -158,15 +151,13 @@ public struct SignedDataVerifier: Sendable {
             rootCertificates: rootCertificates, xcodeCertificate: xcodeCertificate, environments: distinct,
             appAppleId: appAppleId, enableOnlineChecks: enableOnlineChecks, cachesIntermediates: chainCacheCapacity > 0)
         settings = VerifierSettings(
-            Settings(
-                bundleId: bundleId, appAppleId: appAppleId, environments: distinct,
-                enableOnlineChecks: enableOnlineChecks, maximumTokenBytes: maximumTokenBytes,
-                validationTime: validationTime, clock: clock, anchor: anchor,
-                chainCache: ChainCache(capacity: chainCacheCapacity),
+            bundleId: bundleId, appAppleId: appAppleId, environments: distinct, validationTime: validationTime,
+            clock: clock, anchor: anchor,
+            own: Own(
+                maximumTokenBytes: maximumTokenBytes, chainCache: ChainCache(capacity: chainCacheCapacity),
                 revocationChecker: enableOnlineChecks
                     ? RevocationChecker(
                         timeout: revocationTimeout, clock: clock, cacheCapacity: chainCacheCapacity > 0 ? 1024 : 0)
-                    : nil,
-                claims: ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: distinct)))
+                    : nil))
     }
 }
