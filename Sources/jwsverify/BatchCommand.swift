@@ -353,7 +353,7 @@ enum BatchCommand {
             )
         }
         let trimmed = bytes[line.range].trimmingASCIIWhitespace()
-        if trimmed.first == UInt8(ascii: "M"), ReceiptInputDescription.startsLikeReceipt(Array(trimmed.prefix(24))),
+        if trimmed.first == UInt8(ascii: "M"), ReceiptInputDescription.startsLikeReceipt(trimmed),
             InputShape.isPlainASCII(trimmed.span)
         {
             return (runner.run(receipt: Array(trimmed), reporting: reporting), nil)

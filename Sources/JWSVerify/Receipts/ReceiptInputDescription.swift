@@ -29,19 +29,32 @@ package enum ReceiptInputDescription {
     ///
     /// - Parameter input: The bytes as received, without surrounding whitespace.
     package static func startsLikeReceipt(_ input: [UInt8]) -> Bool {
+        startsLikeReceipt(input[...])
+    }
+
+    /// ``startsLikeReceipt(_:)`` of bytes in place (a `batch` line in its chunk), without copying them.
+    package static func startsLikeReceipt(_ input: ArraySlice<UInt8>) -> Bool {
         if startsLikeSignedData(input) { return true }
-        guard input.count >= 24, let decoded = Base64.decodeStandard(Array(input[0..<24])) else { return false }
-        return startsLikeSignedData(decoded)
+        guard input.count >= 24, let decoded = Base64.decodeStandard(input.prefix(24)) else { return false }
+        return startsLikeSignedData(decoded[...])
     }
 
     /// Whether `bytes` begin with a SEQUENCE header (any length form) followed by the signedData OID.
     package static func startsLikeSignedData(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count > 2, bytes[0] == 0x30 else { return false }
-        var index = 2
-        if bytes[1] > 0x80 { index += Int(bytes[1] & 0x7F) }
-        let oid = [0x06, 0x09] + ReceiptEnvelope.signedDataOID
-        return bytes.count >= index + oid.count && bytes[index..<index + oid.count].elementsEqual(oid)
+        startsLikeSignedData(bytes[...])
     }
+
+    /// ``startsLikeSignedData(_:)`` of bytes in place.
+    private static func startsLikeSignedData(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard bytes.count > 2, bytes.first == 0x30 else { return false }
+        let second = bytes[bytes.startIndex + 1]
+        let start = bytes.startIndex + 2 + (second > 0x80 ? Int(second & 0x7F) : 0)
+        let element = signedDataOIDElement
+        return bytes.endIndex - start >= element.count && bytes[start..<start + element.count].elementsEqual(element)
+    }
+
+    /// The signedData OID as a DER element: tag, length, value.
+    private static let signedDataOIDElement: [UInt8] = [0x06, 0x09] + ReceiptEnvelope.signedDataOID
 
     /// A description of text inputs, `nil` when `bytes` do not look like one of them.
     private static func describeText(_ bytes: [UInt8]) -> String? {
