@@ -79,11 +79,16 @@ if [ -z "$bench" ] || [ -z "$cli" ]; then
   cli="${cli:-$bin/jwsverify}"
 fi
 time_bin=/usr/bin/time
-[ -x "$time_bin" ] || { say "batch-rate.sh: /usr/bin/time is missing (apt-get install -y time)"; exit 1; }
-# timed FILE COMMAND...: runs COMMAND and writes its CPU-seconds and its wall seconds to FILE as `user system wall`:
-# with `perf stat`, the scheduler's own count of the time on a CPU (task-clock, in nanoseconds, written as user with
-# system 0); without it, getrusage's user and system times, which this VM accounts by ticks (a 0.7 s run of 20,000
-# receipts was once charged 0.19 s of system time, and /usr/bin/time rounds both to 10 ms).
+if [ "$rss" = 1 ] && [ ! -x "$time_bin" ]; then
+  say "batch-rate.sh: /usr/bin/time is missing (apt-get install -y time), needed by --rss"
+  exit 1
+fi
+# timed FILE COMMAND...: runs COMMAND and writes its CPU-seconds and wall seconds to FILE as `user system wall`.
+# With `perf stat`, both are perf's: the scheduler's own count of the command's time on a CPU (task-clock, printed in
+# milliseconds to the microsecond, written as user with system 0) and, from its "CPUs utilized", the command's
+# elapsed time (perf's own start-up, 40-100 ms here, left out). Without perf, or when its count cannot be read,
+# getrusage's user and system times and the elapsed time around the command: this VM accounts those by ticks (a
+# 0.7 s run of 20,000 receipts was once charged 0.19 s of system time), and /usr/bin/time rounds them to 10 ms.
 timed() {
   python3 -c '
 import os, resource, shutil, subprocess, sys, tempfile, time
@@ -94,16 +99,22 @@ if shutil.which("perf") and subprocess.call(["perf", "stat", "-x,", "-e", "task-
     with tempfile.NamedTemporaryFile(delete=False) as handle:
         counter = handle.name
     command = ["perf", "stat", "-x,", "-e", "task-clock", "-o", counter, "--"] + command
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
 start = time.monotonic()
 status = subprocess.call(command)
 wall = time.monotonic() - start
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
 if counter:
-    milliseconds = [float(line.split(",")[0]) for line in open(counter) if "task-clock" in line]
-    os.unlink(counter)
-    user, system = milliseconds[0] / 1000, 0.0
-else:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    user, system = usage.ru_utime, usage.ru_stime
+    try:
+        with open(counter) as lines:
+            fields = next(line.split(",") for line in lines if ",task-clock," in line)
+        milliseconds, utilized = float(fields[0]), float(fields[5])
+        user, system, wall = milliseconds / 1000, 0.0, milliseconds / 1000 / utilized
+    except (StopIteration, ValueError, IndexError, ZeroDivisionError):
+        print("timed: no task-clock count from perf; getrusage times instead", file=sys.stderr)
+    finally:
+        os.unlink(counter)
 with open(file, "w") as out:
     out.write(f"{user:.6f} {system:.6f} {wall:.6f}\n")
 sys.exit(status)

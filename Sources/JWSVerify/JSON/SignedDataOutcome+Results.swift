@@ -82,13 +82,15 @@ extension SignedDataOutcome {
         form = .receipt
         verified = false
         switch consume result {
-        case .verified(let verified):
+        case .verified(var verified):
             record(
                 verified, payloadEnvironment: verified.payload.environment, anchors: trustAnchorNames,
                 reporting: reporting)
-            // The payload's last use, of a result consumed: moved out of it, not copied (a copy retained every
-            // string and array of the receipt, and the result's end released them again).
-            receipt = verified.payload
+            // Moved out, not copied: a copy retained every string and array of the receipt, and the result's
+            // end released them again.
+            var payload = AppReceipt()
+            swap(&payload, &verified.payload)
+            receipt = consume payload
         case .failed(let failure):
             let claimed = failure.claimedPayload
             receipt = claimed

@@ -12,12 +12,14 @@
 /// hashes its 2–3 KiB header; byte-by-byte loops over arrays cost more than the rest of a chain-cache
 /// look-up. The pointers live only inside these functions, over arrays they borrow for the call.
 package enum ByteScanning {
-    /// The index of the first `byte` in `bytes[start...]`, if any.
-    package static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
-        guard start >= 0, start < bytes.count else { return nil }
+    /// The index of the first `byte` in `bytes[start..<end]` (`end` defaults to the end of `bytes`), if any; no byte
+    /// at or past `end` is read (a `batch` chunk's buffer holds bytes not read into it past its lines).
+    package static func firstIndex(of byte: UInt8, in bytes: [UInt8], from start: Int, before end: Int? = nil) -> Int? {
+        let end = min(end ?? bytes.count, bytes.count)
+        guard start >= 0, start < end else { return nil }
         return bytes.withUnsafeBufferPointer { buffer -> Int? in
             guard let base = buffer.baseAddress,
-                let found = memchr(base + start, Int32(byte), buffer.count - start)
+                let found = memchr(base + start, Int32(byte), end - start)
             else { return nil }
             return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
@@ -41,7 +43,7 @@ package enum ByteScanning {
     /// release of its storage, per string written); a string whose UTF-8 is not contiguous (bridged) is made
     /// contiguous in a copy. The buffer is valid only during `body`.
     @inline(__always)
-    package static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = text
         return copy.withUTF8(body)

@@ -189,7 +189,7 @@ package enum InputShape {
         func plainString() -> Range<Int>? {
             guard position < end, bytes[position] == quote else { return nil }
             let start = position + 1
-            guard let close = ByteScanning.firstIndex(of: quote, in: bytes, from: start), close < end,
+            guard let close = ByteScanning.firstIndex(of: quote, in: bytes, from: start, before: end),
                 isPlainASCII(bytes.span.extracting(start..<close))
             else { return nil }
             position = close + 1

@@ -38,25 +38,25 @@ public struct AppReceiptVerifier: Sendable {
     /// (field 12).
     public var validationTime: ValidationTime { settings.validationTime }
     /// The largest receipt accepted, in bytes (as given: base64 text or raw).
-    public var maximumReceiptBytes: Int { settings.own.maximumReceiptBytes }
+    public var maximumReceiptBytes: Int { settings.specific.maximumReceiptBytes }
 
     /// The largest receipt accepted by default: 4 MiB, some fifty times the 79 KB of a receipt with 187
     /// purchases.
     public static let defaultMaximumReceiptBytes = 4 << 20
 
     var anchor: TrustAnchor { settings.anchor }
-    var chainCache: ReceiptChainCache { settings.own.chainCache }
+    var chainCache: ReceiptChainCache { settings.specific.chainCache }
     var claims: ClaimsCheck { settings.claims }
     var clock: @Sendable () -> Date { settings.clock }
 
     /// What only a receipt verifier is made with.
-    private struct Own: Sendable {
+    private struct Specific: Sendable {
         let maximumReceiptBytes: Int
         let chainCache: ReceiptChainCache
     }
 
     /// What the verifier was made with, held by reference: a copy of the verifier retains one object.
-    private let settings: VerifierSettings<Own>
+    private let settings: VerifierSettings<Specific>
 
     /// Creates a receipt verifier.
     ///
@@ -98,7 +98,7 @@ public struct AppReceiptVerifier: Sendable {
         settings = VerifierSettings(
             bundleId: bundleId, appAppleId: appAppleId, environments: distinct, validationTime: validationTime,
             clock: clock, anchor: anchor,
-            own: Own(
+            specific: Specific(
                 maximumReceiptBytes: maximumReceiptBytes, chainCache: ReceiptChainCache(capacity: chainCacheCapacity)))
     }
 

@@ -75,9 +75,9 @@ enum Configuration {
 
 /// What a verifier was made with, fixed then, held by reference: a copy of the verifier (stored in a server's
 /// handler, captured by a task, read for every line of `batch`) retains this one object, not each of the strings,
-/// arrays, closures and caches it holds (fourteen, retained and released at every copy). `Own` is what only one kind
-/// of verifier has (its size limit, its chain cache).
-final class VerifierSettings<Own: Sendable>: Sendable {
+/// arrays, closures and caches it holds (fourteen, retained and released at every copy). `Specific` is what only one
+/// kind of verifier has (its size limit, its chain cache).
+final class VerifierSettings<Specific: Sendable>: Sendable {
     let bundleId: String?
     let appAppleId: Int64?
     /// Distinct, in the order given.
@@ -86,11 +86,11 @@ final class VerifierSettings<Own: Sendable>: Sendable {
     let clock: @Sendable () -> Date
     let anchor: TrustAnchor
     let claims: ClaimsCheck
-    let own: Own
+    let specific: Specific
 
     init(
         bundleId: String?, appAppleId: Int64?, environments: [AppStoreEnvironment], validationTime: ValidationTime,
-        clock: @escaping @Sendable () -> Date, anchor: TrustAnchor, own: Own
+        clock: @escaping @Sendable () -> Date, anchor: TrustAnchor, specific: Specific
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -99,6 +99,6 @@ final class VerifierSettings<Own: Sendable>: Sendable {
         self.clock = clock
         self.anchor = anchor
         claims = ClaimsCheck(bundleId: bundleId, appAppleId: appAppleId, environments: environments)
-        self.own = own
+        self.specific = specific
     }
 }

@@ -39,20 +39,20 @@ public struct SignedDataVerifier: Sendable {
     /// several are (see ``environments``).
     public var environment: AppStoreEnvironment? { environments.count == 1 ? environments[0] : nil }
     /// Whether OCSP revocation checks run (and validation happens at the current time).
-    public var enableOnlineChecks: Bool { settings.own.revocationChecker != nil }
+    public var enableOnlineChecks: Bool { settings.specific.revocationChecker != nil }
     /// The largest token accepted, in bytes.
-    public var maximumTokenBytes: Int { settings.own.maximumTokenBytes }
+    public var maximumTokenBytes: Int { settings.specific.maximumTokenBytes }
     /// When certificates must be valid.
     public var validationTime: ValidationTime { settings.validationTime }
 
     var clock: @Sendable () -> Date { settings.clock }
     var anchor: TrustAnchor { settings.anchor }
-    var chainCache: ChainCache { settings.own.chainCache }
-    var revocationChecker: RevocationChecker? { settings.own.revocationChecker }
+    var chainCache: ChainCache { settings.specific.chainCache }
+    var revocationChecker: RevocationChecker? { settings.specific.revocationChecker }
     var claims: ClaimsCheck { settings.claims }
 
     /// What only a token verifier is made with.
-    private struct Own: Sendable {
+    private struct Specific: Sendable {
         let maximumTokenBytes: Int
         let chainCache: ChainCache
         /// Present exactly when online checks are enabled.
@@ -60,7 +60,7 @@ public struct SignedDataVerifier: Sendable {
     }
 
     /// What the verifier was made with, held by reference: a copy of the verifier retains one object.
-    private let settings: VerifierSettings<Own>
+    private let settings: VerifierSettings<Specific>
 
     /// Creates a verifier for one environment.
     ///
@@ -153,7 +153,7 @@ public struct SignedDataVerifier: Sendable {
         settings = VerifierSettings(
             bundleId: bundleId, appAppleId: appAppleId, environments: distinct, validationTime: validationTime,
             clock: clock, anchor: anchor,
-            own: Own(
+            specific: Specific(
                 maximumTokenBytes: maximumTokenBytes, chainCache: ChainCache(capacity: chainCacheCapacity),
                 revocationChecker: enableOnlineChecks
                     ? RevocationChecker(

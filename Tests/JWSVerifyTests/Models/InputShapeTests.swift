@@ -131,6 +131,21 @@ struct InputShapeTests {
         }
     }
 
+    /// Input: a line whose string is not closed, in a buffer whose bytes after the line (another line, or bytes of an
+    /// earlier chunk that `batch` did not read again) would close it and the object. Expected: the fast path reads
+    /// only the line: it refuses it as the strict parser does, and a scan for the closing quote stops at the line's end
+    /// (`ByteScanning.firstIndex(of:in:from:before:)` finds nothing there, though the byte follows).
+    @Test("the fast path reads no byte past its line")
+    func fastPathStaysInItsLine() {
+        let line = Array(#"{"token":"abc"#.utf8)
+        let buffer = line + Array(#"", "id": 1}"#.utf8)
+        #expect(InputShape.plainObject(in: buffer, range: 0..<line.count) == nil)
+        #expect(ByteScanning.firstIndex(of: UInt8(ascii: "\""), in: buffer, from: 10, before: line.count) == nil)
+        #expect(ByteScanning.firstIndex(of: UInt8(ascii: "\""), in: buffer, from: 10) == line.count)
+        #expect(ByteScanning.firstIndex(of: UInt8(ascii: "a"), in: buffer, from: 10, before: 11) == 10)
+        #expect(ByteScanning.firstIndex(of: UInt8(ascii: "a"), in: buffer, from: 10, before: 10) == nil)
+    }
+
     /// Input: the `verifyReceipt` body as `Benchmarks/batch-rate.sh --receipts` writes it (Python's `json.dumps`:
     /// spaces after `:` and `,`, a numeric id). Expected: the fast path reads it, the receipt's text and the id's.
     @Test("the verifyReceipt body line takes the fast path")
