@@ -25,7 +25,8 @@ import Foundation
 /// (1.2.840.113635.100.6.11.1) and that certificate's issuer the intermediate marker.
 ///
 /// A verifier is immutable and `Sendable`. Its chain cache makes every receipt after the first with
-/// the same embedded certificates cost one RSA verification.
+/// the same embedded certificates cost one RSA verification. Copies of a verifier share its settings and
+/// cache, and a copy costs one reference count.
 public struct AppReceiptVerifier: Sendable {
     /// The bundle id every receipt must carry (field 2), or nil to skip that check.
     public var bundleId: String? { settings.bundleId }

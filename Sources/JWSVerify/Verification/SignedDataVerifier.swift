@@ -22,7 +22,8 @@ import Foundation
 ///
 /// A verifier is immutable and `Sendable`: create one per configuration and share it between
 /// threads. Its chain cache makes every token after the first with the same `x5c` cost one ES256
-/// verification.
+/// verification. Copies of a verifier (stored in a handler, captured by a task) share its settings and
+/// caches, and a copy costs one reference count.
 ///
 /// Validation time: the payload's `signedDate` (`receiptCreationDate` for an app transaction), as
 /// Apple's library does offline, so that a stored token stays verifiable after its leaf expires;
