@@ -16,6 +16,11 @@ let package = Package(
         // so that a server that only verifies links none of its HTTP.
         .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
         // Test PKI and token minting for integration tests; production servers need not link it.
+        // The purchase ledger: verified items in, exactly-once state and entitlements out, on SQLite. Kept apart
+        // so that a server that only verifies links no database.
+        .library(name: "PurchaseLedger", targets: ["PurchaseLedger"]),
+        // The ledger's PostgreSQL store, for servers that share one database; the only product that links libpq.
+        .library(name: "PurchaseLedgerPostgreSQL", targets: ["PurchaseLedgerPostgreSQL"]),
         .library(name: "JWSVerifyTesting", targets: ["JWSVerifyTesting"]),
         .executable(name: "jwsverify", targets: ["jwsverify"]),
     ],
@@ -52,6 +57,29 @@ let package = Package(
             name: "AppStoreServerAPI",
             dependencies: ["JWSVerify", "JWSSigning"]
         ),
+        // System SQLite 3 (Debian: libsqlite3-dev): the ledger's embedded store.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // System libpq (Debian: libpq-dev): the ledger's PostgreSQL store.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        // The purchase ledger: the append-only log of verified items, the fold into state, entitlements, the
+        // store protocol and its SQLite store, import and rebuild.
+        .target(
+            name: "PurchaseLedger",
+            dependencies: ["JWSVerify", "CSQLite"]
+        ),
+        // The ledger's PostgreSQL store (libpq), a product of its own so that an SQLite user links no libpq.
+        .target(
+            name: "PurchaseLedgerPostgreSQL",
+            dependencies: ["PurchaseLedger", "JWSVerify", "CLibPQ"]
+        ),
         // Test keys, certificates and receipts, kept apart from the verification path; it signs through
         // CJWSSigning and uses CJWSOpenSSL's error drain and free functions.
         .target(
@@ -64,7 +92,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "jwsverify",
-            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPI"]
+            dependencies: [
+                "JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPI", "PurchaseLedger",
+                "PurchaseLedgerPostgreSQL",
+            ]
         ),
         // Benchmarks: `swift run -c release jwsverify-benchmark`, or Benchmarks/compare.sh; JWSSigning for the
         // realtime answer (`--realtime`), AppStoreServerAPI for the verified history page (`--api-history`).
@@ -93,6 +124,12 @@ let package = Package(
             dependencies: [
                 "AppStoreServerAPI", "JWSSigning", "JWSVerify", "JWSVerifyTesting", "AppStoreServerAPIEmulator",
             ]
+        ),
+        // The ledger's shared store suite runs against SQLite and, when `LEDGER_TEST_POSTGRESQL` names a server
+        // (`.ci/run` starts one on loopback), PostgreSQL.
+        .testTarget(
+            name: "PurchaseLedgerTests",
+            dependencies: ["PurchaseLedger", "PurchaseLedgerPostgreSQL", "JWSVerify", "JWSVerifyTesting"]
         ),
         .testTarget(
             name: "JWSVerifyTestingTests",

@@ -204,9 +204,9 @@ final class Certificate: @unchecked Sendable {
     }
 }
 
-/// SHA-256 through OpenSSL.
-enum SHA256 {
-    static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] { openSSLDigest(bytes, length: 32, cjws_sha256) }
+/// SHA-256 through OpenSSL (also the ledger's key of a stored token).
+package enum SHA256 {
+    package static func hash<C: ContiguousBytes>(_ bytes: C) -> [UInt8] { openSSLDigest(bytes, length: 32, cjws_sha256) }
 }
 
 /// SHA-1 through OpenSSL (an app receipt's device hash).

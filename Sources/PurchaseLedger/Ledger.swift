@@ -1,0 +1,158 @@
+import JWSVerify
+
+/// The purchase ledger: verified App Store signed data in, exactly-once state and entitlements out.
+///
+/// Every item is verified before it is appended (``append(token:source:)``), by the verifier the ledger is made
+/// with; the store keeps each item once, whatever order and however often it arrives, and folds it into the state
+/// in the same database transaction. ``entitlements(for:at:environment:)`` answers who is entitled at a time, and
+/// why.
+///
+/// ```swift
+/// import JWSVerify
+/// import PurchaseLedger
+///
+/// func receive(_ signedPayload: String, verifier: SignedDataVerifier) throws {
+///     let ledger = Ledger(store: try SQLiteLedgerStore(path: "purchases.sqlite"), verifier: verifier)
+///     let outcome = try ledger.append(token: signedPayload, source: .notification)
+///     print(outcome.result)  // appended, or duplicate for a notification Apple sent again
+/// }
+/// ```
+public struct Ledger: Sendable {
+    /// Where the log and the state are kept.
+    public let store: any LedgerStore
+    /// What every item is verified with: the app's bundle id, app Apple id and environments.
+    public let verifier: SignedDataVerifier
+
+    /// Creates a ledger over a store.
+    public init(store: any LedgerStore, verifier: SignedDataVerifier) {
+        self.store = store
+        self.verifier = verifier
+    }
+
+    // MARK: Appending
+
+    /// Verifies a token and appends it, durably, in one database transaction with its nested tokens and the state
+    /// changes they bring.
+    ///
+    /// - Parameters:
+    ///   - token: A notification's `signedPayload`, a transaction, a renewal info or an app transaction.
+    ///   - source: Where it came from.
+    /// - Returns: appended, or duplicate when the same notification (`notificationUUID`) or token was appended
+    ///   before (nothing changed).
+    /// - Throws: ``LedgerError``: the item did not verify (``LedgerError/Code/notVerified``, nothing stored), or the
+    ///   store failed (nothing stored).
+    public func append(token: String, source: LedgerSource) throws(LedgerError) -> AppendOutcome {
+        let entry = try LedgerEntry(verifying: token, with: verifier, source: source)
+        let outcomes = try store.append([entry])
+        return outcomes.first ?? AppendOutcome(key: entry.head.key, result: .duplicate)
+    }
+
+    /// Reads an input in any of `batch`'s token shapes (a bare token, a JSON string, `{"token": ...}`, Apple's
+    /// notification body `{"signedPayload": ...}`), verifies it and appends it (``append(token:source:)``).
+    ///
+    /// - Throws: ``LedgerError/Code/notVerified`` with `malformedToken` when the input holds no token.
+    public func append(input: [UInt8], source: LedgerSource) throws(LedgerError) -> AppendOutcome {
+        try append(token: Self.token(in: input, range: input.indices, what: "the input"), source: source)
+    }
+
+    /// The token an input holds, in `batch`'s shapes.
+    static func token(in bytes: [UInt8], range: Range<Int>, what: String) throws(LedgerError) -> String {
+        switch InputShape.read(bytes, range: range, what: what) {
+        case .failure(let failure):
+            throw LedgerError(.notVerified, failure.message, verification: failure.error)
+        case .success(let shaped):
+            guard let token = shaped.token else {
+                let error = VerificationError(
+                    .malformedToken, check: .format, "\(what) holds an app receipt; the ledger keeps signed tokens")
+                throw LedgerError(.notVerified, error.message, verification: error)
+            }
+            return token.string
+        }
+    }
+
+    // MARK: Entitlements
+
+    /// The entitlements of an account or a purchase at a time, one entry per `originalTransactionId`, each saying
+    /// why (``EntitlementEvaluation``).
+    ///
+    /// - Parameters:
+    ///   - query: The `appAccountToken` (compared in lower case, as the App Store writes it) or the
+    ///     `originalTransactionId`.
+    ///   - time: T. The ledger evaluates what it holds now at T.
+    ///   - environment: Only this environment's purchases, or every environment's (each entry names its own).
+    public func entitlements(
+        for query: EntitlementQuery, at time: Timestamp, environment: AppStoreEnvironment? = nil
+    ) throws(LedgerError) -> EntitlementsDocument {
+        let normalized: EntitlementQuery
+        switch query {
+        case .appAccountToken(let token): normalized = .appAccountToken(token.lowercased())
+        case .originalTransactionId: normalized = query
+        }
+        let records = try store.records(for: normalized, environment: environment?.rawValue)
+        return EntitlementsDocument(
+            asOf: time,
+            entitlements: EntitlementEvaluation.entitlements(
+                transactions: records.transactions, renewals: records.renewals, at: time))
+    }
+
+    // MARK: Rebuilding
+
+    /// What ``rebuild(repairing:)`` found.
+    public struct RebuildReport: Sendable, Hashable {
+        /// How many items of the log were read.
+        public var items: Int64
+        /// Where the stored state differed from the state folded from the log (before any repair).
+        public var differences: [String]
+        /// Whether the stored state was replaced by the rebuilt one.
+        public var repaired: Bool
+    }
+
+    /// Folds the whole log again and compares the result with the stored state.
+    ///
+    /// The items are decoded, not verified again: they were verified when they were appended, and only the ledger
+    /// writes the log.
+    ///
+    /// - Parameter repairing: Replace the stored state with the rebuilt one when they differ.
+    public func rebuild(repairing: Bool) throws(LedgerError) -> RebuildReport {
+        var state = LedgerState()
+        var position: Int64 = 0
+        var count: Int64 = 0
+        var unreadable: [String] = []
+        while true {
+            let items = try store.logItems(after: position, limit: 1000)
+            guard let last = items.last else { break }
+            position = last.position
+            count += Int64(items.count)
+            for item in items {
+                switch PayloadKind(rawValue: item.kind) {
+                case .transaction?:
+                    guard case .transaction(let payload)? = Self.decode(item, as: .transaction),
+                        let record = TransactionRecord(payload, environment: item.environment, token: item.token)
+                    else {
+                        unreadable.append("log item \(item.position): not a transaction with its ids")
+                        continue
+                    }
+                    state.apply(record)
+                case .renewalInfo?:
+                    guard case .renewalInfo(let payload)? = Self.decode(item, as: .renewalInfo),
+                        let record = RenewalRecord(payload, environment: item.environment, token: item.token)
+                    else {
+                        unreadable.append("log item \(item.position): not a renewal info with its ids")
+                        continue
+                    }
+                    state.apply(record)
+                default: continue
+                }
+            }
+        }
+        let differences = unreadable + state.differences(from: try store.state())
+        let repair = repairing && !differences.isEmpty
+        if repair { try store.replaceState(with: state) }
+        return RebuildReport(items: count, differences: differences, repaired: repair)
+    }
+
+    /// A logged item's payload, decoded without verifying (it was verified when appended).
+    private static func decode(_ item: LoggedItem, as kind: PayloadKind) -> DecodedPayload? {
+        (try? SignedDataVerifier.decodeUnverified(item.token, as: kind))?.payload
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+import JWSVerify
+
+/// The ledger's embedded store: one SQLite database file (the system `libsqlite3`).
+///
+/// The database is in WAL mode with `synchronous=FULL`: a commit is on disk (the WAL file synced) before
+/// ``append(_:)`` returns, so an answer that says "stored" survives a crash or a power loss of the machine (SQLite's
+/// default `NORMAL` in WAL mode may lose the last commits on a power loss). Each write is one `BEGIN IMMEDIATE`
+/// transaction, so processes that share the file take turns (a writer waits up to ``busyTimeout`` for another),
+/// and readers never block. Keep the file on a local disk: SQLite's locks are not reliable on network file systems.
+///
+/// One connection, lent to one caller at a time: calls from several threads are serialized.
+public final class SQLiteLedgerStore: LedgerStore {
+    /// How long a write waits for another process's write to finish before failing with
+    /// ``LedgerError/Code/storeUnavailable``.
+    public static let busyTimeout: Duration = .seconds(10)
+
+    /// Held only inside ``lock``: one caller at a time uses the connection, which is not thread-safe.
+    private nonisolated(unsafe) let connection: SQLiteConnection
+    private let lock = Mutex(())
+    private let operations = LedgerOperations(.sqlite)
+    /// The file, as messages name it.
+    public let path: String
+
+    /// Opens the store at `path`, creating the file and its schema when missing and migrating an older schema.
+    ///
+    /// - Parameter path: The database file (`:memory:` for a store that lives only as long as this object).
+    /// - Throws: ``LedgerError/Code/storeNotOpened`` when the file cannot be opened or is not an SQLite database,
+    ///   ``LedgerError/Code/schemaTooNew`` when its schema is newer than this version knows, or another store error.
+    public init(path: String) throws(LedgerError) {
+        self.path = path
+        let opened = try SQLiteConnection(path: path)
+        let location = "sqlite:" + EscapedText.escaped(path)
+        do {
+            try opened.execute("PRAGMA busy_timeout = \(Self.busyTimeout.components.seconds * 1000)")
+            try opened.execute("PRAGMA journal_mode = WAL")
+            try opened.execute("PRAGMA synchronous = FULL")
+            try Self.transaction(opened) { () throws(LedgerError) in
+                try LedgerOperations(.sqlite).migrate(opened, location: location)
+            }
+        } catch let error where error.code == .storeFailed {
+            // A file that is not a database fails at its first statement: it was never opened as a store.
+            throw LedgerError(.storeNotOpened, "cannot open \(location): \(error.message)")
+        }
+        connection = opened
+    }
+
+    public func append(_ entries: [LedgerEntry]) throws(LedgerError) -> [AppendOutcome] {
+        guard !entries.isEmpty else { return [] }
+        let appendedAt = Date().timeIntervalSince1970 * 1000
+        return try write { connection throws(LedgerError) in
+            try operations.append(entries, in: connection, appendedAt: appendedAt)
+        }
+    }
+
+    public func records(
+        for query: EntitlementQuery, environment: String?
+    ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
+        try read { connection throws(LedgerError) in
+            try operations.records(for: query, environment: environment, in: connection)
+        }
+    }
+
+    public func logItems(after position: Int64, limit: Int) throws(LedgerError) -> [LoggedItem] {
+        try read { connection throws(LedgerError) in
+            try operations.logItems(after: position, limit: limit, in: connection)
+        }
+    }
+
+    public func state() throws(LedgerError) -> LedgerState {
+        try read { connection throws(LedgerError) in try operations.state(in: connection) }
+    }
+
+    public func replaceState(with state: LedgerState) throws(LedgerError) {
+        try write { connection throws(LedgerError) in try operations.replaceState(with: state, in: connection) }
+    }
+
+    public func cursor(named name: String) throws(LedgerError) -> String? {
+        try read { connection throws(LedgerError) in try operations.cursor(named: name, in: connection) }
+    }
+
+    public func setCursor(named name: String, to value: String?) throws(LedgerError) {
+        try write { connection throws(LedgerError) in
+            try operations.setCursor(named: name, to: value, in: connection)
+        }
+    }
+
+    public func logCount() throws(LedgerError) -> Int64 {
+        try read { connection throws(LedgerError) in try operations.logCount(in: connection) }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` ... `COMMIT`), rolled back when it throws.
+    private func write<T: Sendable>(
+        _ body: (SQLiteConnection) throws(LedgerError) -> T
+    ) throws(LedgerError) -> T {
+        try lock.withLock { _ throws(LedgerError) -> T in
+            try Self.transaction(connection) { () throws(LedgerError) -> T in try body(connection) }
+        }
+    }
+
+    /// Runs `body` in one read transaction, so that its queries see one snapshot.
+    private func read<T: Sendable>(
+        _ body: (SQLiteConnection) throws(LedgerError) -> T
+    ) throws(LedgerError) -> T {
+        try lock.withLock { _ throws(LedgerError) -> T in
+            try connection.execute("BEGIN")
+            do throws(LedgerError) {
+                let value = try body(connection)
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    private static func transaction<T>(
+        _ connection: SQLiteConnection, _ body: () throws(LedgerError) -> T
+    ) throws(LedgerError) -> T {
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(LedgerError) {
+            let value = try body()
+            try connection.execute("COMMIT")
+            return value
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import JWSVerify
+
+/// A database connection as the ledger's operations use it: parameterised statements and queries. The store that
+/// owns it opens and ends the transaction around each operation.
+package protocol SQLSession: AnyObject {
+    /// Runs a statement that returns no rows; returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLValue]) throws(LedgerError) -> Int
+    /// Runs a query and hands each row to `row`.
+    func query(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) -> Void) throws(LedgerError)
+}
+
+/// What both stores do inside a transaction, written once over ``LedgerSQL``: a store differs only in how it
+/// connects, begins, commits and retries.
+package struct LedgerOperations: Sendable {
+    package let sql: LedgerSQL
+
+    package init(_ dialect: SQLDialect) { sql = LedgerSQL(dialect) }
+
+    /// Brings the schema to ``LedgerSQL/schemaVersion``, inside the caller's transaction.
+    ///
+    /// - Throws: ``LedgerError/Code/schemaTooNew`` when the store's version is newer.
+    package func migrate(_ session: some SQLSession, location: String) throws(LedgerError) {
+        try session.run(sql.createMeta, [])
+        var stored: SQLValue = .null
+        try session.query(sql.selectSchemaVersion, []) { stored = $0.value(0) }
+        let version: Int
+        switch stored {
+        case .null: version = 0
+        case .text(let text):
+            guard let number = Int(text) else {
+                throw LedgerError(.storeFailed, "\(location) has a schema version that is not a number")
+            }
+            version = number
+        case .integer(let number): version = Int(number)
+        default: throw LedgerError(.storeFailed, "\(location) has a schema version that is not a number")
+        }
+        guard version <= LedgerSQL.schemaVersion else {
+            throw LedgerError(
+                .schemaTooNew,
+                "\(location) has ledger schema version \(version); this version of JWSVerify knows up to"
+                    + " \(LedgerSQL.schemaVersion): upgrade it before opening this store")
+        }
+        guard version < LedgerSQL.schemaVersion else { return }
+        for migration in sql.migrations[version...] {
+            for statement in migration { try session.run(statement, []) }
+        }
+        try session.run(sql.upsertSchemaVersion, [.text(String(LedgerSQL.schemaVersion))])
+    }
+
+    /// Appends entries inside the caller's transaction (``LedgerStore/append(_:)``).
+    package func append(
+        _ entries: [LedgerEntry], in session: some SQLSession, appendedAt: Double
+    ) throws(LedgerError) -> [AppendOutcome] {
+        var outcomes: [AppendOutcome] = []
+        outcomes.reserveCapacity(entries.count)
+        for entry in entries {
+            let head = entry.head
+            guard try session.run(sql.insertItem, sql.insertItemValues(head, appendedAt: appendedAt)) > 0 else {
+                outcomes.append(AppendOutcome(key: head.key, result: .duplicate))
+                continue
+            }
+            for item in entry.items.dropFirst() {
+                try session.run(sql.insertItem, sql.insertItemValues(item, appendedAt: appendedAt))
+            }
+            for record in entry.transactions { try session.run(sql.upsertTransaction, sql.transactionValues(record)) }
+            for record in entry.renewals { try session.run(sql.upsertRenewal, sql.renewalValues(record)) }
+            outcomes.append(AppendOutcome(key: head.key, result: .appended))
+        }
+        return outcomes
+    }
+
+    /// ``LedgerStore/records(for:environment:)``.
+    package func records(
+        for query: EntitlementQuery, environment: String?, in session: some SQLSession
+    ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
+        let purchases: [String]
+        switch query {
+        case .originalTransactionId(let id): purchases = [id]
+        case .appAccountToken(let token):
+            var ids: [String] = []
+            try session.query(sql.selectOriginalIdsOfAccount, [.text(token), environment.map(SQLValue.text) ?? .null]) {
+                if case .text(let id) = $0.value(0) { ids.append(id) }
+            }
+            purchases = ids
+        }
+        var transactions: [TransactionRecord] = []
+        var renewals: [RenewalRecord] = []
+        var unreadable = false
+        for id in purchases {
+            let values: [SQLValue] = [.text(id), environment.map(SQLValue.text) ?? .null]
+            try session.query(sql.selectTransactionsOfPurchase, values) { row in
+                if let record = sql.transactionRecord(row) { transactions.append(record) } else { unreadable = true }
+            }
+            try session.query(sql.selectRenewalsOfPurchase, values) { row in
+                if let record = sql.renewalRecord(row) { renewals.append(record) } else { unreadable = true }
+            }
+        }
+        if unreadable { throw Self.unreadableRow }
+        return (transactions, renewals)
+    }
+
+    /// ``LedgerStore/state()``.
+    package func state(in session: some SQLSession) throws(LedgerError) -> LedgerState {
+        var state = LedgerState()
+        var unreadable = false
+        try session.query(sql.selectAllTransactions, []) { row in
+            if let record = sql.transactionRecord(row) { state.transactions[record.key] = record } else { unreadable = true }
+        }
+        try session.query(sql.selectAllRenewals, []) { row in
+            if let record = sql.renewalRecord(row) { state.renewals[record.key] = record } else { unreadable = true }
+        }
+        if unreadable { throw Self.unreadableRow }
+        return state
+    }
+
+    /// ``LedgerStore/replaceState(with:)``, inside the caller's transaction.
+    package func replaceState(with state: LedgerState, in session: some SQLSession) throws(LedgerError) {
+        for statement in sql.deleteState { try session.run(statement, []) }
+        for record in state.transactions.values { try session.run(sql.insertTransaction, sql.transactionValues(record)) }
+        for record in state.renewals.values { try session.run(sql.insertRenewal, sql.renewalValues(record)) }
+    }
+
+    /// ``LedgerStore/logItems(after:limit:)``.
+    package func logItems(
+        after position: Int64, limit: Int, in session: some SQLSession
+    ) throws(LedgerError) -> [LoggedItem] {
+        var items: [LoggedItem] = []
+        var unreadable = false
+        try session.query(sql.selectItems, [.integer(position), .integer(Int64(limit))]) { row in
+            if let item = sql.loggedItem(row) { items.append(item) } else { unreadable = true }
+        }
+        if unreadable { throw Self.unreadableRow }
+        return items
+    }
+
+    /// ``LedgerStore/logCount()``.
+    package func logCount(in session: some SQLSession) throws(LedgerError) -> Int64 {
+        var count: Int64 = 0
+        try session.query(sql.countItems, []) { row in
+            if case .integer(let value) = row.value(0) { count = value }
+        }
+        return count
+    }
+
+    /// ``LedgerStore/cursor(named:)``.
+    package func cursor(named name: String, in session: some SQLSession) throws(LedgerError) -> String? {
+        var value: String?
+        try session.query(sql.selectCursor, [.text(name)]) { row in
+            if case .text(let text) = row.value(0) { value = text }
+        }
+        return value
+    }
+
+    /// ``LedgerStore/setCursor(named:to:)``, inside the caller's transaction.
+    package func setCursor(named name: String, to value: String?, in session: some SQLSession) throws(LedgerError) {
+        if let value {
+            try session.run(sql.upsertCursor, [.text(name), .text(value), .double(Date().timeIntervalSince1970 * 1000)])
+        } else {
+            try session.run(sql.deleteCursor, [.text(name)])
+        }
+    }
+
+    private static let unreadableRow = LedgerError(
+        .storeFailed, "the store holds a row whose columns do not have the ledger's types")
+}

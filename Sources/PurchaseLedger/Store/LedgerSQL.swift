@@ -1,0 +1,328 @@
+import JWSVerify
+
+/// A value bound to a statement's parameter or read from a row.
+package enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case double(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// A result row, read by column index.
+package protocol SQLRow {
+    /// The column's value: text, integer, double or blob as stored, `.null` when NULL.
+    func value(_ column: Int) -> SQLValue
+}
+
+/// The two SQL dialects the stores speak.
+package enum SQLDialect: Sendable {
+    case sqlite
+    case postgreSQL
+}
+
+/// The ledger's SQL, written once for both stores: the schema's migrations, each statement, the values bound to it
+/// and how a row becomes a record. Every statement is parameterised; nothing from an item is spliced into SQL text.
+package struct LedgerSQL: Sendable {
+    package let dialect: SQLDialect
+
+    package init(_ dialect: SQLDialect) { self.dialect = dialect }
+
+    /// The parameter placeholder `n` (1-based).
+    private func p(_ n: Int) -> String { dialect == .sqlite ? "?\(n)" : "$\(n)" }
+    private func placeholders(_ count: Int) -> String { (1...count).map(p).joined(separator: ", ") }
+    private var blob: String { dialect == .sqlite ? "BLOB" : "BYTEA" }
+    private var real: String { dialect == .sqlite ? "REAL" : "DOUBLE PRECISION" }
+    private var integer: String { dialect == .sqlite ? "INTEGER" : "BIGINT" }
+
+    // MARK: Schema
+
+    /// The schema version this code writes and reads.
+    package static let schemaVersion = 1
+
+    /// Creates the table that holds the schema version (run before reading it).
+    package var createMeta: String {
+        "CREATE TABLE IF NOT EXISTS ledger_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
+    }
+
+    /// Reads the schema version (no row: a new store).
+    package var selectSchemaVersion: String { "SELECT value FROM ledger_meta WHERE name = 'schema_version'" }
+
+    /// Writes the schema version.
+    package var upsertSchemaVersion: String {
+        "INSERT INTO ledger_meta (name, value) VALUES ('schema_version', \(p(1)))"
+            + " ON CONFLICT (name) DO UPDATE SET value = excluded.value"
+    }
+
+    /// The statements of each migration: `migrations[n - 1]` takes the schema from version n - 1 to n. A store runs
+    /// those above its version in one transaction with the version's update.
+    package var migrations: [[String]] {
+        let serial = dialect == .sqlite ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"
+        return [
+            [
+                """
+                CREATE TABLE ledger_log (
+                    position \(serial),
+                    item_key TEXT NOT NULL UNIQUE,
+                    kind TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    parent_key TEXT,
+                    notification_uuid TEXT,
+                    transaction_id TEXT,
+                    original_transaction_id TEXT,
+                    app_account_token TEXT,
+                    product_id TEXT,
+                    signed_date \(real),
+                    token TEXT NOT NULL,
+                    appended_at \(real) NOT NULL)
+                """,
+                "CREATE INDEX ledger_log_original ON ledger_log (original_transaction_id)",
+                """
+                CREATE TABLE ledger_transactions (
+                    environment TEXT NOT NULL,
+                    transaction_id TEXT NOT NULL,
+                    original_transaction_id TEXT NOT NULL,
+                    app_account_token TEXT,
+                    product_id TEXT,
+                    product_type TEXT,
+                    purchase_date \(real),
+                    expires_date \(real),
+                    revocation_date \(real),
+                    revocation_reason \(integer),
+                    revocation_type TEXT,
+                    ownership_type TEXT,
+                    quantity \(integer),
+                    subscription_group TEXT,
+                    signed_date \(real),
+                    rank \(blob) NOT NULL,
+                    PRIMARY KEY (environment, transaction_id))
+                """,
+                "CREATE INDEX ledger_transactions_original ON ledger_transactions (original_transaction_id)",
+                "CREATE INDEX ledger_transactions_account ON ledger_transactions (app_account_token)",
+                """
+                CREATE TABLE ledger_renewals (
+                    environment TEXT NOT NULL,
+                    original_transaction_id TEXT NOT NULL,
+                    product_id TEXT,
+                    auto_renew_product_id TEXT,
+                    auto_renew_status \(integer),
+                    is_in_billing_retry \(integer),
+                    grace_period_expires_date \(real),
+                    expiration_intent \(integer),
+                    app_account_token TEXT,
+                    signed_date \(real),
+                    rank \(blob) NOT NULL,
+                    PRIMARY KEY (environment, original_transaction_id))
+                """,
+                "CREATE INDEX ledger_renewals_account ON ledger_renewals (app_account_token)",
+                "CREATE TABLE ledger_cursors (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at \(real) NOT NULL)",
+            ]
+        ]
+    }
+
+    // MARK: Log
+
+    /// Inserts an item unless its key is in the log; one row changed when it was new.
+    package var insertItem: String {
+        """
+        INSERT INTO ledger_log (item_key, kind, environment, source, parent_key, notification_uuid, transaction_id,
+            original_transaction_id, app_account_token, product_id, signed_date, token, appended_at)
+        VALUES (\(placeholders(13))) ON CONFLICT (item_key) DO NOTHING
+        """
+    }
+
+    /// The values of ``insertItem``.
+    package func insertItemValues(_ item: LedgerItem, appendedAt: Double) -> [SQLValue] {
+        [
+            .text(item.key), .text(item.kind.rawValue), .text(item.environment), .text(item.source.rawValue),
+            text(item.parentKey), text(item.notificationUUID), text(item.transactionId),
+            text(item.originalTransactionId), text(item.appAccountToken), text(item.productId), time(item.signedDate),
+            .text(item.token), .double(appendedAt),
+        ]
+    }
+
+    /// Reads the log after a position, in order.
+    package var selectItems: String {
+        "SELECT position, item_key, kind, environment, source, token FROM ledger_log WHERE position > \(p(1))"
+            + " ORDER BY position LIMIT \(p(2))"
+    }
+
+    /// A row of ``selectItems`` as an item, nil when a column has the wrong type.
+    package func loggedItem(_ row: some SQLRow) -> LoggedItem? {
+        guard case .integer(let position) = row.value(0), case .text(let key) = row.value(1),
+            case .text(let kind) = row.value(2), case .text(let environment) = row.value(3),
+            case .text(let source) = row.value(4), case .text(let token) = row.value(5)
+        else { return nil }
+        return LoggedItem(
+            position: position, key: key, kind: kind, environment: environment, source: source, token: token)
+    }
+
+    /// Counts the log's items.
+    package var countItems: String { "SELECT COUNT(*) FROM ledger_log" }
+
+    // MARK: State
+
+    private static let transactionColumns =
+        "environment, transaction_id, original_transaction_id, app_account_token, product_id, product_type,"
+        + " purchase_date, expires_date, revocation_date, revocation_reason, revocation_type, ownership_type,"
+        + " quantity, subscription_group, signed_date, rank"
+
+    private static let renewalColumns =
+        "environment, original_transaction_id, product_id, auto_renew_product_id, auto_renew_status,"
+        + " is_in_billing_retry, grace_period_expires_date, expiration_intent, app_account_token, signed_date, rank"
+
+    /// Keeps a transaction record when none is held for its key or its rank is larger than the held one's: the
+    /// fold's rule (``LedgerState/apply(_:)-(TransactionRecord)``) as one statement, so that concurrent writers keep
+    /// the freshest whatever their order.
+    package var upsertTransaction: String {
+        let updates = Self.transactionColumns.split(separator: ",").dropFirst(2)
+            .map { $0.trimmingSpaces }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return "INSERT INTO ledger_transactions (\(Self.transactionColumns)) VALUES (\(placeholders(16)))"
+            + " ON CONFLICT (environment, transaction_id) DO UPDATE SET \(updates)"
+            + " WHERE excluded.rank > ledger_transactions.rank"
+    }
+
+    /// Writes a transaction record whatever is held (a rebuild's repair, into emptied tables).
+    package var insertTransaction: String {
+        "INSERT INTO ledger_transactions (\(Self.transactionColumns)) VALUES (\(placeholders(16)))"
+    }
+
+    /// The values of ``upsertTransaction`` and ``insertTransaction``.
+    package func transactionValues(_ record: TransactionRecord) -> [SQLValue] {
+        [
+            .text(record.environment), .text(record.transactionId), .text(record.originalTransactionId),
+            text(record.appAccountToken), text(record.productId), text(record.productType), time(record.purchaseDate),
+            time(record.expiresDate), time(record.revocationDate), number(record.revocationReason),
+            text(record.revocationType), text(record.ownershipType), number(record.quantity),
+            text(record.subscriptionGroupIdentifier), time(record.signedDate), .blob(record.rank),
+        ]
+    }
+
+    /// Keeps a renewal record when none is held for its key or its rank is larger.
+    package var upsertRenewal: String {
+        let updates = Self.renewalColumns.split(separator: ",").dropFirst(2)
+            .map { $0.trimmingSpaces }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return "INSERT INTO ledger_renewals (\(Self.renewalColumns)) VALUES (\(placeholders(11)))"
+            + " ON CONFLICT (environment, original_transaction_id) DO UPDATE SET \(updates)"
+            + " WHERE excluded.rank > ledger_renewals.rank"
+    }
+
+    /// Writes a renewal record whatever is held.
+    package var insertRenewal: String {
+        "INSERT INTO ledger_renewals (\(Self.renewalColumns)) VALUES (\(placeholders(11)))"
+    }
+
+    /// The values of ``upsertRenewal`` and ``insertRenewal``.
+    package func renewalValues(_ record: RenewalRecord) -> [SQLValue] {
+        [
+            .text(record.environment), .text(record.originalTransactionId), text(record.productId),
+            text(record.autoRenewProductId), number(record.autoRenewStatus),
+            record.isInBillingRetryPeriod.map(boolean) ?? .null, time(record.gracePeriodExpiresDate),
+            number(record.expirationIntent), text(record.appAccountToken), time(record.signedDate),
+            .blob(record.rank),
+        ]
+    }
+
+    /// Every transaction record.
+    package var selectAllTransactions: String { "SELECT \(Self.transactionColumns) FROM ledger_transactions" }
+    /// Every renewal record.
+    package var selectAllRenewals: String { "SELECT \(Self.renewalColumns) FROM ledger_renewals" }
+    /// Empties the state (a rebuild's repair).
+    package var deleteState: [String] { ["DELETE FROM ledger_transactions", "DELETE FROM ledger_renewals"] }
+
+    /// The `originalTransactionId`s whose records carry an `appAccountToken` (parameter 1), in any environment or in
+    /// one (parameter 2, NULL for any).
+    package var selectOriginalIdsOfAccount: String {
+        "SELECT original_transaction_id FROM ledger_transactions WHERE app_account_token = \(p(1))"
+            + " AND (\(p(2)) IS NULL OR environment = \(p(2)))"
+            + " UNION SELECT original_transaction_id FROM ledger_renewals WHERE app_account_token = \(p(1))"
+            + " AND (\(p(2)) IS NULL OR environment = \(p(2)))"
+    }
+
+    /// The transaction records of one purchase (parameter 1), in any environment or one (parameter 2).
+    package var selectTransactionsOfPurchase: String {
+        "SELECT \(Self.transactionColumns) FROM ledger_transactions WHERE original_transaction_id = \(p(1))"
+            + " AND (\(p(2)) IS NULL OR environment = \(p(2)))"
+    }
+
+    /// The renewal records of one purchase (parameter 1), in any environment or one (parameter 2).
+    package var selectRenewalsOfPurchase: String {
+        "SELECT \(Self.renewalColumns) FROM ledger_renewals WHERE original_transaction_id = \(p(1))"
+            + " AND (\(p(2)) IS NULL OR environment = \(p(2)))"
+    }
+
+    /// A row of a transaction select as a record, nil when a column has the wrong type.
+    package func transactionRecord(_ row: some SQLRow) -> TransactionRecord? {
+        guard case .text(let environment) = row.value(0), case .text(let id) = row.value(1),
+            case .text(let original) = row.value(2), case .blob(let rank) = row.value(15)
+        else { return nil }
+        return TransactionRecord(
+            environment: environment, transactionId: id, originalTransactionId: original,
+            appAccountToken: text(row.value(3)), productId: text(row.value(4)), productType: text(row.value(5)),
+            purchaseDate: time(row.value(6)), expiresDate: time(row.value(7)), revocationDate: time(row.value(8)),
+            revocationReason: number(row.value(9)), revocationType: text(row.value(10)),
+            ownershipType: text(row.value(11)), quantity: number(row.value(12)),
+            subscriptionGroupIdentifier: text(row.value(13)), signedDate: time(row.value(14)), rank: rank)
+    }
+
+    /// A row of a renewal select as a record, nil when a column has the wrong type.
+    package func renewalRecord(_ row: some SQLRow) -> RenewalRecord? {
+        guard case .text(let environment) = row.value(0), case .text(let original) = row.value(1),
+            case .blob(let rank) = row.value(10)
+        else { return nil }
+        let retry: Bool?
+        switch row.value(5) {
+        case .integer(let value): retry = value != 0
+        default: retry = nil
+        }
+        return RenewalRecord(
+            environment: environment, originalTransactionId: original, productId: text(row.value(2)),
+            autoRenewProductId: text(row.value(3)), autoRenewStatus: number(row.value(4)),
+            isInBillingRetryPeriod: retry, gracePeriodExpiresDate: time(row.value(6)),
+            expirationIntent: number(row.value(7)), appAccountToken: text(row.value(8)),
+            signedDate: time(row.value(9)), rank: rank)
+    }
+
+    // MARK: Cursors
+
+    /// Reads a cursor.
+    package var selectCursor: String { "SELECT value FROM ledger_cursors WHERE name = \(p(1))" }
+    /// Writes a cursor.
+    package var upsertCursor: String {
+        "INSERT INTO ledger_cursors (name, value, updated_at) VALUES (\(placeholders(3)))"
+            + " ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at"
+    }
+    /// Removes a cursor.
+    package var deleteCursor: String { "DELETE FROM ledger_cursors WHERE name = \(p(1))" }
+
+    // MARK: Values
+
+    private func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+    private func number(_ value: Int64?) -> SQLValue { value.map(SQLValue.integer) ?? .null }
+    private func time(_ value: Timestamp?) -> SQLValue { value.map { .double($0.millisecondsSince1970) } ?? .null }
+    /// A boolean, stored as 1 or 0 in both dialects.
+    private func boolean(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+
+    private func text(_ value: SQLValue) -> String? {
+        if case .text(let text) = value { return text }
+        return nil
+    }
+
+    private func number(_ value: SQLValue) -> Int64? {
+        if case .integer(let number) = value { return number }
+        return nil
+    }
+
+    private func time(_ value: SQLValue) -> Timestamp? {
+        switch value {
+        case .double(let milliseconds): return Timestamp(millisecondsSince1970: milliseconds)
+        case .integer(let milliseconds): return Timestamp(millisecondsSince1970: Double(milliseconds))
+        default: return nil
+        }
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
+}

@@ -1,0 +1,113 @@
+import JWSVerify
+
+/// Where a ledger keeps its log and state: SQLite (``SQLiteLedgerStore``) or PostgreSQL (the
+/// `PurchaseLedgerPostgreSQL` product's store).
+///
+/// A store appends and reads; it does not decide. What an entry brings (its items and records, their freshness
+/// ranks) is decided before it gets here; a store keeps each record whose rank is larger than the one it holds, in
+/// the same database transaction as the items, and says for each entry whether its head item was new.
+///
+/// Exactly-once comes from the database: the log's key is unique and an item is inserted only when its key is not
+/// there yet, in the same transaction as the state changes it brings. Every method either completes or leaves the
+/// store as it was, and ``append(_:)`` returns only after its commit is durable.
+public protocol LedgerStore: AnyObject, Sendable {
+    /// Appends entries in one database transaction and returns once it is durable.
+    ///
+    /// An entry whose head item (the notification, or the single token) is already in the log is a duplicate and
+    /// changes nothing. Otherwise its items are inserted (a nested token already in the log is left as it is) and its
+    /// records replace those held when their ranks are larger.
+    ///
+    /// - Parameter entries: The entries, in order.
+    /// - Returns: for each entry, whether it was appended or a duplicate.
+    /// - Throws: ``LedgerError`` (``LedgerError/Code/storeUnavailable`` or ``LedgerError/Code/storeFailed``), with
+    ///   nothing of the call stored.
+    func append(_ entries: [LedgerEntry]) throws(LedgerError) -> [AppendOutcome]
+
+    /// The state's records of the purchases a query selects: every transaction and renewal info of each
+    /// `originalTransactionId` named, or carrying the `appAccountToken`.
+    ///
+    /// - Parameters:
+    ///   - query: The account or purchase.
+    ///   - environment: Only this environment's records, or every environment's when nil.
+    func records(
+        for query: EntitlementQuery, environment: String?
+    ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord])
+
+    /// The log's items in append order after a position.
+    ///
+    /// - Parameters:
+    ///   - position: The position after which to read (0 reads from the start).
+    ///   - limit: How many items at most.
+    func logItems(after position: Int64, limit: Int) throws(LedgerError) -> [LoggedItem]
+
+    /// The whole derived state as stored.
+    func state() throws(LedgerError) -> LedgerState
+
+    /// Replaces the whole derived state, in one database transaction (a rebuild's repair).
+    func replaceState(with state: LedgerState) throws(LedgerError)
+
+    /// A saved cursor (the reconciler's pagination token, time window or revision), or nil.
+    func cursor(named name: String) throws(LedgerError) -> String?
+
+    /// Saves a cursor, durably; nil removes it.
+    func setCursor(named name: String, to value: String?) throws(LedgerError)
+
+    /// How many items the log holds.
+    func logCount() throws(LedgerError) -> Int64
+}
+
+/// What an entitlements query selects.
+public enum EntitlementQuery: Sendable, Hashable {
+    /// Every purchase whose transactions or renewal infos carry this `appAccountToken`.
+    case appAccountToken(String)
+    /// One purchase.
+    case originalTransactionId(String)
+}
+
+/// What appending one entry did.
+public struct AppendOutcome: Sendable, Hashable {
+    /// Whether the entry was new.
+    public enum Result: String, Sendable, Hashable {
+        /// Stored now.
+        case appended
+        /// Already in the log: nothing changed.
+        case duplicate
+    }
+
+    /// The head item's log key.
+    public let key: String
+    /// Appended or duplicate.
+    public let result: Result
+
+    /// Creates an outcome.
+    public init(key: String, result: Result) {
+        self.key = key
+        self.result = result
+    }
+}
+
+/// An item as the log holds it, with its position.
+public struct LoggedItem: Sendable, Hashable {
+    /// Its position in the log (increasing in append order).
+    public let position: Int64
+    /// Its key.
+    public let key: String
+    /// Its kind's stored name (``JWSVerify/PayloadKind``'s raw value).
+    public let kind: String
+    /// Its environment.
+    public let environment: String
+    /// Where it came from.
+    public let source: String
+    /// The compact JWS.
+    public let token: String
+
+    /// Creates an item as read from a store.
+    public init(position: Int64, key: String, kind: String, environment: String, source: String, token: String) {
+        self.position = position
+        self.key = key
+        self.kind = kind
+        self.environment = environment
+        self.source = source
+        self.token = token
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import JWSVerify
+import PurchaseLedger
+import Synchronization
+
+/// The ledger's store on PostgreSQL, for servers that share one database: several processes append the same
+/// notifications concurrently and each is stored once (the log's unique key, `INSERT ... ON CONFLICT DO NOTHING`,
+/// and the state's rank-guarded upserts, in one transaction per call).
+///
+/// Each connection sets `synchronous_commit = on`, so ``append(_:)`` returns only after the server has flushed its
+/// commit to its write-ahead log (durable as long as the server runs with `fsync = on`, its default). A connection
+/// lost mid-call rolls back on the server and fails with ``LedgerError/Code/storeUnavailable``; the next call
+/// reconnects.
+public final class PostgreSQLLedgerStore: LedgerStore {
+    /// Held only inside ``lock``: one caller at a time uses the connection, which is not thread-safe.
+    private nonisolated(unsafe) let connection: PostgreSQLConnection
+    private let lock = Mutex(())
+    private let operations = LedgerOperations(.postgreSQL)
+
+    /// Connects and brings the schema up to date (under an advisory lock, so that concurrent first opens do not
+    /// race).
+    ///
+    /// - Parameter url: A `postgresql://` URL (libpq's syntax: user, password, host, port, database, parameters).
+    /// - Throws: ``LedgerError/Code/storeNotOpened`` when the server cannot be reached or refuses,
+    ///   ``LedgerError/Code/schemaTooNew`` when the schema is newer than this version knows.
+    public init(url: String) throws(LedgerError) {
+        let opened = try PostgreSQLConnection(url: url)
+        try opened.run("SET synchronous_commit TO on", [])
+        try Self.transaction(opened) { () throws(LedgerError) in
+            // One key for every JWSVerify ledger migration: "JWSLedgr" as a 64-bit integer.
+            try opened.run("SELECT pg_advisory_xact_lock(5356392785364855922)", [])
+            try LedgerOperations(.postgreSQL).migrate(opened, location: "the PostgreSQL database")
+        }
+        connection = opened
+    }
+
+    public func append(_ entries: [LedgerEntry]) throws(LedgerError) -> [AppendOutcome] {
+        guard !entries.isEmpty else { return [] }
+        let appendedAt = Date().timeIntervalSince1970 * 1000
+        return try transaction { connection throws(LedgerError) in
+            try operations.append(entries, in: connection, appendedAt: appendedAt)
+        }
+    }
+
+    public func records(
+        for query: EntitlementQuery, environment: String?
+    ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
+        try transaction { connection throws(LedgerError) in
+            try operations.records(for: query, environment: environment, in: connection)
+        }
+    }
+
+    public func logItems(after position: Int64, limit: Int) throws(LedgerError) -> [LoggedItem] {
+        try transaction { connection throws(LedgerError) in
+            try operations.logItems(after: position, limit: limit, in: connection)
+        }
+    }
+
+    public func state() throws(LedgerError) -> LedgerState {
+        try transaction { connection throws(LedgerError) in try operations.state(in: connection) }
+    }
+
+    public func replaceState(with state: LedgerState) throws(LedgerError) {
+        try transaction { connection throws(LedgerError) in
+            // Appends wait while the state is replaced, so none is lost between the delete and the inserts.
+            try connection.run("LOCK TABLE ledger_transactions, ledger_renewals IN EXCLUSIVE MODE", [])
+            try operations.replaceState(with: state, in: connection)
+        }
+    }
+
+    public func cursor(named name: String) throws(LedgerError) -> String? {
+        try transaction { connection throws(LedgerError) in try operations.cursor(named: name, in: connection) }
+    }
+
+    public func setCursor(named name: String, to value: String?) throws(LedgerError) {
+        try transaction { connection throws(LedgerError) in
+            try operations.setCursor(named: name, to: value, in: connection)
+        }
+    }
+
+    public func logCount() throws(LedgerError) -> Int64 {
+        try transaction { connection throws(LedgerError) in try operations.logCount(in: connection) }
+    }
+
+    /// Runs `body` in one transaction on the connection, reconnecting first if it was lost.
+    private func transaction<T: Sendable>(
+        _ body: (PostgreSQLConnection) throws(LedgerError) -> T
+    ) throws(LedgerError) -> T {
+        try lock.withLock { _ throws(LedgerError) -> T in
+            connection.reconnectIfNeeded()
+            return try Self.transaction(connection) { () throws(LedgerError) -> T in try body(connection) }
+        }
+    }
+
+    private static func transaction<T>(
+        _ connection: PostgreSQLConnection, _ body: () throws(LedgerError) -> T
+    ) throws(LedgerError) -> T {
+        try connection.run("BEGIN", [])
+        do throws(LedgerError) {
+            let value = try body()
+            try connection.run("COMMIT", [])
+            return value
+        } catch {
+            _ = try? connection.run("ROLLBACK", [])
+            throw error
+        }
+    }
+}
