@@ -30,6 +30,8 @@ package struct LedgerSQL: Sendable {
 
     /// The parameter placeholder `n` (1-based).
     private func p(_ n: Int) -> String { dialect == .sqlite ? "?\(n)" : "$\(n)" }
+    /// An optional text parameter: PostgreSQL cannot infer the type of a NULL that is only compared with NULL.
+    private func optionalText(_ n: Int) -> String { dialect == .sqlite ? "?\(n)" : "$\(n)::text" }
     private func placeholders(_ count: Int) -> String { (1...count).map(p).joined(separator: ", ") }
     private var blob: String { dialect == .sqlite ? "BLOB" : "BYTEA" }
     private var real: String { dialect == .sqlite ? "REAL" : "DOUBLE PRECISION" }
@@ -235,21 +237,21 @@ package struct LedgerSQL: Sendable {
     /// one (parameter 2, NULL for any).
     package var selectOriginalIdsOfAccount: String {
         "SELECT original_transaction_id FROM ledger_transactions WHERE app_account_token = \(p(1))"
-            + " AND (\(p(2)) IS NULL OR environment = \(p(2)))"
+            + " AND (\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
             + " UNION SELECT original_transaction_id FROM ledger_renewals WHERE app_account_token = \(p(1))"
-            + " AND (\(p(2)) IS NULL OR environment = \(p(2)))"
+            + " AND (\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
     }
 
     /// The transaction records of one purchase (parameter 1), in any environment or one (parameter 2).
     package var selectTransactionsOfPurchase: String {
         "SELECT \(Self.transactionColumns) FROM ledger_transactions WHERE original_transaction_id = \(p(1))"
-            + " AND (\(p(2)) IS NULL OR environment = \(p(2)))"
+            + " AND (\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
     }
 
     /// The renewal records of one purchase (parameter 1), in any environment or one (parameter 2).
     package var selectRenewalsOfPurchase: String {
         "SELECT \(Self.renewalColumns) FROM ledger_renewals WHERE original_transaction_id = \(p(1))"
-            + " AND (\(p(2)) IS NULL OR environment = \(p(2)))"
+            + " AND (\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
     }
 
     /// A row of a transaction select as a record, nil when a column has the wrong type.
