@@ -126,10 +126,10 @@ let package = Package(
             ]
         ),
         // The ledger's shared store suite runs against SQLite and, when `LEDGER_TEST_POSTGRESQL` names a server
-        // (`.ci/run` starts one on loopback), PostgreSQL.
+        // (`.ci/run` starts one on loopback), PostgreSQL; its command tests run the built `jwsverify`.
         .testTarget(
             name: "PurchaseLedgerTests",
-            dependencies: ["PurchaseLedger", "PurchaseLedgerPostgreSQL", "JWSVerify", "JWSVerifyTesting"]
+            dependencies: ["PurchaseLedger", "PurchaseLedgerPostgreSQL", "JWSVerify", "JWSVerifyTesting", "jwsverify"]
         ),
         .testTarget(
             name: "JWSVerifyTestingTests",

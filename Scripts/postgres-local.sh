@@ -4,7 +4,8 @@
 # refuses to run as root), starts it on 127.0.0.1, and prints the URL the tests read from LEDGER_TEST_POSTGRESQL.
 #
 #   eval "$(bash Scripts/postgres-local.sh start)"   installs, starts, exports LEDGER_TEST_POSTGRESQL and LEDGER_TEST_PGCTL
-#   bash Scripts/postgres-local.sh stop              stops the server it started
+#   bash Scripts/postgres-local.sh stop              stops the server it started (start again keeps its data)
+#   bash Scripts/postgres-local.sh remove            stops it and deletes its data
 #
 # Port: $LEDGER_PG_PORT (default 54329). Authentication: trust, loopback only. fsync stays on (the default): the
 # durability tests kill processes, not the machine, but the store's settings are the ones production runs.
@@ -37,10 +38,13 @@ case "${1:-start}" in
   start)
     bin=$(find_bin)
     if ! as_postgres "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
-      rm -rf "$data"
-      mkdir -p "$data"
-      [ "$(id -u)" = 0 ] && chown postgres:postgres "$data"
-      as_postgres "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+      # A cluster made before is started again with its data (a test restarts a server it stopped).
+      if [ ! -f "$data/PG_VERSION" ]; then
+        rm -rf "$data"
+        mkdir -p "$data"
+        [ "$(id -u)" = 0 ] && chown postgres:postgres "$data"
+        as_postgres "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+      fi
       as_postgres "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w \
         -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$data -c max_connections=100" \
         start >/dev/null
@@ -52,8 +56,13 @@ case "${1:-start}" in
     bin=$(find_bin)
     as_postgres "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
     ;;
+  remove)
+    bin=$(find_bin)
+    as_postgres "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
+    rm -rf "$data"
+    ;;
   *)
-    echo "usage: $0 start|stop" >&2
+    echo "usage: $0 start|stop|remove" >&2
     exit 64
     ;;
 esac

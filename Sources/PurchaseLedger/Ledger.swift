@@ -83,6 +83,14 @@ public struct Ledger: Sendable {
     public func entitlements(
         for query: EntitlementQuery, at time: Timestamp, environment: AppStoreEnvironment? = nil
     ) throws(LedgerError) -> EntitlementsDocument {
+        try Self.entitlements(in: store, for: query, at: time, environment: environment)
+    }
+
+    /// ``entitlements(for:at:environment:)`` of a store, for a reader that verifies nothing (no verifier needed).
+    public static func entitlements(
+        in store: any LedgerStore, for query: EntitlementQuery, at time: Timestamp,
+        environment: AppStoreEnvironment? = nil
+    ) throws(LedgerError) -> EntitlementsDocument {
         let normalized: EntitlementQuery
         switch query {
         case .appAccountToken(let token): normalized = .appAccountToken(token.lowercased())
@@ -105,6 +113,14 @@ public struct Ledger: Sendable {
         public var differences: [String]
         /// Whether the stored state was replaced by the rebuilt one.
         public var repaired: Bool
+
+        /// The report as one JSON object (`jwsverify ledger rebuild --json`).
+        public var jsonValue: JSONValue {
+            .object([
+                "schemaVersion": .integer(1), "items": .integer(items),
+                "differences": .array(differences.map(JSONValue.string)), "repaired": .bool(repaired),
+            ])
+        }
     }
 
     /// Folds the whole log again and compares the result with the stored state.
@@ -114,6 +130,11 @@ public struct Ledger: Sendable {
     ///
     /// - Parameter repairing: Replace the stored state with the rebuilt one when they differ.
     public func rebuild(repairing: Bool) throws(LedgerError) -> RebuildReport {
+        try Self.rebuild(store, repairing: repairing)
+    }
+
+    /// ``rebuild(repairing:)`` of a store (no verifier needed: nothing is verified again).
+    public static func rebuild(_ store: any LedgerStore, repairing: Bool) throws(LedgerError) -> RebuildReport {
         var state = LedgerState()
         var position: Int64 = 0
         var count: Int64 = 0

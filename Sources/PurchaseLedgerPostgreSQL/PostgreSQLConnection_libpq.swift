@@ -91,7 +91,8 @@ final class PostgreSQLConnection: SQLSession {
         guard let result else {
             throw LedgerError(
                 .storeUnavailable,
-                "PostgreSQL did not answer: \(EscapedText.escaped(String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines))")
+                "PostgreSQL did not answer: \(EscapedText.escaped(String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines))"
+            )
         }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {

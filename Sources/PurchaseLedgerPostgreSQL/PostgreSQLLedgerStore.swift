@@ -34,6 +34,7 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         connection = opened
     }
 
+    /// Appends entries in one transaction, durable on return (``LedgerStore/append(_:)``).
     public func append(_ entries: [LedgerEntry]) throws(LedgerError) -> [AppendOutcome] {
         guard !entries.isEmpty else { return [] }
         let appendedAt = Date().timeIntervalSince1970 * 1000
@@ -42,6 +43,7 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         }
     }
 
+    /// The records of the purchases a query selects (``LedgerStore/records(for:environment:)``).
     public func records(
         for query: EntitlementQuery, environment: String?
     ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
@@ -50,16 +52,19 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         }
     }
 
+    /// The log after a position (``LedgerStore/logItems(after:limit:)``).
     public func logItems(after position: Int64, limit: Int) throws(LedgerError) -> [LoggedItem] {
         try transaction { connection throws(LedgerError) in
             try operations.logItems(after: position, limit: limit, in: connection)
         }
     }
 
+    /// The whole stored state (``LedgerStore/state()``).
     public func state() throws(LedgerError) -> LedgerState {
         try transaction { connection throws(LedgerError) in try operations.state(in: connection) }
     }
 
+    /// Replaces the whole state in one transaction (``LedgerStore/replaceState(with:)``).
     public func replaceState(with state: LedgerState) throws(LedgerError) {
         try transaction { connection throws(LedgerError) in
             // Appends wait while the state is replaced, so none is lost between the delete and the inserts.
@@ -68,16 +73,19 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         }
     }
 
+    /// A saved cursor (``LedgerStore/cursor(named:)``).
     public func cursor(named name: String) throws(LedgerError) -> String? {
         try transaction { connection throws(LedgerError) in try operations.cursor(named: name, in: connection) }
     }
 
+    /// Saves a cursor durably (``LedgerStore/setCursor(named:to:)``).
     public func setCursor(named name: String, to value: String?) throws(LedgerError) {
         try transaction { connection throws(LedgerError) in
             try operations.setCursor(named: name, to: value, in: connection)
         }
     }
 
+    /// How many items the log holds (``LedgerStore/logCount()``).
     public func logCount() throws(LedgerError) -> Int64 {
         try transaction { connection throws(LedgerError) in try operations.logCount(in: connection) }
     }

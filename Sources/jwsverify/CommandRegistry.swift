@@ -24,6 +24,12 @@ enum Command: Equatable, Sendable {
     case sign(SignOptions)
     /// `jwsverify api ENDPOINT …`
     case api(ApiOptions)
+    /// `jwsverify ledger import …`
+    case ledgerImport(LedgerOptions)
+    /// `jwsverify ledger entitlements …`
+    case ledgerEntitlements(LedgerOptions)
+    /// `jwsverify ledger rebuild …`
+    case ledgerRebuild(LedgerOptions)
     /// `--help`, `-h` or `help [subcommand]`: the help of a subcommand, or of the tool (nil).
     case help(Subcommand?)
     /// `--version`.
@@ -133,6 +139,10 @@ enum CommandRegistry {
         BatchCommand.definition,
         SignCommand.definition,
         ApiCommand.definition,
+        LedgerCommand.definition,
+        LedgerCommand.importDefinition,
+        LedgerCommand.entitlementsDefinition,
+        LedgerCommand.rebuildDefinition,
         MintCommand.definition,
         MintPKICommand.definition,
         MintTokenCommand.definition,

@@ -76,6 +76,15 @@ struct OptionDeclaration<Options>: Sendable {
             apply: { options, _ in options[keyPath: keyPath] = true })
     }
 
+    /// The same option setting a part of larger options: `ledger import` takes verify's trust options, declared
+    /// once, into the verifier part of its own.
+    func lifted<Outer>(_ keyPath: WritableKeyPath<Outer, Options> & Sendable) -> OptionDeclaration<Outer> {
+        let apply = self.apply
+        return OptionDeclaration<Outer>(summary: summary) { outer, value throws(InvalidValue) in
+            try apply(&outer[keyPath: keyPath], value)
+        }
+    }
+
     /// The same option with another help text (`batch` words `--json` and `--quiet` its own way).
     func withHelp(_ help: String) -> Self {
         var summary = summary

@@ -56,16 +56,17 @@ struct StructureTests {
         #expect(Set(owners.keys) == Set(1...13))
     }
 
-    /// Input: every Swift file of the CLI (`Sources/jwsverify`). Expected: 4,500 lines at most in all (issue #25):
-    /// the CLI parses arguments, calls the libraries and prints what they return; the JSON documents, `batch` lines
-    /// and outcomes are the library's (`Sources/JWSVerify/JSON`).
+    /// Input: every Swift file of the CLI (`Sources/jwsverify`). Expected: 4,500 lines at most for the commands of
+    /// issue #25, and 400 more for the `ledger` group (issue #38: three subcommands and their help): the CLI parses arguments, calls the libraries and
+    /// prints what they return; the JSON documents, `batch` lines, outcomes and the ledger's fold, entitlements and
+    /// import are the libraries'.
     @Test("the CLI stays within its line budget")
     func cliLineBudget() throws {
         var total = 0
         for path in Self.files(endingIn: ".swift") where path.hasPrefix("jwsverify/") {
             total += try Self.lines(path).count - 1
         }
-        #expect(total <= 4_500, "Sources/jwsverify: \(total) lines")
+        #expect(total <= 4_900, "Sources/jwsverify: \(total) lines")
     }
 
     /// Input: every Swift and C file under `Sources/`. Expected: none over its limit (Swift 450 lines,
@@ -136,6 +137,44 @@ struct StructureTests {
                 let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
                 let unsafe = ["Unsafe", "withUnsafe", "memchr", "memcmp"].contains { code.contains($0) }
                 #expect(!unsafe, "\(path):\(number + 1): \(line)")
+            }
+        }
+    }
+
+    /// Input: every Swift file of the ledger's products. Expected: SQLite's and libpq's pointers only in the one file
+    /// of each that calls its C library (`SQLite/SQLiteConnection_sqlite.swift`, `PostgreSQLConnection_libpq.swift`),
+    /// and the C modules imported nowhere else.
+    @Test("the ledger's unsafe code and C calls are in one file per database")
+    func ledgerUnsafeOnlyAtTheBoundary() throws {
+        let boundary: Set<String> = [
+            "PurchaseLedger/SQLite/SQLiteConnection_sqlite.swift",
+            "PurchaseLedgerPostgreSQL/PostgreSQLConnection_libpq.swift",
+        ]
+        let ledgerFiles = Self.files(endingIn: ".swift").filter { $0.hasPrefix("PurchaseLedger") }
+        #expect(ledgerFiles.count > 10)
+        for path in ledgerFiles where !boundary.contains(path) {
+            for (number, line) in try Self.lines(path).enumerated() {
+                let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                let unsafe = ["Unsafe", "withUnsafe", "OpaquePointer", "import CSQLite", "import CLibPQ"]
+                    .contains { code.contains($0) }
+                #expect(!unsafe, "\(path):\(number + 1): \(line)")
+            }
+        }
+    }
+
+    /// Input: `Package.swift`. Expected: a server that only verifies links no database: `JWSVerify`, `JWSSigning` and
+    /// `AppStoreServerAPI` depend on none of the ledger's targets, and only the PostgreSQL store's target links libpq.
+    @Test("the verification, signing and API products link no database")
+    func verificationLinksNoDatabase() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        for target in ["JWSVerify", "JWSSigning", "AppStoreServerAPI", "PurchaseLedger"] {
+            let declaration = try #require(manifest.range(of: "name: \"\(target)\",\n            dependencies: ["))
+            let dependencies = manifest[declaration.upperBound...].prefix { $0 != "]" }
+            let forbidden =
+                target == "PurchaseLedger"
+                ? ["CLibPQ", "PurchaseLedgerPostgreSQL"] : ["CSQLite", "CLibPQ", "PurchaseLedger"]
+            for name in forbidden {
+                #expect(!dependencies.contains("\"\(name)\""), "\(target) depends on \(name)")
             }
         }
     }

@@ -44,7 +44,8 @@ struct OrderTests {
             for day in days {
                 let time = Timestamp(millisecondsSince1970: Double(LedgerWorld.at(day: day)))
                 texts.append(
-                    try ledger.entitlements(for: .originalTransactionId(purchase.original), at: time).jsonText(pretty: false))
+                    try ledger.entitlements(for: .originalTransactionId(purchase.original), at: time).jsonText(
+                        pretty: false))
             }
         }
         return texts
@@ -98,7 +99,8 @@ struct OrderTests {
 
     /// Seeded shuffles with duplicates into one PostgreSQL schema, emptied between them.
     @Test(
-        "any order with duplicates stores the same state in PostgreSQL", .enabled(if: StoreKind.available.contains(.postgreSQL)),
+        "any order with duplicates stores the same state in PostgreSQL",
+        .enabled(if: StoreKind.available.contains(.postgreSQL)),
         arguments: Scenario.all.indices)
     func postgreSQLIgnoresOrder(index: Int) throws {
         let scenario = Scenario.all[index]

@@ -40,7 +40,10 @@ public enum EntitlementEvaluation {
     /// Whether `candidate` is the current transaction rather than `held`: a later purchase date, else the larger id.
     private static func isLater(_ candidate: TransactionRecord, than held: TransactionRecord) -> Bool {
         let (a, b) = (candidate.purchaseDate, held.purchaseDate)
-        if a != b { return (a ?? Timestamp(millisecondsSince1970: -.infinity)) > (b ?? Timestamp(millisecondsSince1970: -.infinity)) }
+        if a != b {
+            return (a ?? Timestamp(millisecondsSince1970: -.infinity))
+                > (b ?? Timestamp(millisecondsSince1970: -.infinity))
+        }
         return IdentifierOrder.precedes(held.transactionId, candidate.transactionId)
     }
 

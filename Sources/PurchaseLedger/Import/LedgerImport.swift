@@ -40,6 +40,23 @@ public enum LedgerImport {
 
         /// An empty report.
         public init() {}
+
+        /// The report as one JSON object (`jwsverify ledger import --json`): `lines`, `appended`, `duplicate`,
+        /// `refused`, `refusedByCode` and `schemaVersion` 1.
+        public var jsonValue: JSONValue {
+            .object([
+                "schemaVersion": .integer(1), "lines": .integer(Int64(lines)), "appended": .integer(Int64(appended)),
+                "duplicate": .integer(Int64(duplicate)), "refused": .integer(Int64(refused)),
+                "refusedByCode": .object(refusedByCode.mapValues { .integer(Int64($0)) }),
+            ])
+        }
+
+        /// `N lines: A appended, D duplicate, R refused (code n, ...)`.
+        public var summary: String {
+            let codes = refusedByCode.keys.sorted().map { "\($0) \(refusedByCode[$0] ?? 0)" }
+            return "\(lines) lines: \(appended) appended, \(duplicate) duplicate, \(refused) refused"
+                + (codes.isEmpty ? "" : " (\(codes.joined(separator: ", ")))")
+        }
     }
 
     /// A refused line.
@@ -83,7 +100,7 @@ extension Ledger {
                         if outcome.result == .appended { report.appended += 1 } else { report.duplicate += 1 }
                     }
                     break
-                } catch where error.code == .storeUnavailable && attempt < options.retries {
+                } catch  where error.code == .storeUnavailable && attempt < options.retries {
                     attempt += 1
                     Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
                 }

@@ -21,7 +21,8 @@ final class SQLiteConnection: SQLSession {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(opened)
             throw LedgerError(
-                .storeNotOpened, "cannot open SQLite database '\(EscapedText.escaped(path))': "
+                .storeNotOpened,
+                "cannot open SQLite database '\(EscapedText.escaped(path))': "
                     + EscapedText.escaped(message))
         }
         handle = opened

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import JWSVerify
+import Synchronization
 
 /// The ledger's embedded store: one SQLite database file (the system `libsqlite3`).
 ///
@@ -46,6 +46,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         connection = opened
     }
 
+    /// Appends entries in one transaction, durable on return (``LedgerStore/append(_:)``).
     public func append(_ entries: [LedgerEntry]) throws(LedgerError) -> [AppendOutcome] {
         guard !entries.isEmpty else { return [] }
         let appendedAt = Date().timeIntervalSince1970 * 1000
@@ -54,6 +55,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
+    /// The records of the purchases a query selects (``LedgerStore/records(for:environment:)``).
     public func records(
         for query: EntitlementQuery, environment: String?
     ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
@@ -62,30 +64,36 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
+    /// The log after a position (``LedgerStore/logItems(after:limit:)``).
     public func logItems(after position: Int64, limit: Int) throws(LedgerError) -> [LoggedItem] {
         try read { connection throws(LedgerError) in
             try operations.logItems(after: position, limit: limit, in: connection)
         }
     }
 
+    /// The whole stored state (``LedgerStore/state()``).
     public func state() throws(LedgerError) -> LedgerState {
         try read { connection throws(LedgerError) in try operations.state(in: connection) }
     }
 
+    /// Replaces the whole state in one transaction (``LedgerStore/replaceState(with:)``).
     public func replaceState(with state: LedgerState) throws(LedgerError) {
         try write { connection throws(LedgerError) in try operations.replaceState(with: state, in: connection) }
     }
 
+    /// A saved cursor (``LedgerStore/cursor(named:)``).
     public func cursor(named name: String) throws(LedgerError) -> String? {
         try read { connection throws(LedgerError) in try operations.cursor(named: name, in: connection) }
     }
 
+    /// Saves a cursor durably (``LedgerStore/setCursor(named:to:)``).
     public func setCursor(named name: String, to value: String?) throws(LedgerError) {
         try write { connection throws(LedgerError) in
             try operations.setCursor(named: name, to: value, in: connection)
         }
     }
 
+    /// How many items the log holds (``LedgerStore/logCount()``).
     public func logCount() throws(LedgerError) -> Int64 {
         try read { connection throws(LedgerError) in try operations.logCount(in: connection) }
     }

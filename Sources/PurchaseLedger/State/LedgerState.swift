@@ -62,8 +62,10 @@ public struct LedgerState: Sendable, Equatable {
         var lines: [String] = []
         for key in Set(transactions.keys).union(stored.transactions.keys).sorted() {
             switch (transactions[key], stored.transactions[key]) {
-            case (let rebuilt?, nil): lines.append("transaction \(Self.name(key, rebuilt.transactionId)): missing from the store")
-            case (nil, let held?): lines.append("transaction \(Self.name(key, held.transactionId)): in the store, not in the log")
+            case (let rebuilt?, nil):
+                lines.append("transaction \(Self.name(key, rebuilt.transactionId)): missing from the store")
+            case (nil, let held?):
+                lines.append("transaction \(Self.name(key, held.transactionId)): in the store, not in the log")
             case (let rebuilt?, let held?) where rebuilt != held:
                 lines.append("transaction \(Self.name(key, held.transactionId)): the store holds another version")
             default: break
@@ -71,8 +73,10 @@ public struct LedgerState: Sendable, Equatable {
         }
         for key in Set(renewals.keys).union(stored.renewals.keys).sorted() {
             switch (renewals[key], stored.renewals[key]) {
-            case (let rebuilt?, nil): lines.append("renewal \(Self.name(key, rebuilt.originalTransactionId)): missing from the store")
-            case (nil, let held?): lines.append("renewal \(Self.name(key, held.originalTransactionId)): in the store, not in the log")
+            case (let rebuilt?, nil):
+                lines.append("renewal \(Self.name(key, rebuilt.originalTransactionId)): missing from the store")
+            case (nil, let held?):
+                lines.append("renewal \(Self.name(key, held.originalTransactionId)): in the store, not in the log")
             case (let rebuilt?, let held?) where rebuilt != held:
                 lines.append("renewal \(Self.name(key, held.originalTransactionId)): the store holds another version")
             default: break

@@ -104,7 +104,9 @@ public struct RecordKey: Sendable, Hashable, Comparable {
 
     /// Environment, then id in numeric order for App Store ids (shorter first, then by bytes).
     public static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {
-        if lhs.environment != rhs.environment { return Array(lhs.environment.utf8).lexicographicallyPrecedes(rhs.environment.utf8) }
+        if lhs.environment != rhs.environment {
+            return Array(lhs.environment.utf8).lexicographicallyPrecedes(rhs.environment.utf8)
+        }
         return IdentifierOrder.precedes(lhs.id, rhs.id)
     }
 }

@@ -106,7 +106,11 @@ package struct LedgerOperations: Sendable {
         var state = LedgerState()
         var unreadable = false
         try session.query(sql.selectAllTransactions, []) { row in
-            if let record = sql.transactionRecord(row) { state.transactions[record.key] = record } else { unreadable = true }
+            if let record = sql.transactionRecord(row) {
+                state.transactions[record.key] = record
+            } else {
+                unreadable = true
+            }
         }
         try session.query(sql.selectAllRenewals, []) { row in
             if let record = sql.renewalRecord(row) { state.renewals[record.key] = record } else { unreadable = true }
@@ -118,7 +122,9 @@ package struct LedgerOperations: Sendable {
     /// ``LedgerStore/replaceState(with:)``, inside the caller's transaction.
     package func replaceState(with state: LedgerState, in session: some SQLSession) throws(LedgerError) {
         for statement in sql.deleteState { try session.run(statement, []) }
-        for record in state.transactions.values { try session.run(sql.insertTransaction, sql.transactionValues(record)) }
+        for record in state.transactions.values {
+            try session.run(sql.insertTransaction, sql.transactionValues(record))
+        }
         for record in state.renewals.values { try session.run(sql.insertRenewal, sql.renewalValues(record)) }
     }
 
@@ -156,7 +162,8 @@ package struct LedgerOperations: Sendable {
     /// ``LedgerStore/setCursor(named:to:)``, inside the caller's transaction.
     package func setCursor(named name: String, to value: String?, in session: some SQLSession) throws(LedgerError) {
         if let value {
-            try session.run(sql.upsertCursor, [.text(name), .text(value), .double(Date().timeIntervalSince1970 * 1000)])
+            try session.run(
+                sql.upsertCursor, [.text(name), .text(value), .double(Date().timeIntervalSince1970 * 1000)])
         } else {
             try session.run(sql.deleteCursor, [.text(name)])
         }

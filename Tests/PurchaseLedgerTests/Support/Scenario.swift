@@ -34,7 +34,8 @@ struct Scenario: Sendable, CustomStringConvertible {
     var purchases: [(original: String, environment: String)] {
         var seen: [String] = []
         var purchases: [(String, String)] = []
-        for expectation in stages.flatMap(\.expectations) where !seen.contains(expectation.original + expectation.environment) {
+        for expectation in stages.flatMap(\.expectations)
+        where !seen.contains(expectation.original + expectation.environment) {
             seen.append(expectation.original + expectation.environment)
             purchases.append((expectation.original, expectation.environment))
         }
@@ -43,7 +44,9 @@ struct Scenario: Sendable, CustomStringConvertible {
 
     /// The scenarios, minted once.
     static let all: [Scenario] = {
-        do { return try make(LedgerWorld.shared) } catch { preconditionFailure("minting the scenarios failed: \(error)") }
+        do { return try make(LedgerWorld.shared) } catch {
+            preconditionFailure("minting the scenarios failed: \(error)")
+        }
     }()
 
     private static func make(_ w: LedgerWorld) throws -> [Scenario] {
@@ -51,7 +54,9 @@ struct Scenario: Sendable, CustomStringConvertible {
         typealias R = LedgerWorld.Renewal
         let d = LedgerWorld.at(day:)
         func month(_ id: String, _ original: String, from start: Double, env: String = "Sandbox") -> T {
-            T(id: id, original: original, purchase: d(start), expires: d(start + 30), signed: d(start), environment: env)
+            T(
+                id: id, original: original, purchase: d(start), expires: d(start + 30), signed: d(start),
+                environment: env)
         }
         func renewal(_ original: String, signed: Double, env: String = "Sandbox") -> R {
             R(original: original, signed: d(signed), environment: env)
@@ -67,12 +72,15 @@ struct Scenario: Sendable, CustomStringConvertible {
                         deliveries: [
                             try w.notification(
                                 "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "a0000001-0000-4000-8000-000000000001",
-                                signed: d(0), transaction: month("1001", "1001", from: 0), renewal: renewal("1001", signed: 0))
+                                signed: d(0), transaction: month("1001", "1001", from: 0),
+                                renewal: renewal("1001", signed: 0))
                         ],
                         expectations: [
                             Expectation(day: -1, original: "1001", status: nil),
-                            Expectation(day: 10, original: "1001", status: .active, transactionId: "1001", entitled: true),
-                            Expectation(day: 31, original: "1001", status: .expired, transactionId: "1001", entitled: false),
+                            Expectation(
+                                day: 10, original: "1001", status: .active, transactionId: "1001", entitled: true),
+                            Expectation(
+                                day: 31, original: "1001", status: .expired, transactionId: "1001", entitled: false),
                         ]),
                     Stage(
                         deliveries: [
@@ -82,7 +90,8 @@ struct Scenario: Sendable, CustomStringConvertible {
                         ],
                         expectations: [
                             Expectation(day: 10, original: "1001", status: .active, transactionId: "1001"),
-                            Expectation(day: 45, original: "1001", status: .active, transactionId: "1002", autoRenewStatus: 1),
+                            Expectation(
+                                day: 45, original: "1001", status: .active, transactionId: "1002", autoRenewStatus: 1),
                             Expectation(day: 61, original: "1001", status: .expired, transactionId: "1002"),
                         ]),
                 ]))
@@ -101,13 +110,17 @@ struct Scenario: Sendable, CustomStringConvertible {
                         deliveries: [
                             try w.token(month("2001", "2001", from: 0)),
                             try w.notification(
-                                "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD", uuid: "a0000002-0000-4000-8000-000000000001",
+                                "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD",
+                                uuid: "a0000002-0000-4000-8000-000000000001",
                                 signed: d(30), renewal: graceRenewal),
                         ],
                         expectations: [
                             Expectation(day: 20, original: "2001", status: .active, transactionId: "2001"),
-                            Expectation(day: 31, original: "2001", status: .gracePeriod, transactionId: "2001", entitled: true),
-                            Expectation(day: 37, original: "2001", status: .billingRetry, transactionId: "2001", entitled: false),
+                            Expectation(
+                                day: 31, original: "2001", status: .gracePeriod, transactionId: "2001", entitled: true),
+                            Expectation(
+                                day: 37, original: "2001", status: .billingRetry, transactionId: "2001", entitled: false
+                            ),
                         ]),
                     Stage(
                         deliveries: [
@@ -116,7 +129,8 @@ struct Scenario: Sendable, CustomStringConvertible {
                                 signed: d(33), transaction: recovered, renewal: renewal("2001", signed: 33))
                         ],
                         expectations: [
-                            Expectation(day: 34, original: "2001", status: .active, transactionId: "2002", entitled: true),
+                            Expectation(
+                                day: 34, original: "2001", status: .active, transactionId: "2002", entitled: true),
                             Expectation(day: 64, original: "2001", status: .expired, transactionId: "2002"),
                         ]),
                 ]))
@@ -140,7 +154,9 @@ struct Scenario: Sendable, CustomStringConvertible {
                                 transaction: month("3001", "3001", from: 0), renewal: retrying),
                         ],
                         expectations: [
-                            Expectation(day: 31, original: "3001", status: .billingRetry, transactionId: "3001", entitled: false)
+                            Expectation(
+                                day: 31, original: "3001", status: .billingRetry, transactionId: "3001", entitled: false
+                            )
                         ]),
                     Stage(
                         deliveries: [
@@ -150,7 +166,8 @@ struct Scenario: Sendable, CustomStringConvertible {
                         ],
                         expectations: [
                             Expectation(day: 10, original: "3001", status: .active, transactionId: "3001"),
-                            Expectation(day: 91, original: "3001", status: .expired, entitled: false, autoRenewStatus: 0),
+                            Expectation(
+                                day: 91, original: "3001", status: .expired, entitled: false, autoRenewStatus: 0),
                         ]),
                 ]))
 
@@ -168,13 +185,15 @@ struct Scenario: Sendable, CustomStringConvertible {
                         deliveries: [
                             try w.notification(
                                 "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "a0000004-0000-4000-8000-000000000001",
-                                signed: d(0), transaction: month("4001", "4001", from: 0), renewal: renewal("4001", signed: 0)),
+                                signed: d(0), transaction: month("4001", "4001", from: 0),
+                                renewal: renewal("4001", signed: 0)),
                             try w.notification(
                                 "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED",
                                 uuid: "a0000004-0000-4000-8000-000000000002", signed: d(5),
                                 transaction: month("4001", "4001", from: 0), renewal: disabled),
                             try w.notification(
-                                "EXPIRED", subtype: "VOLUNTARY", uuid: "a0000004-0000-4000-8000-000000000003", signed: d(30),
+                                "EXPIRED", subtype: "VOLUNTARY", uuid: "a0000004-0000-4000-8000-000000000003",
+                                signed: d(30),
                                 transaction: month("4001", "4001", from: 0), renewal: expiredVoluntarily),
                         ],
                         expectations: [
@@ -199,11 +218,14 @@ struct Scenario: Sendable, CustomStringConvertible {
                         deliveries: [
                             try w.token(month("5001", "5001", from: 0)),
                             try w.notification(
-                                "REFUND", uuid: "a0000005-0000-4000-8000-000000000001", signed: d(5), transaction: refunded),
+                                "REFUND", uuid: "a0000005-0000-4000-8000-000000000001", signed: d(5),
+                                transaction: refunded),
                         ],
                         expectations: [
                             Expectation(day: 3, original: "5001", status: .active, entitled: true),
-                            Expectation(day: 6, original: "5001", status: .revoked, entitled: false, revocationType: "REFUND_FULL"),
+                            Expectation(
+                                day: 6, original: "5001", status: .revoked, entitled: false,
+                                revocationType: "REFUND_FULL"),
                         ]),
                     Stage(
                         deliveries: [
@@ -239,7 +261,9 @@ struct Scenario: Sendable, CustomStringConvertible {
                         ],
                         expectations: [
                             Expectation(day: 11, original: "6001", status: .active, entitled: true),
-                            Expectation(day: 13, original: "6001", status: .revoked, entitled: false, revocationType: "FAMILY_REVOKE"),
+                            Expectation(
+                                day: 13, original: "6001", status: .revoked, entitled: false,
+                                revocationType: "FAMILY_REVOKE"),
                         ])
                 ]))
 
@@ -266,7 +290,8 @@ struct Scenario: Sendable, CustomStringConvertible {
                         deliveries: [
                             try w.token(month("7001", "7001", from: 0)),
                             try w.notification(
-                                "DID_CHANGE_RENEWAL_PREF", subtype: "UPGRADE", uuid: "a0000007-0000-4000-8000-000000000001",
+                                "DID_CHANGE_RENEWAL_PREF", subtype: "UPGRADE",
+                                uuid: "a0000007-0000-4000-8000-000000000001",
                                 signed: d(10), transaction: premium, renewal: renewal("7001", signed: 10)),
                             try w.token(basicUpgraded),
                         ],
@@ -277,7 +302,8 @@ struct Scenario: Sendable, CustomStringConvertible {
                     Stage(
                         deliveries: [
                             try w.notification(
-                                "DID_CHANGE_RENEWAL_PREF", subtype: "DOWNGRADE", uuid: "a0000007-0000-4000-8000-000000000002",
+                                "DID_CHANGE_RENEWAL_PREF", subtype: "DOWNGRADE",
+                                uuid: "a0000007-0000-4000-8000-000000000002",
                                 signed: d(15), transaction: premium, renewal: toBasic),
                             try w.notification(
                                 "DID_RENEW", uuid: "a0000007-0000-4000-8000-000000000003", signed: d(40),

@@ -52,7 +52,8 @@ enum TestStores {
     /// at once never see each other's tables.
     static func freshPostgreSQLURL() throws -> String {
         guard let url = postgreSQLURL else {
-            throw TestStoreError("LEDGER_TEST_POSTGRESQL is not set: run eval \"$(bash Scripts/postgres-local.sh start)\"")
+            throw TestStoreError(
+                "LEDGER_TEST_POSTGRESQL is not set: run eval \"$(bash Scripts/postgres-local.sh start)\"")
         }
         let schema = "ledger_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let connection = try PostgreSQLConnection(url: url)
