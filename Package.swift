@@ -98,10 +98,11 @@ let package = Package(
             ]
         ),
         // Benchmarks: `swift run -c release jwsverify-benchmark`, or Benchmarks/compare.sh; JWSSigning for the
-        // realtime answer (`--realtime`), AppStoreServerAPI for the verified history page (`--api-history`).
+        // realtime answer (`--realtime`), AppStoreServerAPI for the verified history page (`--api-history`),
+        // PurchaseLedger for the entitlements answer (`--ledger-entitlements`).
         .executableTarget(
             name: "jwsverify-benchmark",
-            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPI"],
+            dependencies: ["JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPI", "PurchaseLedger"],
             path: "Benchmarks/Sources/jwsverify-benchmark"
         ),
         .testTarget(

@@ -2,12 +2,13 @@ import Foundation
 
 /// A deterministic random number generator (SplitMix64) for test material: keys, serial numbers,
 /// identifiers. Not cryptographically secure, and not meant to be: it only makes test fixtures
-/// reproducible. The same seed and label always give the same sequence.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
+/// reproducible. The same seed and label always give the same sequence: a test that shuffles or picks with it can
+/// be replayed from its seed.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// A generator for `seed`, separated from other uses of the same seed by `label`.
-    init(seed: UInt64, label: String) {
+    public init(seed: UInt64, label: String) {
         // FNV-1a over the label, then mixed with the seed.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in label.utf8 {
@@ -18,7 +19,8 @@ struct SeededGenerator: RandomNumberGenerator, Sendable {
         _ = next()
     }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state = state &+ 0x9e37_79b9_7f4a_7c15
         var z = state
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9

@@ -145,35 +145,28 @@ public struct Ledger: Sendable {
             position = last.position
             count += Int64(items.count)
             for item in items {
-                switch PayloadKind(rawValue: item.kind) {
-                case .transaction?:
-                    guard case .transaction(let payload)? = Self.decode(item, as: .transaction),
-                        let record = TransactionRecord(payload, environment: item.environment, token: item.token)
-                    else {
-                        unreadable.append("log item \(item.position): not a transaction with its ids")
+                // Only transactions and renewal infos bring records; a notification's come with its nested items.
+                guard let kind = PayloadKind(rawValue: item.kind), kind == .transaction || kind == .renewalInfo
+                else { continue }
+                switch (try? SignedDataVerifier.decodeUnverified(item.token, as: kind))?.payload {
+                case .transaction(let payload)?:
+                    if let record = TransactionRecord(payload, environment: item.environment, token: item.token) {
+                        state.apply(record)
                         continue
                     }
-                    state.apply(record)
-                case .renewalInfo?:
-                    guard case .renewalInfo(let payload)? = Self.decode(item, as: .renewalInfo),
-                        let record = RenewalRecord(payload, environment: item.environment, token: item.token)
-                    else {
-                        unreadable.append("log item \(item.position): not a renewal info with its ids")
+                case .renewalInfo(let payload)?:
+                    if let record = RenewalRecord(payload, environment: item.environment, token: item.token) {
+                        state.apply(record)
                         continue
                     }
-                    state.apply(record)
-                default: continue
+                default: break
                 }
+                unreadable.append("log item \(item.position): not a \(kind) with its ids")
             }
         }
         let differences = unreadable + state.differences(from: try store.state())
         let repair = repairing && !differences.isEmpty
         if repair { try store.replaceState(with: state) }
         return RebuildReport(items: count, differences: differences, repaired: repair)
-    }
-
-    /// A logged item's payload, decoded without verifying (it was verified when appended).
-    private static func decode(_ item: LoggedItem, as kind: PayloadKind) -> DecodedPayload? {
-        (try? SignedDataVerifier.decodeUnverified(item.token, as: kind))?.payload
     }
 }

@@ -13,7 +13,7 @@ final class PostgreSQLConnection: SQLSession {
 
     /// Connects to `url` (a `postgresql://` URL or a libpq connection string).
     ///
-    /// - Throws: ``LedgerError/Code/storeNotOpened`` when the server refuses or cannot be reached.
+    /// - Throws: `LedgerError.storeNotOpened` when the server refuses or cannot be reached.
     init(url: String) throws(LedgerError) {
         self.url = url
         handle = PQconnectdb(url)

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Each connection sets `synchronous_commit = on`, so ``append(_:)`` returns only after the server has flushed its
 /// commit to its write-ahead log (durable as long as the server runs with `fsync = on`, its default). A connection
-/// lost mid-call rolls back on the server and fails with ``LedgerError/Code/storeUnavailable``; the next call
+/// lost mid-call rolls back on the server and fails with `LedgerError.storeUnavailable`; the next call
 /// reconnects.
 public final class PostgreSQLLedgerStore: LedgerStore {
     /// Held only inside ``lock``: one caller at a time uses the connection, which is not thread-safe.
@@ -21,8 +21,8 @@ public final class PostgreSQLLedgerStore: LedgerStore {
     /// race).
     ///
     /// - Parameter url: A `postgresql://` URL (libpq's syntax: user, password, host, port, database, parameters).
-    /// - Throws: ``LedgerError/Code/storeNotOpened`` when the server cannot be reached or refuses,
-    ///   ``LedgerError/Code/schemaTooNew`` when the schema is newer than this version knows.
+    /// - Throws: `LedgerError.storeNotOpened` when the server cannot be reached or refuses,
+    ///   `LedgerError.schemaTooNew` when the schema is newer than this version knows.
     public init(url: String) throws(LedgerError) {
         let opened = try PostgreSQLConnection(url: url)
         try opened.run("SET synchronous_commit TO on", [])
@@ -34,7 +34,7 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         connection = opened
     }
 
-    /// Appends entries in one transaction, durable on return (``LedgerStore/append(_:)``).
+    /// Appends entries in one transaction, durable on return (`LedgerStore.append(_:)`).
     public func append(_ entries: [LedgerEntry]) throws(LedgerError) -> [AppendOutcome] {
         guard !entries.isEmpty else { return [] }
         let appendedAt = Date().timeIntervalSince1970 * 1000
@@ -43,7 +43,7 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         }
     }
 
-    /// The records of the purchases a query selects (``LedgerStore/records(for:environment:)``).
+    /// The records of the purchases a query selects (`LedgerStore.records(for:environment:)`).
     public func records(
         for query: EntitlementQuery, environment: String?
     ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
@@ -52,19 +52,19 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         }
     }
 
-    /// The log after a position (``LedgerStore/logItems(after:limit:)``).
+    /// The log after a position (`LedgerStore.logItems(after:limit:)`).
     public func logItems(after position: Int64, limit: Int) throws(LedgerError) -> [LoggedItem] {
         try transaction { connection throws(LedgerError) in
             try operations.logItems(after: position, limit: limit, in: connection)
         }
     }
 
-    /// The whole stored state (``LedgerStore/state()``).
+    /// The whole stored state (`LedgerStore.state()`).
     public func state() throws(LedgerError) -> LedgerState {
         try transaction { connection throws(LedgerError) in try operations.state(in: connection) }
     }
 
-    /// Replaces the whole state in one transaction (``LedgerStore/replaceState(with:)``).
+    /// Replaces the whole state in one transaction (`LedgerStore.replaceState(with:)`).
     public func replaceState(with state: LedgerState) throws(LedgerError) {
         try transaction { connection throws(LedgerError) in
             // Appends wait while the state is replaced, so none is lost between the delete and the inserts.
@@ -73,19 +73,19 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         }
     }
 
-    /// A saved cursor (``LedgerStore/cursor(named:)``).
+    /// A saved cursor (`LedgerStore.cursor(named:)`).
     public func cursor(named name: String) throws(LedgerError) -> String? {
         try transaction { connection throws(LedgerError) in try operations.cursor(named: name, in: connection) }
     }
 
-    /// Saves a cursor durably (``LedgerStore/setCursor(named:to:)``).
+    /// Saves a cursor durably (`LedgerStore.setCursor(named:to:)`).
     public func setCursor(named name: String, to value: String?) throws(LedgerError) {
         try transaction { connection throws(LedgerError) in
             try operations.setCursor(named: name, to: value, in: connection)
         }
     }
 
-    /// How many items the log holds (``LedgerStore/logCount()``).
+    /// How many items the log holds (`LedgerStore.logCount()`).
     public func logCount() throws(LedgerError) -> Int64 {
         try transaction { connection throws(LedgerError) in try operations.logCount(in: connection) }
     }

@@ -57,7 +57,7 @@ struct OrderTests {
         let scenario = Scenario.all[index]
         let entries = try LedgerWorld.shared.entries(scenario.allDeliveries)
         let expected = LedgerState.folding(entries)
-        var generator = SeededGenerator(seed: UInt64(1_000 + index))
+        var generator = SeededGenerator(seed: UInt64(1_000 + index), label: "ledger order")
         for round in 0..<Self.shuffles {
             // Equal states have equal canonical lines (every field, the rank with the token's bytes): compared as
             // values here, as text only when they differ.
@@ -81,7 +81,7 @@ struct OrderTests {
         let reference = Ledger(store: try SQLiteLedgerStore(path: ":memory:"), verifier: world.verifier)
         _ = try reference.store.append(entries)
         let expectedDocuments = try Self.documents(reference, scenario)
-        var generator = SeededGenerator(seed: UInt64(2_000 + index))
+        var generator = SeededGenerator(seed: UInt64(2_000 + index), label: "ledger order")
         for round in 0..<Self.shuffles {
             let ledger = Ledger(store: try SQLiteLedgerStore(path: ":memory:"), verifier: world.verifier)
             var appended = 0
@@ -112,7 +112,7 @@ struct OrderTests {
         let cleaner = try PostgreSQLConnection(url: url)
         _ = try ledger.store.append(entries)
         let expectedDocuments = try Self.documents(ledger, scenario)
-        var generator = SeededGenerator(seed: UInt64(3_000 + index))
+        var generator = SeededGenerator(seed: UInt64(3_000 + index), label: "ledger order")
         for round in 0..<Self.postgreSQLShuffles {
             try cleaner.run("TRUNCATE ledger_log, ledger_transactions, ledger_renewals", [])
             var appended = 0

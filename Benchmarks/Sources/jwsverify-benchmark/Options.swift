@@ -44,6 +44,8 @@ struct BenchmarkOptions: Sendable {
     var realtime = false
     /// Measure a verified 100-item history page against 100 warm tokens (``APIHistoryScenario``).
     var apiHistory = false
+    /// `--ledger-entitlements`: ``LedgerScenario``.
+    var ledgerEntitlements = false
 
     static var defaultThreads: [Int] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -90,6 +92,9 @@ struct BenchmarkOptions: Sendable {
                                   beside `openssl speed -seconds S ecdsap256` run before and after
           --api-history           Measure verifying a 100-item Get Transaction History page against
                                   100 warm tokens, no HTTP (--iterations rounds, default 200)
+          --ledger-entitlements   Measure one account's entitlements (20 subscriptions, 1,000
+                                  transactions) from SQLite: median and p99 over --iterations
+                                  answers (default 2000), and the queries' plans
           -h, --help              Show this help
         """
 
@@ -176,6 +181,7 @@ struct BenchmarkOptions: Sendable {
             case "--receipts": options.receipts = true
             case "--realtime": options.realtime = true
             case "--api-history": options.apiHistory = true
+            case "--ledger-entitlements": options.ledgerEntitlements = true
             case "--receipt-vectors": options.receiptVectors = try value(argument)
             case "--receipt-scenario":
                 let names = try value(argument).split(separator: ",").map(String.init)

@@ -43,6 +43,7 @@ enum Benchmark {
         if options.receipts { return try ReceiptScenarios.run(options) }
         if options.realtime { return try RealtimeScenario.run(options) }
         if options.apiHistory { return try APIHistoryScenario.run(options) }
+        if options.ledgerEntitlements { return try LedgerScenario.run(options) }
         if options.setsDirectory != nil && options.exportDirectory != nil {
             throw BenchmarkError("--sets and --export-ndjson exclude each other")
         }

@@ -13,6 +13,6 @@ public struct LedgerSource: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let apiResponse = LedgerSource(rawValue: "api")
     /// A token the app sent (`Transaction.jwsRepresentation`).
     public static let device = LedgerSource(rawValue: "device")
-    /// A line of a file given to ``Ledger/importLines(_:source:batchSize:progress:)``.
+    /// A line of a file given to ``Ledger/importLines(from:options:progress:refused:)``.
     public static let `import` = LedgerSource(rawValue: "import")
 }

@@ -98,6 +98,26 @@ public final class SQLiteLedgerStore: LedgerStore {
         try read { connection throws(LedgerError) in try operations.logCount(in: connection) }
     }
 
+    /// SQLite's plan (`EXPLAIN QUERY PLAN`) of each query an entitlements answer runs, one line per step: what the
+    /// benchmark prints and a test reads to show that every one searches an index.
+    package func entitlementQueryPlans() throws(LedgerError) -> [String] {
+        let sql = operations.sql
+        let queries: [(String, [SQLValue])] = [
+            (sql.selectOriginalIdsOfAccount, [.text("x"), .null]),
+            (sql.selectTransactionsOfPurchase, [.text("1"), .null]),
+            (sql.selectRenewalsOfPurchase, [.text("1"), .null]),
+        ]
+        var lines: [String] = []
+        try read { connection throws(LedgerError) in
+            for (query, values) in queries {
+                try connection.query("EXPLAIN QUERY PLAN " + query, values) { row in
+                    if case .text(let detail) = row.value(3) { lines.append(detail) }
+                }
+            }
+        }
+        return lines
+    }
+
     // MARK: Transactions
 
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` ... `COMMIT`), rolled back when it throws.

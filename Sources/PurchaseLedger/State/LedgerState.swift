@@ -4,7 +4,7 @@ import JWSVerify
 /// info. A pure function of the log (``folding(_:)``): the same items, in any order and with any duplicates, give
 /// the same state.
 ///
-/// Freshest means the largest ``Freshness`` rank: the latest `signedDate`; on a tie the version with a revocation;
+/// Freshest means the largest rank (``TransactionRecord/rank``): the latest `signedDate`; on a tie the version with a revocation;
 /// then the larger token bytes.
 public struct LedgerState: Sendable, Equatable {
     /// The freshest version of each transaction, by environment and `transactionId`.
@@ -43,7 +43,7 @@ public struct LedgerState: Sendable, Equatable {
     }
 
     /// The state as text, one line per record in key order: two states are equal exactly when their texts are
-    /// (what ``Ledger/rebuild(replacing:)`` and the order tests compare).
+    /// (what ``Ledger/rebuild(repairing:)`` and the order tests compare).
     public var canonicalLines: [String] {
         let transactionLines = transactions.keys.sorted().map { key in
             Self.line("transaction", transactions[key].map(Self.fields) ?? [])

@@ -23,7 +23,7 @@ public struct RenewalRecord: Sendable, Hashable {
     public var appAccountToken: String?
     /// `signedDate`.
     public var signedDate: Timestamp?
-    /// The freshness rank that decided this version (``Freshness``).
+    /// The freshness rank that decided this version (by `signedDate`, then the token's bytes).
     public var rank: [UInt8]
 
     /// The record of a verified renewal info, or nil when it has no `originalTransactionId`.

@@ -33,7 +33,7 @@ public struct TransactionRecord: Sendable, Hashable {
     public var subscriptionGroupIdentifier: String?
     /// `signedDate`.
     public var signedDate: Timestamp?
-    /// The freshness rank that decided this version (``Freshness``).
+    /// The freshness rank that decided this version (by `signedDate`, a revocation, then the token's bytes).
     public var rank: [UInt8]
 
     /// The record of a verified transaction, or nil when it has no `transactionId` or `originalTransactionId`.

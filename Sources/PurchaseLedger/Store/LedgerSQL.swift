@@ -117,6 +117,7 @@ package struct LedgerSQL: Sendable {
                     rank \(blob) NOT NULL,
                     PRIMARY KEY (environment, original_transaction_id))
                 """,
+                "CREATE INDEX ledger_renewals_original ON ledger_renewals (original_transaction_id)",
                 "CREATE INDEX ledger_renewals_account ON ledger_renewals (app_account_token)",
                 "CREATE TABLE ledger_cursors (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at \(real) NOT NULL)",
             ]
@@ -165,29 +166,39 @@ package struct LedgerSQL: Sendable {
 
     // MARK: State
 
-    private static let transactionColumns =
-        "environment, transaction_id, original_transaction_id, app_account_token, product_id, product_type,"
-        + " purchase_date, expires_date, revocation_date, revocation_reason, revocation_type, ownership_type,"
-        + " quantity, subscription_group, signed_date, rank"
+    private static let transactionColumns = [
+        "environment", "transaction_id", "original_transaction_id", "app_account_token", "product_id", "product_type",
+        "purchase_date", "expires_date", "revocation_date", "revocation_reason", "revocation_type", "ownership_type",
+        "quantity", "subscription_group", "signed_date", "rank",
+    ]
 
-    private static let renewalColumns =
-        "environment, original_transaction_id, product_id, auto_renew_product_id, auto_renew_status,"
-        + " is_in_billing_retry, grace_period_expires_date, expiration_intent, app_account_token, signed_date, rank"
+    private static let renewalColumns = [
+        "environment", "original_transaction_id", "product_id", "auto_renew_product_id", "auto_renew_status",
+        "is_in_billing_retry", "grace_period_expires_date", "expiration_intent", "app_account_token", "signed_date",
+        "rank",
+    ]
 
-    /// Keeps a transaction record when none is held for its key or its rank is larger than the held one's: the
-    /// fold's rule (``LedgerState/apply(_:)-(TransactionRecord)``) as one statement, so that concurrent writers keep
-    /// the freshest whatever their order.
+    /// Inserts a row of a state table (its key is its first two columns, its rank its last); with `keepingFresher`,
+    /// a row already held for the key is replaced only when the new rank is larger: the fold's rule
+    /// (``LedgerState/apply(_:)-(TransactionRecord)``) as one statement, so that concurrent writers keep the freshest
+    /// whatever their order.
+    private func insert(into table: String, _ columns: [String], keepingFresher: Bool) -> String {
+        let insert =
+            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
+        guard keepingFresher else { return insert }
+        let updates = columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return insert + " ON CONFLICT (\(columns[0]), \(columns[1])) DO UPDATE SET \(updates)"
+            + " WHERE excluded.rank > \(table).rank"
+    }
+
+    /// Keeps a transaction record when none is held for its key or its rank is larger than the held one's.
     package var upsertTransaction: String {
-        let updates = Self.transactionColumns.split(separator: ",").dropFirst(2)
-            .map { $0.trimmingSpaces }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        return "INSERT INTO ledger_transactions (\(Self.transactionColumns)) VALUES (\(placeholders(16)))"
-            + " ON CONFLICT (environment, transaction_id) DO UPDATE SET \(updates)"
-            + " WHERE excluded.rank > ledger_transactions.rank"
+        insert(into: "ledger_transactions", Self.transactionColumns, keepingFresher: true)
     }
 
     /// Writes a transaction record whatever is held (a rebuild's repair, into emptied tables).
     package var insertTransaction: String {
-        "INSERT INTO ledger_transactions (\(Self.transactionColumns)) VALUES (\(placeholders(16)))"
+        insert(into: "ledger_transactions", Self.transactionColumns, keepingFresher: false)
     }
 
     /// The values of ``upsertTransaction`` and ``insertTransaction``.
@@ -202,18 +213,10 @@ package struct LedgerSQL: Sendable {
     }
 
     /// Keeps a renewal record when none is held for its key or its rank is larger.
-    package var upsertRenewal: String {
-        let updates = Self.renewalColumns.split(separator: ",").dropFirst(2)
-            .map { $0.trimmingSpaces }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        return "INSERT INTO ledger_renewals (\(Self.renewalColumns)) VALUES (\(placeholders(11)))"
-            + " ON CONFLICT (environment, original_transaction_id) DO UPDATE SET \(updates)"
-            + " WHERE excluded.rank > ledger_renewals.rank"
-    }
+    package var upsertRenewal: String { insert(into: "ledger_renewals", Self.renewalColumns, keepingFresher: true) }
 
     /// Writes a renewal record whatever is held.
-    package var insertRenewal: String {
-        "INSERT INTO ledger_renewals (\(Self.renewalColumns)) VALUES (\(placeholders(11)))"
-    }
+    package var insertRenewal: String { insert(into: "ledger_renewals", Self.renewalColumns, keepingFresher: false) }
 
     /// The values of ``upsertRenewal`` and ``insertRenewal``.
     package func renewalValues(_ record: RenewalRecord) -> [SQLValue] {
@@ -227,9 +230,13 @@ package struct LedgerSQL: Sendable {
     }
 
     /// Every transaction record.
-    package var selectAllTransactions: String { "SELECT \(Self.transactionColumns) FROM ledger_transactions" }
+    package var selectAllTransactions: String {
+        "SELECT \(Self.transactionColumns.joined(separator: ", ")) FROM ledger_transactions"
+    }
     /// Every renewal record.
-    package var selectAllRenewals: String { "SELECT \(Self.renewalColumns) FROM ledger_renewals" }
+    package var selectAllRenewals: String {
+        "SELECT \(Self.renewalColumns.joined(separator: ", ")) FROM ledger_renewals"
+    }
     /// Empties the state (a rebuild's repair).
     package var deleteState: [String] { ["DELETE FROM ledger_transactions", "DELETE FROM ledger_renewals"] }
 
@@ -244,13 +251,13 @@ package struct LedgerSQL: Sendable {
 
     /// The transaction records of one purchase (parameter 1), in any environment or one (parameter 2).
     package var selectTransactionsOfPurchase: String {
-        "SELECT \(Self.transactionColumns) FROM ledger_transactions WHERE original_transaction_id = \(p(1))"
+        "SELECT \(Self.transactionColumns.joined(separator: ", ")) FROM ledger_transactions WHERE original_transaction_id = \(p(1))"
             + " AND (\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
     }
 
     /// The renewal records of one purchase (parameter 1), in any environment or one (parameter 2).
     package var selectRenewalsOfPurchase: String {
-        "SELECT \(Self.renewalColumns) FROM ledger_renewals WHERE original_transaction_id = \(p(1))"
+        "SELECT \(Self.renewalColumns.joined(separator: ", ")) FROM ledger_renewals WHERE original_transaction_id = \(p(1))"
             + " AND (\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
     }
 
@@ -323,8 +330,4 @@ package struct LedgerSQL: Sendable {
         default: return nil
         }
     }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }

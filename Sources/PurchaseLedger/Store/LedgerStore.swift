@@ -92,7 +92,7 @@ public struct LoggedItem: Sendable, Hashable {
     public let position: Int64
     /// Its key.
     public let key: String
-    /// Its kind's stored name (``JWSVerify/PayloadKind``'s raw value).
+    /// Its kind's stored name (`PayloadKind`'s raw value).
     public let kind: String
     /// Its environment.
     public let environment: String
