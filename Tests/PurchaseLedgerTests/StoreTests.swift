@@ -1,0 +1,138 @@
+import Foundation
+import JWSVerify
+import JWSVerifyTesting
+import Testing
+
+@testable import PurchaseLedger
+@testable import PurchaseLedgerPostgreSQL
+
+/// What every store must do, run against each: only verified items reach the log, the schema is checked at open,
+/// cursors persist, and a rebuild finds and repairs a state changed behind the ledger's back.
+@Suite("Ledger stores")
+struct StoreTests {
+    /// Input: a transaction signed by another PKI, one of another app, a realtime request and a notification without
+    /// a notificationUUID. Expected: each refused with its code; the log stays empty.
+    @Test("nothing that fails verification or lacks its key reaches the log", arguments: StoreKind.available)
+    func refusals(kind: StoreKind) throws {
+        let world = LedgerWorld.shared
+        let ledger = Ledger(store: try TestStores.make(kind), verifier: world.verifier)
+        let stranger = try LedgerWorld(hierarchy: TestHierarchy.generate(.appStoreEC, seed: 40))
+        let sample = LedgerWorld.Transaction(id: "1", original: "1", purchase: LedgerWorld.t0, signed: LedgerWorld.t0)
+        let cases: [(String, LedgerError.Code, String?)] = [
+            (try stranger.token(sample), .notVerified, "untrustedChain"),
+            (
+                try world.minter.sign(
+                    DefaultPayloads.transaction(PayloadParameters(bundleId: "com.example.other", environment: "Sandbox"))),
+                .notVerified, "invalidAppIdentifier"
+            ),
+            (
+                try world.minter.sign(
+                    DefaultPayloads.realtime(PayloadParameters(bundleId: LedgerWorld.bundleId, environment: "Sandbox"))),
+                .unsupportedKind, nil
+            ),
+            (
+                try world.minter.sign(
+                    DefaultPayloads.notification(
+                        PayloadParameters(bundleId: LedgerWorld.bundleId, environment: "Sandbox"),
+                        signedTransactionInfo: nil, signedRenewalInfo: nil, signedAppTransactionInfo: nil
+                    ).filter { $0.key != "notificationUUID" }), .missingIdentifier, nil
+            ),
+            ("not.a.token", .notVerified, "malformedToken"),
+        ]
+        for (token, code, verification) in cases {
+            #expect(throws: LedgerError(code, "")) { try ledger.append(token: token, source: .device) }
+            do {
+                _ = try ledger.append(token: token, source: .device)
+            } catch {
+                #expect(error.verification?.code.rawValue == verification, "\(error)")
+            }
+        }
+        #expect(try ledger.store.logCount() == 0)
+        #expect(try ledger.store.state() == LedgerState())
+    }
+
+    /// Input: a new store, opened again; then its schema version set beyond this code's. Expected: the first open
+    /// creates version 1 and a second open keeps it with its data; the newer schema is refused with
+    /// `schemaTooNew`, nothing changed.
+    @Test("the schema is created, kept, and refused when newer", arguments: StoreKind.available)
+    func schemaVersion(kind: StoreKind) throws {
+        let location = try TestStores.location(kind)
+        let first = try LedgerCLIStores.open(location)
+        _ = try first.append(LedgerWorld.shared.entries([Scenario.all[0].allDeliveries[0]]))
+        let again = try LedgerCLIStores.open(location)
+        #expect(try again.logCount() == 3)
+        switch kind {
+        case .sqlite:
+            let connection = try SQLiteConnection(path: String(location.dropFirst("sqlite:".count)))
+            try connection.execute("UPDATE ledger_meta SET value = '2' WHERE name = 'schema_version'")
+        case .postgreSQL:
+            try PostgreSQLConnection(url: location).run(
+                "UPDATE ledger_meta SET value = '2' WHERE name = 'schema_version'", [])
+        }
+        #expect(throws: LedgerError(.schemaTooNew, "")) { _ = try LedgerCLIStores.open(location) }
+    }
+
+    /// Input: a file that is not an SQLite database. Expected: `storeNotOpened`, the file unchanged.
+    @Test("a file that is not a database is not opened")
+    func notADatabase() throws {
+        let path = TestStores.temporarySQLitePath()
+        let text = Data(repeating: UInt8(ascii: "x"), count: 4096)
+        try text.write(to: URL(fileURLWithPath: path))
+        #expect(throws: LedgerError(.storeNotOpened, "")) { _ = try SQLiteLedgerStore(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == text)
+    }
+
+    /// Input: a cursor set, replaced, read from a second connection, removed. Expected: each read sees the last write.
+    @Test("cursors persist across connections", arguments: StoreKind.available)
+    func cursors(kind: StoreKind) throws {
+        let location = try TestStores.location(kind)
+        let store = try LedgerCLIStores.open(location)
+        #expect(try store.cursor(named: "history") == nil)
+        try store.setCursor(named: "history", to: "token-1")
+        try store.setCursor(named: "history", to: "token-2")
+        #expect(try LedgerCLIStores.open(location).cursor(named: "history") == "token-2")
+        try store.setCursor(named: "history", to: nil)
+        #expect(try LedgerCLIStores.open(location).cursor(named: "history") == nil)
+    }
+
+    /// Input: a scenario's deliveries, then one stored record changed and one deleted behind the ledger's back.
+    /// Expected: a rebuild without repair names both and changes nothing; with repair it restores the fold of the log.
+    @Test("a rebuild finds a state changed behind the ledger's back and repairs it", arguments: StoreKind.available)
+    func rebuildRepairs(kind: StoreKind) throws {
+        let location = try TestStores.location(kind)
+        let store = try LedgerCLIStores.open(location)
+        let entries = try LedgerWorld.shared.entries(Scenario.all[0].allDeliveries)
+        _ = try store.append(entries)
+        var tampered = try store.state()
+        let key = try #require(tampered.transactions.keys.sorted().first)
+        tampered.transactions[key]?.expiresDate = Timestamp(millisecondsSince1970: 4_102_444_800_000)
+        tampered.renewals.removeAll()
+        try store.replaceState(with: tampered)
+        let report = try Ledger.rebuild(store, repairing: false)
+        #expect(report.items == 6)
+        #expect(report.differences.count == 2, "\(report.differences)")
+        #expect(!report.repaired)
+        #expect(try store.state() == tampered)
+        let repaired = try Ledger.rebuild(store, repairing: true)
+        #expect(repaired.repaired)
+        #expect(try store.state() == LedgerState.folding(entries))
+        #expect(try Ledger.rebuild(store, repairing: false).differences == [])
+    }
+
+    /// Input: an import of a line longer than the bound between two good lines. Expected: that line refused as
+    /// `malformedToken`, both others appended.
+    @Test("a line over the bound is refused and the import goes on")
+    func longLine() throws {
+        let world = LedgerWorld.shared
+        let ledger = Ledger(store: try TestStores.make(.sqlite), verifier: world.verifier)
+        let good = Array(LedgerCommandTests.bulk.prefix(2))
+        let path = try LedgerCLI.file([good[0], String(repeating: "a", count: LedgerImport.maximumLineBytes + 10), good[1]])
+        var refusals: [LedgerImport.Refusal] = []
+        let report = try ledger.importLines(
+            from: try #require(FileHandle(forReadingAtPath: path)), refused: { refusals.append($0) })
+        #expect(report.appended == 2)
+        #expect(report.refused == 1)
+        #expect(refusals.map(\.line) == [2])
+        #expect(refusals.map(\.code) == ["malformedToken"])
+    }
+}
