@@ -26,7 +26,7 @@ struct CommandResult: Error, Equatable, Sendable {
 /// in the shapes the library's ``InputShape`` decides: a token (bare, a JSON string, a `token` or `signedPayload`
 /// object) or an app receipt (its file's bytes, base64 of them, a JSON string of that, a `receipt-data` object).
 struct WholeInput {
-    /// The most bytes of input read into memory; the rest of a larger input is read and discarded.
+    /// The most bytes of input read into memory; reading stops at the first byte past it.
     static let limit = 16 * 1024 * 1024
 
     /// What an input holds: the token or receipt, or why it holds none in an accepted shape.
@@ -40,10 +40,10 @@ struct WholeInput {
 
     /// The bytes kept.
     var bytes: [UInt8]
-    /// The size of the whole input.
-    var total: Int
+    /// Whether the input holds more than ``limit`` bytes (the rest is not read).
+    var overflowed: Bool
 
-    /// Reads the input, keeping at most ``limit`` bytes.
+    /// Reads the input, up to ``limit`` bytes.
     ///
     /// - Parameters:
     ///   - source: The input.
@@ -52,21 +52,20 @@ struct WholeInput {
     ///   whitespace (`no token on standard input`).
     static func read(_ source: InputSource, what: String) -> Result<WholeInput, InputFailure> {
         ByteSource.open(source).flatMap { input in
-            input.readAll(keepingAtMost: limit).flatMap { bytes, total in
-                guard total > limit || !bytes.trimmingASCIIWhitespace().isEmpty else {
+            input.readAll(upTo: limit).flatMap { bytes, overflowed in
+                guard overflowed || !bytes.trimmingASCIIWhitespace().isEmpty else {
                     return .failure(
                         InputFailure(message: "no \(what) \(source == .standardInput ? "on" : "in") \(input.name)"))
                 }
-                return .success(WholeInput(bytes: bytes, total: total))
+                return .success(WholeInput(bytes: bytes, overflowed: overflowed))
             }
         }
     }
 
     /// Why an input over ``limit`` holds no `what`, whose largest size is `maximum`.
     private func overflow(_ what: String, maximum: Int) -> String? {
-        guard total > Self.limit else { return nil }
-        return
-            ("the input is \(total) bytes, over the \(Self.limit)-byte read limit; a \(what) is at most \(maximum) bytes")
+        guard overflowed else { return nil }
+        return "the input is over the \(Self.limit)-byte read limit; a \(what) is at most \(maximum) bytes"
     }
 
     /// The token the input holds.
@@ -94,7 +93,7 @@ struct WholeInput {
     /// An input is a receipt when it is a `receipt-data` object, or when what it holds, raw or in a JSON string,
     /// starts like a receipt (``ReceiptInputDescription/startsLikeReceipt(_:)``).
     var recognizedReceipt: [UInt8]? {
-        guard total <= Self.limit, case .success(let receipt) = InputShape.receipt(bytes) else { return nil }
+        guard !overflowed, case .success(let receipt) = InputShape.receipt(bytes) else { return nil }
         if bytes.trimmingASCIIWhitespace().first == UInt8(ascii: "{") { return receipt }
         return ReceiptInputDescription.startsLikeReceipt(receipt) ? receipt : nil
     }

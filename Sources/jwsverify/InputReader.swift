@@ -15,20 +15,38 @@ struct InputFailure: Error, Equatable, Sendable {
 
 /// A readable file descriptor: standard input or an opened file, read with `read(2)` into bounded buffers.
 ///
+/// A named file is opened without blocking: a FIFO no writer has opened does not hold `open(2)`. A whole read
+/// of a named file that is not a regular file (a FIFO, a device, a socket) waits for data at most
+/// ``namedFileTimeoutSeconds`` in all, so that a FIFO that never writes ends with an error instead of a hang; standard
+/// input, and the line-by-line reads of `batch`, wait as long as their writer takes.
+///
 /// Not `Sendable`: one thread reads it.
 final class ByteSource {
+    /// The longest a whole read of a named file that is not a regular file waits for data, in all, in seconds.
+    static let namedFileTimeoutSeconds = 10
+    private static let namedFileTimeout: Duration = .seconds(namedFileTimeoutSeconds)
+
     /// How the source is named in messages: `standard input` or `'path'`.
     let name: String
     private let descriptor: Int32
     private let owned: Bool
     /// Whether messages start with the name (`--root /x: cannot read: …`), as for a file given to an option.
     private let leadsWithName: Bool
+    /// Whether the descriptor is a named file that is not a regular file, opened without blocking: reads wait
+    /// with `poll(2)`, and whole reads wait at most ``namedFileTimeoutSeconds``.
+    private let waitsWithPoll: Bool
 
     private init(descriptor: Int32, name: String, owned: Bool, leadsWithName: Bool = false) {
         self.descriptor = descriptor
         self.name = name
         self.owned = owned
         self.leadsWithName = leadsWithName
+        var status = stat()
+        waitsWithPoll = owned && fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        if owned && !waitsWithPoll {
+            // A regular file: reads never wait on a writer, so they may block as usual.
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        }
     }
 
     deinit {
@@ -47,7 +65,7 @@ final class ByteSource {
 
     /// Opens a file; `role` (such as `--root file `) prefixes its name in messages.
     static func open(path: String, role: String) -> Result<ByteSource, InputFailure> {
-        let descriptor = path.withCString { systemOpen($0, O_RDONLY) }
+        let descriptor = path.withCString { systemOpen($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else {
             return .failure(InputFailure(message: "cannot open \(role)'\(path)': \(Self.reason(errno))"))
         }
@@ -58,7 +76,7 @@ final class ByteSource {
     /// its messages start with that name, `--root /x: cannot open: No such file or directory`.
     static func open(path: String, option: String) -> Result<ByteSource, InputFailure> {
         let name = "\(option) \(EscapedText.escaped(path))"
-        let descriptor = path.withCString { systemOpen($0, O_RDONLY) }
+        let descriptor = path.withCString { systemOpen($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else {
             return .failure(InputFailure(message: "\(name): cannot open: \(Self.reason(errno))"))
         }
@@ -67,35 +85,76 @@ final class ByteSource {
 
     /// Reads up to `buffer.count` bytes; 0 at the end of the input.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, InputFailure> {
+        read(into: buffer, deadline: nil)
+    }
+
+    /// Reads up to `buffer.count` bytes, waiting for data until `deadline` (for ever when nil) when the
+    /// source waits with `poll(2)`; 0 at the end of the input.
+    private func read(
+        into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?
+    ) -> Result<Int, InputFailure> {
         while true {
+            if waitsWithPoll, let failure = waitForData(until: deadline) { return .failure(failure) }
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return .success(count) }
-            if errno == EINTR { continue }
-            let reason = Self.reason(errno)
-            return .failure(
-                InputFailure(
-                    message: leadsWithName ? "\(name): cannot read: \(reason)" : "cannot read \(name): \(reason)"))
+            if errno == EINTR || (waitsWithPoll && (errno == EAGAIN || errno == EWOULDBLOCK)) { continue }
+            return .failure(failure(Self.reason(errno)))
         }
     }
 
-    /// Reads the whole input, keeping at most `limit` bytes; the rest is read and counted, not kept.
+    /// Waits until the descriptor is readable (data, or its writer gone); the failure when `deadline` passes first.
     ///
-    /// - Returns: the kept bytes and the total size of the input.
-    func readAll(keepingAtMost limit: Int) -> Result<(bytes: [UInt8], total: Int), InputFailure> {
-        var kept: [UInt8] = []
-        var total = 0
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    /// A FIFO that no writer has opened yet is not readable: `poll(2)` waits for a writer, where a `read(2)`
+    /// without blocking would take it for the end of the input.
+    private func waitForData(until deadline: ContinuousClock.Instant?) -> InputFailure? {
         while true {
-            let result = chunk.withUnsafeMutableBytes { read(into: $0) }
+            var timeout: Int32 = -1
+            if let deadline {
+                let left = deadline - .now
+                guard left > .zero else {
+                    return failure("no end of input within \(Self.namedFileTimeoutSeconds) seconds (a FIFO or device that does not end?)")
+                }
+                let (seconds, attoseconds) = left.components
+                timeout = Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+            }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, timeout)
+            if ready > 0 { return nil }
+            if ready < 0 && errno != EINTR { return failure(Self.reason(errno)) }
+        }
+    }
+
+    /// A read failure of this source, worded as its messages are.
+    private func failure(_ reason: String) -> InputFailure {
+        InputFailure(message: leadsWithName ? "\(name): cannot read: \(reason)" : "cannot read \(name): \(reason)")
+    }
+
+    /// Reads the whole input up to `limit` bytes: it stops at the first byte past the limit, so a file that never
+    /// ends (`/dev/zero`) costs `limit + 1` bytes. A named file that is not a regular file must end within
+    /// ``namedFileTimeoutSeconds``.
+    ///
+    /// - Returns: the bytes, at most `limit`, and whether the input holds more than `limit` bytes.
+    func readAll(upTo limit: Int) -> Result<(bytes: [UInt8], overflowed: Bool), InputFailure> {
+        var kept: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let deadline = waitsWithPoll ? ContinuousClock.now + Self.namedFileTimeout : nil
+        while true {
+            // One byte past the limit is enough to know the input is over it.
+            let want = min(chunk.count, limit + 1 - kept.count)
+            let result = chunk.withUnsafeMutableBytes {
+                read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]), deadline: deadline)
+            }
             let count: Int
             switch result {
             case .success(let value): count = value
             case .failure(let failure): return .failure(failure)
             }
-            if count == 0 { return .success((kept, total)) }
-            total += count
-            let room = max(0, limit - kept.count)
-            if room > 0 { kept.append(contentsOf: chunk[0..<min(room, count)]) }
+            if count == 0 { return .success((kept, false)) }
+            kept.append(contentsOf: chunk[0..<count])
+            if kept.count > limit {
+                kept.removeLast(kept.count - limit)
+                return .success((kept, true))
+            }
         }
     }
 

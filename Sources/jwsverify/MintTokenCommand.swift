@@ -256,8 +256,8 @@ enum MintTokenCommand {
     static func readPayloadFile(_ path: String) -> Result<[String: JSONValue], InputFailure> {
         let limit = 16 * 1024 * 1024
         return ByteSource.open(path: path, role: "\(payload.name) file ").flatMap { input in
-            input.readAll(keepingAtMost: limit).flatMap { bytes, total in
-                guard total <= limit else {
+            input.readAll(upTo: limit).flatMap { bytes, overflowed in
+                guard !overflowed else {
                     return .failure(InputFailure(message: "\(input.name) is over \(limit) bytes"))
                 }
                 guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {

@@ -295,8 +295,8 @@ enum SignCommand {
     /// Reads a whole file of at most `limit` bytes.
     static func readFile(_ path: String, option: String, limit: Int) -> Result<[UInt8], InputFailure> {
         ByteSource.open(path: path, option: option).flatMap { source in
-            source.readAll(keepingAtMost: limit).flatMap { read in
-                read.total <= limit
+            source.readAll(upTo: limit).flatMap { read in
+                !read.overflowed
                     ? .success(read.bytes) : .failure(InputFailure(message: "\(source.name): over \(limit) bytes"))
             }
         }

@@ -74,6 +74,8 @@ enum CLI {
         var stderr: String
         /// The exit status.
         var status: Int32
+        /// Whether the run was still going at its time bound and was ended with `SIGKILL`.
+        var timedOut = false
 
         /// Standard output parsed as one JSON object.
         func json() throws -> [String: Any] {
@@ -85,9 +87,11 @@ enum CLI {
     /// Runs the binary with `arguments`, feeding `stdin` (empty when nil), with `environment` added to
     /// this process's. Output goes through temporary files, so that large outputs cannot fill a pipe and block.
     /// With `onOneProcessor`, the binary runs under `taskset -c N`, N the first processor this process may run on,
-    /// allowed that one alone (as `batch`'s one-processor path needs).
+    /// allowed that one alone (as `batch`'s one-processor path needs). With `timeout` (seconds), a run still going
+    /// then is killed and comes back with ``Run/timedOut`` set.
     static func run(
-        _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], onOneProcessor: Bool = false
+        _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], onOneProcessor: Bool = false,
+        timeout: Double? = nil
     ) throws -> Run {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "jwsverify-test-\(UUID().uuidString)")
@@ -123,12 +127,24 @@ enum CLI {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        var timedOut = false
+        if let timeout {
+            if exited.wait(timeout: .now() + timeout) == .timedOut {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+                exited.wait()
+            }
+        } else {
+            exited.wait()
+        }
         process.waitUntilExit()
         return Run(
             stdoutData: try Data(contentsOf: outputURL),
             stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
-            status: process.terminationStatus)
+            status: process.terminationStatus, timedOut: timedOut)
     }
 
     /// The first processor in this process's `Cpus_allowed_list` (`/proc/self/status`), such as `2` of `2-3,6`.
