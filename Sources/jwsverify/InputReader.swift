@@ -112,7 +112,9 @@ final class ByteSource {
             if let deadline {
                 let left = deadline - .now
                 guard left > .zero else {
-                    return failure("no end of input within \(Self.namedFileTimeoutSeconds) seconds (a FIFO or device that does not end?)")
+                    return failure(
+                        "no end of input within \(Self.namedFileTimeoutSeconds) seconds (a FIFO or device that does"
+                            + " not end?)")
                 }
                 let (seconds, attoseconds) = left.components
                 timeout = Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 60_000))
