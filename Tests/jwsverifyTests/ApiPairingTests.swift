@@ -71,7 +71,7 @@ struct ApiPairingTests {
         #expect(run.status == 1, "\(run.stderr)")
         let lines = try fixture.lines(run)
         #expect(lines.count == 1 && lines.first?["code"] as? String == "envelopeMismatch", "\(run.stdout)")
-        #expect(
-            lines.first?["message"] as? String == "the item's transactionId \"1007\" is not the one asked for, \"1000\"")
+        let message = "the item's transactionId \"1007\" is not the one asked for, \"1000\""
+        #expect(lines.first?["message"] as? String == message)
     }
 }
