@@ -16,9 +16,10 @@ struct CommandResult: Error, Equatable, Sendable {
         CommandResult(stderr: error.text, status: ExitCode.usage)
     }
 
-    /// Input that could not be read: `Error: <message>` on standard error, exit 66.
+    /// Input that could not be read: `Error: <message>` on standard error (escaped: it may quote a path or a
+    /// file's bytes), exit 66.
     static func inputFailure(_ failure: InputFailure) -> CommandResult {
-        CommandResult(stderr: "Error: \(failure.message)\n", status: ExitCode.noInput)
+        CommandResult(stderr: "Error: \(EscapedText.escaped(failure.message))\n", status: ExitCode.noInput)
     }
 }
 
