@@ -121,6 +121,9 @@ enum MintTokenCommand {
     ) { options, string throws(InvalidValue) in
         do {
             _ = try PayloadOverrides.parsePathAssignment(string)
+        } catch JWSTestingError.invalidArgument(let message) where message.hasPrefix("the value of") {
+            // JSON the strict parser refuses (a repeated member): said as it is, escaped.
+            throw InvalidValue(hint: ": \(EscapedText.escaped(message)).")
         } catch {
             throw InvalidValue(
                 hint: ". Please provide key=value, such as quantity=2 or data.status=2 for a nested field.")
@@ -252,7 +255,7 @@ enum MintTokenCommand {
         return CommandResult(status: ExitCode.verified)
     }
 
-    /// Reads the `--payload` file: one JSON object (at most 16 MiB).
+    /// Reads the `--payload` file: one JSON object (at most 16 MiB), read with the library's strict parser.
     static func readPayloadFile(_ path: String) -> Result<[String: JSONValue], InputFailure> {
         let limit = 16 * 1024 * 1024
         return ByteSource.open(path: path, role: "\(payload.name) file ").flatMap { input in
@@ -260,10 +263,15 @@ enum MintTokenCommand {
                 guard !overflowed else {
                     return .failure(InputFailure(message: "\(input.name) is over \(limit) bytes"))
                 }
-                guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
-                    return .failure(InputFailure(message: "\(input.name) does not hold a JSON object"))
+                // The library's strict parser: a repeated member or a byte-order mark is refused.
+                do throws(JSONParser.Failure) {
+                    return .success(try JSONParser.parseObject(bytes))
+                } catch {
+                    return .failure(
+                        InputFailure(
+                            message:
+                                "\(input.name) does not hold a JSON object: \(error.reason) at byte \(error.offset)"))
                 }
-                return .success(members)
             }
         }
     }

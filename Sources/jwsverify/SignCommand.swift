@@ -228,8 +228,15 @@ enum SignCommand {
                 case .failure(let failure): return .inputFailure(failure)
                 case .success(let bytes): json = bytes
                 }
-                guard case .object? = try? JSONDecoder().decode(JSONValue.self, from: Data(json)) else {
-                    return .inputFailure(InputFailure(message: "\(request.name) file is not a JSON object"))
+                // The file's bytes are signed as they are: read with the library's strict parser, so that a
+                // repeated member (which value would Apple read?) or a byte-order mark is refused.
+                do throws(JSONParser.Failure) {
+                    _ = try JSONParser.parseObject(json)
+                } catch {
+                    return .inputFailure(
+                        InputFailure(
+                            message:
+                                "\(request.name) file is not a JSON object: \(error.reason) at byte \(error.offset)"))
                 }
                 let creator = AdvancedCommerceInAppSignatureCreator(
                     signingKey: signingKey, keyId: options.keyId, issuerId: issuer, bundleId: bundle
