@@ -23,6 +23,11 @@ struct ApiCommandTests {
         /// `api` with the key, ids, Sandbox, the test root and the emulator's URL (but the options named in
         /// `omitting`), then `arguments`.
         func run(_ arguments: [String], omitting: Set<String> = [], timeout: Double? = nil) throws -> CLI.Run {
+            try CLI.run(self.arguments(arguments, omitting: omitting), timeout: timeout)
+        }
+
+        /// The arguments of ``run(_:omitting:timeout:)``.
+        func arguments(_ arguments: [String], omitting: Set<String> = []) -> [String] {
             let common = [
                 ("--key", credentials.privateKeyFile.path), ("--key-id", credentials.keyId),
                 ("--issuer-id", credentials.issuerId), ("--bundle-id", credentials.bundleId),
@@ -30,7 +35,7 @@ struct ApiCommandTests {
                 ("--app-apple-id", String(credentials.appAppleId)), ("--base-url", emulator.baseURL.absoluteString),
             ]
             let options = common.filter { !omitting.contains($0.0) }.flatMap { [$0.0, $0.1] }
-            return try CLI.run(["api"] + arguments + options, timeout: timeout)
+            return ["api"] + arguments + options
         }
 
         /// The result lines on standard output, as JSON objects.
