@@ -135,10 +135,18 @@ final class ByteSource {
     /// ends (`/dev/zero`) costs `limit + 1` bytes. A named file that is not a regular file must end within
     /// ``namedFileTimeoutSeconds``.
     ///
+    /// - Parameters:
+    ///   - limit: The most bytes returned.
+    ///   - wipingCopies: Whether the input is a secret (a private key): the result's buffer is allocated once (no copy
+    ///     is left behind by growing it) and the read buffer is zeroed before it is freed.
     /// - Returns: the bytes, at most `limit`, and whether the input holds more than `limit` bytes.
-    func readAll(upTo limit: Int) -> Result<(bytes: [UInt8], overflowed: Bool), InputFailure> {
+    func readAll(
+        upTo limit: Int, wipingCopies: Bool = false
+    ) -> Result<(bytes: [UInt8], overflowed: Bool), InputFailure> {
         var kept: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        if wipingCopies { kept.reserveCapacity(limit + chunk.count) }
+        defer { if wipingCopies { SecretBytes.wipe(&chunk) } }
         let deadline = waitsWithPoll ? ContinuousClock.now + Self.namedFileTimeout : nil
         while true {
             // One byte past the limit is enough to know the input is over it.

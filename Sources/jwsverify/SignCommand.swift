@@ -102,12 +102,20 @@ enum SignCommand {
         options.nonce = uuid
     }
 
+    /// The largest `--timestamp`: 9999-12-31T23:59:59.999Z, in milliseconds since 1970. Up to it, the time is exact
+    /// through `Date` (a `Double` of seconds), so a JWS's `iat` is exactly the milliseconds' whole seconds.
+    static let maximumTimestamp: Int64 = 253_402_300_799_999
+
     static let timestamp = OptionDeclaration<SignOptions>.value(
-        "--timestamp", label: "<ms>", help: "The time in milliseconds since 1970 (a JWS's iat is its seconds).",
+        "--timestamp", label: "<ms>",
+        help: "The time in whole milliseconds since 1970, 0 to \(maximumTimestamp) (9999-12-31T23:59:59.999Z); a"
+            + " JWS's iat is its whole seconds.",
         defaultValue: "now"
     ) { options, string throws(InvalidValue) in
-        guard let value = Int64(string), value >= 0 else {
-            throw InvalidValue(hint: ". Please provide milliseconds since 1970, such as 1698148900000.")
+        guard let value = Int64(string), (0...maximumTimestamp).contains(value) else {
+            throw InvalidValue(
+                hint: ". Please provide whole milliseconds since 1970 from 0 to \(maximumTimestamp), such as"
+                    + " 1698148900000.")
         }
         options.timestamp = value
     }
@@ -257,7 +265,8 @@ enum SignCommand {
                     "encodedSignature": .string(signature), "productId": .string(options.productId ?? ""),
                     "nonce": .string(nonce.uuidString.lowercased()), "timestamp": .integer(timestamp),
                     "keyId": .string(options.keyId), "offerIdentifier": .string(options.offerId ?? ""),
-                    "appAccountToken": .string(token),
+                    // As signed: the creator signs the app account token lower-cased.
+                    "appAccountToken": .string(token.lowercased()),
                 ])
                 return CommandResult(stdout: JSONWriter.write(object, pretty: true) + "\n", status: ExitCode.verified)
             }
@@ -284,28 +293,48 @@ enum SignCommand {
     }
 
     /// Reads the `--key` file, PEM or DER: the result of exit 66 when it cannot be read, 1 when it holds no key.
+    ///
+    /// The file's bytes are handed to the signing library as they are (it tells PEM from DER), never copied into a
+    /// `String`, and every copy the CLI made is zeroed once the key is read (``ByteSource/readAll(upTo:wipingCopies:)``,
+    /// ``SecretBytes/wipe(_:)``).
     static func signingKey(_ path: String) -> Result<ES256SigningKey, CommandResult> {
-        switch readFile(path, option: key.name, limit: 65_536) {
+        switch readFile(path, option: key.name, limit: 65_536, wipingCopies: true) {
         case .failure(let failure): return .failure(.inputFailure(failure))
-        case .success(let bytes):
-            let text = String(decoding: bytes, as: UTF8.self)
+        case .success(var bytes):
+            defer { SecretBytes.wipe(&bytes) }
             do {
-                return .success(
-                    text.contains("-----BEGIN ")
-                        ? try ES256SigningKey(pemRepresentation: text) : try ES256SigningKey(derRepresentation: bytes))
+                return .success(try ES256SigningKey(derRepresentation: bytes))
             } catch {
                 return .failure(MintCommand.failure("\(key.name) \(EscapedText.escaped(path)): \(error)"))
             }
         }
     }
 
-    /// Reads a whole file of at most `limit` bytes.
-    static func readFile(_ path: String, option: String, limit: Int) -> Result<[UInt8], InputFailure> {
+    /// Reads a whole file of at most `limit` bytes; with `wipingCopies`, the intermediate copies are zeroed.
+    static func readFile(
+        _ path: String, option: String, limit: Int, wipingCopies: Bool = false
+    ) -> Result<[UInt8], InputFailure> {
         ByteSource.open(path: path, option: option).flatMap { source in
-            source.readAll(upTo: limit).flatMap { read in
-                !read.overflowed
-                    ? .success(read.bytes) : .failure(InputFailure(message: "\(source.name): over \(limit) bytes"))
+            source.readAll(upTo: limit, wipingCopies: wipingCopies).flatMap { read in
+                guard read.overflowed else { return .success(read.bytes) }
+                var bytes = read.bytes
+                if wipingCopies { SecretBytes.wipe(&bytes) }
+                return .failure(InputFailure(message: "\(source.name): over \(limit) bytes"))
             }
         }
+    }
+}
+
+/// Zeroes a secret's bytes (a private key file's) before their memory is given back.
+enum SecretBytes {
+    /// Sets every byte of `bytes` to zero, through a call the optimizer does not remove (`memset` through an opaque
+    /// pointer, then a compiler barrier by reading the bytes back).
+    static func wipe(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            _ = memset(base, 0, raw.count)
+        }
+        // Reading the bytes back keeps the stores (a dead store to memory about to be freed may be removed).
+        withExtendedLifetime(bytes.reduce(0) { $0 | $1 }) {}
     }
 }
