@@ -14,8 +14,7 @@ struct ApiOptions: Equatable, Sendable {
     var call = APICommandCall.testNotification
     /// `--key`, `--key-id`, `--issuer-id`.
     var keyFile = "", keyId = "", issuerId: String?
-    /// `--bundle-id`, `--environment`, `--root` and `--app-apple-id`: the verifier's. Without `--environment`,
-    /// parsing sets the environment of the server called (``ApiCommand/serverEnvironment(_:)``).
+    /// `--bundle-id`, `--environment` (by default the server's), `--root` and `--app-apple-id`: the verifier's.
     var trust = VerifyOptions()
     /// `--base-url`: instead of the environment's.
     var baseURL: URL?
@@ -38,16 +37,14 @@ enum ApiCommand {
         help: "Your app's bundle ID (required): the token's and every item's.", defaultValue: nil, allowsEmpty: false,
         \.trust.bundleId)
     static let environment = Declaration.environment(
-        values: ["Production", "Sandbox", "LocalTesting"],
-        help: " The environment every item must state, and the server called without --base-url.",
+        values: ["Production", "Sandbox", "LocalTesting"], help: " Every item's, and the server's without --base-url.",
         defaultValue: "the --base-url server's: Sandbox for Apple's sandbox URL, else Production"
     ) { options, canonical in options.trust.environment = AppStoreEnvironment(rawValue: canonical) }
     static let root = Declaration.root(
         help: "A trusted root certificate, DER or PEM; repeat for several.", defaultValue: "Apple Root CA - G3",
         \.trust.roots)
     static let appAppleId = Declaration.appAppleId(
-        help: "Your app's Apple ID, which Production items must state (required for Production).",
-        \.trust.appAppleId)
+        help: "Your app's Apple ID (Production: required).", \.trust.appAppleId)
     static let baseURL = Declaration.value(
         "--base-url", label: "<url>",
         help: "Call this server instead (local testing, a proxy): https, or http to 127.0.0.1, ::1 or localhost.",
@@ -129,29 +126,12 @@ enum ApiCommand {
                 if word != "notifications", let name = [start.name, end.name].first(where: parsed.given.contains) {
                     return usage("'\(name)' does not apply to '\(word)'")
                 }
+                // The items must state the server's environment; as for `verify`, Production needs `--app-apple-id`.
                 if options.trust.environments.isEmpty {
-                    // The verifier expects what the server called answers for, with `verify`'s claims rules.
-                    options.trust.environment = serverEnvironment(options.baseURL)
-                    if options.trust.environment == .production && options.trust.appAppleId == nil {
-                        return usage(
-                            "Missing '\(appAppleId.name)': the items are verified as Production's (the environment of"
-                                + " the server called; '\(environment.name)' says otherwise), and a Production item"
-                                + " must state your app's Apple ID")
-                    }
+                    options.trust.environment = AppStoreServerAPIClient.environment(ofBaseURL: options.baseURL)
                 }
                 return .success(.api(options))
             }
-    }
-
-    /// The environment of the server `baseURL` names: Apple's sandbox or local-testing URL (by host) their
-    /// environment; Apple's production URL, any other server (a proxy, a local emulator) and none Production.
-    static func serverEnvironment(_ baseURL: URL?) -> AppStoreEnvironment {
-        guard let host = baseURL?.host?.lowercased() else { return .production }
-        for environment in [AppStoreEnvironment.sandbox, .localTesting]
-        where AppStoreServerAPIClient.baseURL(for: environment)?.host?.lowercased() == host {
-            return environment
-        }
-        return .production
     }
 
     /// Reads the key and roots, makes the call, prints a line per item and the summary.

@@ -16,8 +16,7 @@ struct CommandResult: Error, Equatable, Sendable {
         CommandResult(stderr: error.text, status: ExitCode.usage)
     }
 
-    /// Input that could not be read: `Error: <message>` on standard error (escaped: it may quote a path or a
-    /// file's bytes), exit 66.
+    /// Input that could not be read: `Error: <message>` (escaped: it may quote a file) on standard error, exit 66.
     static func inputFailure(_ failure: InputFailure) -> CommandResult {
         CommandResult(stderr: "Error: \(EscapedText.escaped(failure.message))\n", status: ExitCode.noInput)
     }
@@ -30,14 +29,8 @@ struct WholeInput {
     /// The most bytes of input read into memory; reading stops at the first byte past it.
     static let limit = 16 * 1024 * 1024
 
-    /// What an input holds: the token or receipt, or why it holds none in an accepted shape.
-    enum Shaped<Value> {
-        /// The token's text or the receipt's bytes.
-        case value(Value)
-        /// Why there is none (over ``limit``, not UTF-8, no accepted shape), reported as `malformedToken` or
-        /// `malformedReceipt`.
-        case unreadable(String)
-    }
+    /// Why an input holds no token or receipt (over ``limit``, not UTF-8, no shape): `malformedToken` or `…Receipt`.
+    struct Unreadable: Error { var message: String }
 
     /// The bytes kept.
     var bytes: [UInt8]
@@ -70,23 +63,21 @@ struct WholeInput {
     }
 
     /// The token the input holds.
-    var token: Shaped<String> {
-        if let message = overflow("token", maximum: CompactJWS.defaultMaximumBytes) { return .unreadable(message) }
-        switch InputShape.read(bytes, what: "the input") {
-        case .success(let shaped): return .value(shaped.token?.string ?? "")
-        case .failure(let failure): return .unreadable(failure.message)
+    var token: Result<String, Unreadable> {
+        if let message = overflow("token", maximum: CompactJWS.defaultMaximumBytes) {
+            return .failure(.init(message: message))
+        }
+        return InputShape.read(bytes, what: "the input").map { $0.token?.string ?? "" }.mapError {
+            .init(message: $0.message)
         }
     }
 
     /// The receipt the input holds, as the verifier takes it: raw bytes or base64 text.
-    var receipt: Shaped<[UInt8]> {
+    var receipt: Result<[UInt8], Unreadable> {
         if let message = overflow("receipt", maximum: AppReceiptVerifier.defaultMaximumReceiptBytes) {
-            return .unreadable(message)
+            return .failure(.init(message: message))
         }
-        switch InputShape.receipt(bytes) {
-        case .success(let receipt): return .value(receipt)
-        case .failure(let failure): return .unreadable(failure.message)
-        }
+        return InputShape.receipt(bytes).mapError { .init(message: $0.message) }
     }
 
     /// The receipt of an input that holds one, for `inspect` and `verify`'s hint; nil for any other input (a token).

@@ -121,12 +121,8 @@ enum MintTokenCommand {
     ) { options, string throws(InvalidValue) in
         do {
             _ = try PayloadOverrides.parsePathAssignment(string)
-        } catch JWSTestingError.invalidArgument(let message) where message.hasPrefix("the value of") {
-            // JSON the strict parser refuses (a repeated member): said as it is, escaped.
-            throw InvalidValue(hint: ": \(EscapedText.escaped(message)).")
         } catch {
-            throw InvalidValue(
-                hint: ". Please provide key=value, such as quantity=2 or data.status=2 for a nested field.")
+            throw InvalidValue(hint: ": \(EscapedText.escaped("\(error)")); such as quantity=2 or data.status=2.")
         }
         options.assignments.append(string)
     }
@@ -232,10 +228,12 @@ enum MintTokenCommand {
             return .inputFailure(MintCommand.loadFailure(error, path: options.pki, receipts: false))
         }
         var merge: [String: JSONValue] = [:]
-        if let path = options.payloadFile {
-            switch readPayloadFile(path) {
+        if let path = options.payloadFile {  // one JSON object, at most 16 MiB, by the library's strict parser
+            switch ByteSource.open(path: path, role: "\(payload.name) file ").flatMap({
+                $0.readJSONObject(limit: 1 << 24)
+            }) {
             case .failure(let failure): return .inputFailure(failure)
-            case .success(let object): merge = object
+            case .success(let read): merge = read.members
             }
         }
         let overrides: PayloadOverrides
@@ -253,26 +251,5 @@ enum MintTokenCommand {
                 "cannot sign token \(error.index + 1) of \(options.count): \(error.underlying)")
         }
         return CommandResult(status: ExitCode.verified)
-    }
-
-    /// Reads the `--payload` file: one JSON object (at most 16 MiB), read with the library's strict parser.
-    static func readPayloadFile(_ path: String) -> Result<[String: JSONValue], InputFailure> {
-        let limit = 16 * 1024 * 1024
-        return ByteSource.open(path: path, role: "\(payload.name) file ").flatMap { input in
-            input.readAll(upTo: limit).flatMap { bytes, overflowed in
-                guard !overflowed else {
-                    return .failure(InputFailure(message: "\(input.name) is over \(limit) bytes"))
-                }
-                // The library's strict parser: a repeated member or a byte-order mark is refused.
-                do throws(JSONParser.Failure) {
-                    return .success(try JSONParser.parseObject(bytes))
-                } catch {
-                    return .failure(
-                        InputFailure(
-                            message:
-                                "\(input.name) does not hold a JSON object: \(error.reason) at byte \(error.offset)"))
-                }
-            }
-        }
     }
 }

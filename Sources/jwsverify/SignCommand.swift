@@ -102,22 +102,12 @@ enum SignCommand {
         options.nonce = uuid
     }
 
-    /// The largest `--timestamp`: 9999-12-31T23:59:59.999Z, in milliseconds since 1970. Up to it, the time is exact
-    /// through `Date` (a `Double` of seconds), so a JWS's `iat` is exactly the milliseconds' whole seconds.
-    static let maximumTimestamp: Int64 = 253_402_300_799_999
-
+    /// `--timestamp`: up to 9999-12-31T23:59:59.999Z the milliseconds are exact through `Date`, and so is `iat`.
     static let timestamp = OptionDeclaration<SignOptions>.value(
-        "--timestamp", label: "<ms>",
-        help: "The time in whole milliseconds since 1970, 0 to \(maximumTimestamp) (9999-12-31T23:59:59.999Z); a"
-            + " JWS's iat is its whole seconds.",
+        "--timestamp", label: "<ms>", help: "The time in milliseconds since 1970, up to 9999 (iat: its whole seconds).",
         defaultValue: "now"
     ) { options, string throws(InvalidValue) in
-        guard let value = Int64(string), (0...maximumTimestamp).contains(value) else {
-            throw InvalidValue(
-                hint: ". Please provide whole milliseconds since 1970 from 0 to \(maximumTimestamp), such as"
-                    + " 1698148900000.")
-        }
-        options.timestamp = value
+        options.timestamp = try OptionValue.number(string, in: 0...253_402_300_799_999)
     }
 
     static let request = OptionDeclaration<SignOptions>.text(
@@ -231,20 +221,13 @@ enum SignCommand {
                         productId: options.productId ?? "", allowIntroductoryOffer: options.allowIntroOffer ?? false,
                         transactionId: options.transactionId ?? ""), options)
             case .advancedCommerce:
+                // Its bytes are signed as they are: the strict parser refuses a member Apple might read either way.
                 let json: [UInt8]
-                switch readFile(options.requestFile ?? "", option: request.name, limit: 1 << 20) {
+                switch ByteSource.open(path: options.requestFile ?? "", option: request.name).flatMap({
+                    $0.readJSONObject(limit: 1 << 20)
+                }) {
                 case .failure(let failure): return .inputFailure(failure)
-                case .success(let bytes): json = bytes
-                }
-                // The file's bytes are signed as they are: read with the library's strict parser, so that a
-                // repeated member (which value would Apple read?) or a byte-order mark is refused.
-                do throws(JSONParser.Failure) {
-                    _ = try JSONParser.parseObject(json)
-                } catch {
-                    return .inputFailure(
-                        InputFailure(
-                            message:
-                                "\(request.name) file is not a JSON object: \(error.reason) at byte \(error.offset)"))
+                case .success(let read): json = read.bytes
                 }
                 let creator = AdvancedCommerceInAppSignatureCreator(
                     signingKey: signingKey, keyId: options.keyId, issuerId: issuer, bundleId: bundle
@@ -255,19 +238,16 @@ enum SignCommand {
                     signingKey: signingKey, keyId: options.keyId, bundleId: bundle)
                 let nonce = options.nonce ?? UUID()
                 let timestamp = options.timestamp ?? Int64(now.timeIntervalSince1970 * 1000)
-                let token = options.appAccountToken ?? ""
                 let signature = try creator.createSignature(
                     productIdentifier: options.productId ?? "", subscriptionOfferID: options.offerId ?? "",
-                    applicationUsername: token, nonce: nonce, timestamp: timestamp)
+                    applicationUsername: options.appAccountToken ?? "", nonce: nonce, timestamp: timestamp)
                 guard options.json else { return CommandResult(stdout: signature + "\n", status: ExitCode.verified) }
-                // The fields of a Retention Messaging promotionalOfferSignatureV1.
-                let object: JSONValue = .object([
-                    "encodedSignature": .string(signature), "productId": .string(options.productId ?? ""),
-                    "nonce": .string(nonce.uuidString.lowercased()), "timestamp": .integer(timestamp),
-                    "keyId": .string(options.keyId), "offerIdentifier": .string(options.offerId ?? ""),
-                    // As signed: the creator signs the app account token lower-cased.
-                    "appAccountToken": .string(token.lowercased()),
-                ])
+                // The library's Retention Messaging promotionalOfferSignatureV1: its UUIDs as signed, lower-cased.
+                let answer = PromotionalOfferSignatureV1(
+                    encodedSignature: signature, productId: options.productId ?? "", nonce: nonce, timestamp: timestamp,
+                    keyId: options.keyId, offerIdentifier: options.offerId ?? "",
+                    appAccountToken: options.appAccountToken.flatMap(UUID.init(uuidString:)))
+                let object = try JSONParser.parseValue(Array(JSONEncoder().encode(answer)))
                 return CommandResult(stdout: JSONWriter.write(object, pretty: true) + "\n", status: ExitCode.verified)
             }
         } catch {
@@ -280,10 +260,8 @@ enum SignCommand {
         guard options.json else { return CommandResult(stdout: token + "\n", status: ExitCode.verified) }
         let parts = token.split(separator: ".")
         func decoded(_ index: Int) -> JSONValue {
-            guard parts.count == 3, let bytes = Base64.decodeURL(parts[index]),
-                let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-            else { return .null }
-            return value
+            (parts.count == 3 ? Base64.decodeURL(parts[index]) : nil).flatMap { try? JSONParser.parseValue($0) }
+                ?? .null
         }
         let object: JSONValue = .object([
             "kind": .string(options.kind.rawValue), "signature": .string(token), "header": decoded(0),
@@ -292,49 +270,18 @@ enum SignCommand {
         return CommandResult(stdout: JSONWriter.write(object, pretty: true) + "\n", status: ExitCode.verified)
     }
 
-    /// Reads the `--key` file, PEM or DER: the result of exit 66 when it cannot be read, 1 when it holds no key.
-    ///
-    /// The file's bytes are handed to the signing library as they are (it tells PEM from DER), never copied into a
-    /// `String`, and every copy the CLI made is zeroed once the key is read (``ByteSource/readAll(upTo:wipingCopies:)``,
-    /// ``SecretBytes/wipe(_:)``).
+    /// Reads the `--key` file, PEM or DER: the result of exit 66 when it cannot be read, 1 when it holds no key. The
+    /// bytes go to the library as they are (it tells PEM from DER), in the one buffer they were read into, zeroed after.
     static func signingKey(_ path: String) -> Result<ES256SigningKey, CommandResult> {
-        switch readFile(path, option: key.name, limit: 65_536, wipingCopies: true) {
+        switch ByteSource.open(path: path, option: key.name).flatMap({ $0.readWhole(limit: 65_536) }) {
         case .failure(let failure): return .failure(.inputFailure(failure))
         case .success(var bytes):
-            defer { SecretBytes.wipe(&bytes) }
+            defer { for index in bytes.indices { bytes[index] = 0 } }
             do {
                 return .success(try ES256SigningKey(derRepresentation: bytes))
             } catch {
                 return .failure(MintCommand.failure("\(key.name) \(EscapedText.escaped(path)): \(error)"))
             }
         }
-    }
-
-    /// Reads a whole file of at most `limit` bytes; with `wipingCopies`, the intermediate copies are zeroed.
-    static func readFile(
-        _ path: String, option: String, limit: Int, wipingCopies: Bool = false
-    ) -> Result<[UInt8], InputFailure> {
-        ByteSource.open(path: path, option: option).flatMap { source in
-            source.readAll(upTo: limit, wipingCopies: wipingCopies).flatMap { read in
-                guard read.overflowed else { return .success(read.bytes) }
-                var bytes = read.bytes
-                if wipingCopies { SecretBytes.wipe(&bytes) }
-                return .failure(InputFailure(message: "\(source.name): over \(limit) bytes"))
-            }
-        }
-    }
-}
-
-/// Zeroes a secret's bytes (a private key file's) before their memory is given back.
-enum SecretBytes {
-    /// Sets every byte of `bytes` to zero, through a call the optimizer does not remove (`memset` through an opaque
-    /// pointer, then a compiler barrier by reading the bytes back).
-    static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            _ = memset(base, 0, raw.count)
-        }
-        // Reading the bytes back keeps the stores (a dead store to memory about to be freed may be removed).
-        withExtendedLifetime(bytes.reduce(0) { $0 | $1 }) {}
     }
 }

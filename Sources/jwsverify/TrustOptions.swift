@@ -142,22 +142,14 @@ extension VerifyOptions {
         return readCertificate(path, option: VerifyCommand.trust.xcodeCertificate.name).map { (files, $0) }
     }
 
-    /// Reads a certificate file given with `--root` or `--xcode-certificate`: at most 1 MiB, reading stops at the
-    /// first byte past it.
+    /// Reads a certificate file given with `--root` or `--xcode-certificate`, at most 1 MiB.
     ///
-    /// - Returns: the bytes; an ``InputFailure`` (exit 66) naming the option and the file, such as
-    ///   `--root /x: cannot open: No such file or directory`, `--root /x: empty file, not a certificate` or
-    ///   `--root /x: over 1048576 bytes, not a certificate`.
+    /// - Returns: the bytes; an ``InputFailure`` (exit 66) naming the option and the file: `--root /x: cannot open:
+    ///   No such file or directory`, `--root /x: empty file, not a certificate`, `--root /x: over 1048576 bytes`.
     static func readCertificate(_ path: String, option: String) -> Result<Data, InputFailure> {
-        switch ByteSource.open(path: path, option: option) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let input):
-            let limit = 1024 * 1024
-            return input.readAll(upTo: limit).flatMap { bytes, overflowed in
-                if overflowed {
-                    return .failure(InputFailure(message: "\(input.name): over \(limit) bytes, not a certificate"))
-                }
-                return bytes.isEmpty
+        ByteSource.open(path: path, option: option).flatMap { input in
+            input.readWhole(limit: 1 << 20).flatMap { bytes in
+                bytes.isEmpty
                     ? .failure(InputFailure(message: "\(input.name): empty file, not a certificate"))
                     : .success(Data(bytes))
             }

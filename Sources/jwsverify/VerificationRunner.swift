@@ -213,27 +213,14 @@ struct VerificationRunner: Sendable {
 
     // MARK: Receipts
 
-    /// Verifies one app receipt; refuses it as `malformedToken` (check `format`) when ``kind`` names a token kind
-    /// (`batch --kind notification`: the kind is a type gate on mixed input).
+    /// Verifies one app receipt; refused when ``kind`` names a token kind (`--kind` is a type gate).
     ///
     /// - Parameters:
     ///   - receipt: The receipt file's bytes, or base64 text of them.
     ///   - deviceIdentifier: `--device-guid`, if given.
     ///   - reporting: Whether the outcome carries every check and the chain (`receipt`, `batch --report full`).
     func run(receipt: [UInt8], deviceIdentifier: [UInt8]? = nil, reporting: Bool = true) -> SignedDataOutcome {
-        if let kind {
-            // `--kind` names a JWS kind: it is a type gate, and an app receipt is not of that type (a
-            // `{"signedPayload": <receipt>}` line in a run of notifications is refused, not verified as a receipt).
-            var refused = SignedDataOutcome.refused(
-                .token,
-                VerificationError(
-                    .malformedToken, check: .format,
-                    "the input is an app receipt, not a token; '\(VerifyCommand.kind.name) \(kind.rawValue)' accepts"
-                        + " \(kind.rawValue) tokens only"),
-                reporting: reporting)
-            refused.kind = kind
-            return refused
-        }
+        if let kind { return .receiptRefused(asking: kind, by: VerifyCommand.kind.name, reporting: reporting) }
         let verifier: AppReceiptVerifier
         switch receipts {
         case .success(let value)?: verifier = value

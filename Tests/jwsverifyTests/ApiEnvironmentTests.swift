@@ -42,20 +42,18 @@ struct ApiEnvironmentTests {
                 == [.sandbox])
     }
 
-    /// Input: no `--environment` and no `--app-apple-id`, calling Production (the default server, Apple's
-    /// production URL, a loopback server). Expected: exit 64 naming `--app-apple-id` and why (before: parsed, and
-    /// no environment or app Apple id checked).
-    @Test(
-        "a Production call without --app-apple-id is a usage error",
-        arguments: [[], ["--base-url", "https://api.storekit.apple.com"], ["--base-url", "http://127.0.0.1:1"]])
-    func productionNeedsAppAppleId(arguments: [String]) throws {
-        guard case .failure(let error) = Arguments.parse(Self.required + arguments) else {
-            Issue.record("\(arguments) parsed")
-            return
-        }
-        #expect(error.message.hasPrefix("Missing '--app-apple-id': the items are verified as Production's"))
-        let run = try CLI.run(Self.required + arguments)
-        #expect(run.status == 64 && run.stderr.contains("Missing '--app-apple-id'"), "\(run.stderr)")
+    /// Input: no `--environment` and no `--app-apple-id`, with a readable key, calling a loopback server (taken for
+    /// Production, as the default server and Apple's production URL are: `environmentOfServer`) where nothing
+    /// listens. Expected: exit 64 before any call, `verify`'s refusal naming `--app-apple-id` (before: the call was
+    /// made, here a network error, and no environment or app Apple id would have been checked).
+    @Test("a Production call without --app-apple-id is a usage error")
+    func productionNeedsAppAppleId() throws {
+        var required = Self.required
+        required[required.firstIndex(of: "/k.p8")!] = SignCommandTests.key
+        let run = try CLI.run(required + ["--base-url", "http://127.0.0.1:1"])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(
+            run.stderr.hasPrefix("Error: '--environment Production' requires '--app-apple-id'"), "\(run.stderr)")
     }
 
     /// Input: the emulator on loopback answers Get Transaction History with a page of two Sandbox items; `api` runs

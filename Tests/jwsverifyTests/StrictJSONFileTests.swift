@@ -21,11 +21,11 @@ struct StrictJSONFileTests {
         arguments: [
             (
                 #"{"operation":"CREATE_SUBSCRIPTION","version":"1","operation":"REFUND"}"#,
-                #"is not a JSON object: duplicate member name "operation" at byte"#
+                #"does not hold a JSON object: duplicate member name "operation" at byte"#
             ),
             (
                 "\u{FEFF}" + #"{"operation":"CREATE_SUBSCRIPTION","version":"1"}"#,
-                "is not a JSON object: not a JSON object"
+                "does not hold a JSON object: not a JSON object"
             ),
         ])
     func requestFile(contents: String, message: String) throws {
@@ -38,7 +38,7 @@ struct StrictJSONFileTests {
             ])
             #expect(run.status == 66, "\(run.stderr)")
             #expect(run.stdout.isEmpty)
-            #expect(run.stderr.contains("Error: --request file " + message), "\(run.stderr)")
+            #expect(run.stderr.contains("Error: --request \(file.path) " + message), "\(run.stderr)")
         }
     }
 
