@@ -87,6 +87,12 @@ struct BoundedReadTests {
         let key = try Data(contentsOf: URL(fileURLWithPath: Self.key))
         try withFIFO { path in
             let writer = Thread {
+                // A write after the command gave up (a loaded machine) must fail with EPIPE, not send this test
+                // process SIGPIPE, whose default action ends it silently: block the signal in this thread.
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
                 // Opening for writing without blocking fails (ENXIO) until the command opened the FIFO to read.
                 let deadline = Date().addingTimeInterval(20)
                 var descriptor: Int32 = -1
@@ -95,7 +101,7 @@ struct BoundedReadTests {
                     if descriptor < 0 { usleep(100_000) }
                 }
                 guard descriptor >= 0 else { return }
-                usleep(300_000)
+                usleep(100_000)
                 key.withUnsafeBytes { _ = write(descriptor, $0.baseAddress, $0.count) }
                 close(descriptor)
             }
