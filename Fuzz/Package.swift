@@ -27,6 +27,8 @@ let package = Package(
             dependencies: [
                 .product(name: "JWSVerify", package: "JWSVerify"),
                 .product(name: "JWSVerifyTesting", package: "JWSVerify"),
+                .product(name: "JWSSigning", package: "JWSVerify"),
+                .product(name: "AppStoreServerAPI", package: "JWSVerify"),
             ]
         ),
         // The token mutator with libFuzzer's byte mutations, for the targets that mutate tokens.
@@ -45,6 +47,9 @@ let package = Package(
         // App receipts: content decoder, envelope scan against OpenSSL's CMS parse, warm and cold
         // AppReceiptVerifier (FuzzEntryPoints.receipts), with a mutator that re-signs the content.
         .executableTarget(name: "receipts", dependencies: ["FuzzHarness", "LibFuzzerMutation"]),
+        // The App Store Server API's response path: status, headers and body into the verifying client through an
+        // in-memory transport (APIFuzzEntryPoints), every page alike.
+        .executableTarget(name: "api-responses", dependencies: ["FuzzHarness"]),
         // 100,000 verifications of good and bad tokens under LeakSanitizer (built without -sanitize=fuzzer).
         .executableTarget(name: "leak-check", dependencies: ["FuzzHarness"]),
     ],

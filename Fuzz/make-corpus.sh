@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 vectors=../TestVectors
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(jws-parser verifier models inspect chains receipts)
+[ ${#targets[@]} -gt 0 ] || targets=(jws-parser verifier models inspect chains receipts api-responses)
 
 tokens=("$vectors"/generated/*.jws "$vectors"/apple-library/mock_signed_data/* "$vectors"/apple-library/xcode/xcode-signed-*)
 
@@ -120,6 +120,31 @@ PY
             || rm -f "$dir/$name.content"
         fi
       done ;;
+    api-responses)
+      # An answer per call (byte 0) and status (byte 1), then headers, an empty line and the body: each response
+      # shape that carries signed items, with the generated tokens as its items (APIFuzzEntryPoints.answer).
+      python3 - "$dir" "$vectors"/generated/*.jws <<'PY'
+import json, sys
+out, files = sys.argv[1], sys.argv[2:]
+tokens = [open(name, encoding="utf-8").read().strip() for name in files][:6]
+envelope = {"bundleId": "com.example.jwsverify", "appAppleId": 1234, "environment": "Sandbox"}
+bodies = [
+    (0, {"signedTransactionInfo": tokens[0]}),
+    (1, dict(envelope, revision="r1", hasMore=True, signedTransactions=tokens[:3])),
+    (2, dict(envelope, data=[{"subscriptionGroupIdentifier": "21482456", "lastTransactions": [
+        {"status": 1, "signedTransactionInfo": tokens[0], "signedRenewalInfo": tokens[1]}]}])),
+    (3, {"revision": "r1", "hasMore": False, "signedTransactions": tokens[:2]}),
+    (4, {"paginationToken": "p1", "hasMore": True, "notificationHistory": [{"signedPayload": tokens[2]}]}),
+    (5, {"signedTransactions": tokens[:2]}),
+    (6, {"signedAppTransactionInfo": tokens[3]}),
+]
+for index, (call, body) in enumerate(bodies):
+    with open(f"{out}/answer-{index}", "wb") as f:
+        f.write(bytes([call, 0]) + b"Content-Type: application/json\n\n" + json.dumps(body).encode())
+with open(f"{out}/error-429", "wb") as f:
+    f.write(bytes([0, 3]) + b"Retry-After: 7\n\n" + b'{"errorCode": 4290000, "errorMessage": "Rate limit exceeded."}')
+PY
+      ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
   esac
   echo "corpus/$target: $(find "$dir" -type f | wc -l) files"

@@ -5,7 +5,7 @@
 # libFuzzer's reproducer is then in Fuzz/artifacts/TARGET/.
 #
 # Usage: Fuzz/run.sh [--no-asan | --replay] TARGET SECONDS [extra libFuzzer flags...]
-#   TARGET: jws-parser | verifier | models | inspect | chains | receipts
+#   TARGET: jws-parser | verifier | models | inspect | chains | receipts | api-responses
 #   --no-asan  build with -sanitize=fuzzer only (in .build-fuzzer-only): 2.5-3.5x the executions per
 #              second for the targets that decode and verify, at the price of AddressSanitizer's memory
 #              checks and LeakSanitizer. Crashes (every Swift runtime check traps), timeouts and
@@ -29,8 +29,8 @@ target=$1
 seconds=$2
 shift 2
 case "$target" in
-  jws-parser|verifier|models|inspect|chains|receipts) ;;
-  *) echo "Error: unknown target '$target' (jws-parser, verifier, models, inspect, chains, receipts)" >&2; exit 64 ;;
+  jws-parser|verifier|models|inspect|chains|receipts|api-responses) ;;
+  *) echo "Error: unknown target '$target' (jws-parser, verifier, models, inspect, chains, receipts, api-responses)" >&2; exit 64 ;;
 esac
 
 if [ "$mode" = fuzzer-only ]; then

@@ -31,6 +31,12 @@ Config (JSON):
       declaredLength             optional: the Content-Length to declare (default: the bytes sent),
                                  larger than the bytes sent for a connection that ends early
       delay                      optional seconds to wait before answering
+      endless                    optional {chunk, interval, declaredLength, encoding, seconds}: instead of
+                                 the body, bytes `a` without end, in chunks of `chunk` bytes (default 65536)
+                                 every `interval` seconds (default 0), chunked (Transfer-Encoding) unless
+                                 `declaredLength` gives a Content-Length; with encoding "gzip", a gzip stream
+                                 of 1 MiB of zeros per chunk (a compression bomb); it stops when the client
+                                 goes away or after `seconds` (default 120): a hostile server
 A request that passes every check but matches no route gets 404 with Apple's TransactionIdNotFound
 body (for paths with an id) or GeneralBadRequest.
 
@@ -47,6 +53,7 @@ import sys
 import threading
 import time
 import uuid
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -747,6 +754,8 @@ def make_handler(emulator):
             if response.get("delay"):
                 time.sleep(float(response["delay"]))
             headers = dict(response.get("headers") or {})
+            if "endless" in response:
+                return self.serve_endless(int(response.get("status", 200)), headers, response["endless"])
             if "json" in response:
                 data = json.dumps(response["json"]).encode()
                 headers.setdefault("Content-Type", "application/json")
@@ -758,6 +767,42 @@ def make_handler(emulator):
             if "truncate" in response:
                 data = data[: int(response["truncate"])]
             self.send(int(response.get("status", 200)), headers, data, declared)
+
+        def serve_endless(self, status, headers, spec):
+            chunk = b"a" * int(spec.get("chunk", 65536))
+            compressor = None
+            if spec.get("encoding") == "gzip":
+                # A compression bomb without end: each chunk of zeros is about a thousandth of its size on the wire.
+                compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+                chunk = b"\0" * (1 << 20)
+                headers["Content-Encoding"] = "gzip"
+            interval = float(spec.get("interval", 0))
+            declared = spec.get("declaredLength")
+            deadline = time.monotonic() + float(spec.get("seconds", 120))
+            self.close_connection = True
+            try:
+                self.send_response(status)
+                for name, value in headers.items():
+                    self.send_header(name, str(value))
+                if declared is not None:
+                    self.send_header("Content-Length", str(declared))
+                else:
+                    self.send_header("Transfer-Encoding", "chunked")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                while time.monotonic() < deadline:
+                    data = chunk
+                    if compressor is not None:
+                        data = compressor.compress(chunk) + compressor.flush(zlib.Z_SYNC_FLUSH)
+                    if declared is not None:
+                        self.wfile.write(data)
+                    else:
+                        self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+                    self.wfile.flush()
+                    if interval:
+                        time.sleep(interval)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
 
         def send(self, status, headers, data, declared=None):
             try:

@@ -53,7 +53,7 @@ static int classify_private_key(EVP_PKEY *key, char *found, size_t capacity) {
         char group[64] = {0};
         size_t group_length = 0;
         if (EVP_PKEY_get_group_name(key, group, sizeof group, &group_length) != 1 || group_length == 0) {
-            set_found(found, capacity, "an EC key with explicit curve parameters");
+            set_found(found, capacity, "explicit curve parameters");
             return CJWSS_KEY_WRONG_CURVE;
         }
         if (strcmp(group, "prime256v1") != 0) {

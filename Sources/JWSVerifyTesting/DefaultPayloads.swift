@@ -313,16 +313,23 @@ public struct PayloadOverrides: Sendable, Hashable {
         }
     }
 
-    /// Parses `key=value`: the value is JSON when it parses as JSON (`42`, `true`, `null`,
-    /// `"text"`, `{"a":1}`), otherwise the string as written. The key must not be empty.
+    /// Parses `key=value`: the value is JSON when it parses as JSON with the library's strict parser (`42`, `true`,
+    /// `null`, `"text"`, `{"a":1}`), otherwise the string as written. The key must not be empty, and a value that
+    /// starts with `{` or `[` must be JSON (`{"a":1,"a":2}`, a repeated member, is refused, not taken as a string).
     public static func parseAssignment(_ text: String) throws -> (key: String, value: JSONValue) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
             throw JWSTestingError.invalidArgument("expected key=value, got \(text)")
         }
         let key = String(text[..<equals])
         let raw = String(text[text.index(after: equals)...])
-        if let value = try? JSONText.parse(Data(raw.utf8)) {
-            return (key, value)
+        // The library's strict parser: a repeated member is refused, never resolved either way.
+        do throws(JSONParser.Failure) {
+            return (key, try JSONParser.parseValue(Array(raw.utf8)))
+        } catch {
+            if let first = raw.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                throw JWSTestingError.invalidArgument(
+                    "the value of \(key) starts like JSON but is not: \(error.reason) at byte \(error.offset)")
+            }
         }
         return (key, .string(raw))
     }

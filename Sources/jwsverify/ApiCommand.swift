@@ -14,7 +14,7 @@ struct ApiOptions: Equatable, Sendable {
     var call = APICommandCall.testNotification
     /// `--key`, `--key-id`, `--issuer-id`.
     var keyFile = "", keyId = "", issuerId: String?
-    /// `--bundle-id`, `--environment` (default Production), `--root` and `--app-apple-id`: the verifier's.
+    /// `--bundle-id`, `--environment` (by default the server's), `--root` and `--app-apple-id`: the verifier's.
     var trust = VerifyOptions()
     /// `--base-url`: instead of the environment's.
     var baseURL: URL?
@@ -37,13 +37,14 @@ enum ApiCommand {
         help: "Your app's bundle ID (required): the token's and every item's.", defaultValue: nil, allowsEmpty: false,
         \.trust.bundleId)
     static let environment = Declaration.environment(
-        values: ["Production", "Sandbox", "LocalTesting"], help: " The server called and every item's environment.",
-        defaultValue: "Production"
+        values: ["Production", "Sandbox", "LocalTesting"], help: " Every item's, and the server's without --base-url.",
+        defaultValue: "the --base-url server's: Sandbox for Apple's sandbox URL, else Production"
     ) { options, canonical in options.trust.environment = AppStoreEnvironment(rawValue: canonical) }
     static let root = Declaration.root(
         help: "A trusted root certificate, DER or PEM; repeat for several.", defaultValue: "Apple Root CA - G3",
         \.trust.roots)
-    static let appAppleId = Declaration.appAppleId(help: "Your app's Apple ID (Production items).", \.trust.appAppleId)
+    static let appAppleId = Declaration.appAppleId(
+        help: "Your app's Apple ID (Production: required).", \.trust.appAppleId)
     static let baseURL = Declaration.value(
         "--base-url", label: "<url>",
         help: "Call this server instead (local testing, a proxy): https, or http to 127.0.0.1, ::1 or localhost.",
@@ -124,6 +125,10 @@ enum ApiCommand {
                 }
                 if word != "notifications", let name = [start.name, end.name].first(where: parsed.given.contains) {
                     return usage("'\(name)' does not apply to '\(word)'")
+                }
+                // The items must state the server's environment; as for `verify`, Production needs `--app-apple-id`.
+                if options.trust.environments.isEmpty {
+                    options.trust.environment = AppStoreServerAPIClient.environment(ofBaseURL: options.baseURL)
                 }
                 return .success(.api(options))
             }

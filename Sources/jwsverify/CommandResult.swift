@@ -16,9 +16,9 @@ struct CommandResult: Error, Equatable, Sendable {
         CommandResult(stderr: error.text, status: ExitCode.usage)
     }
 
-    /// Input that could not be read: `Error: <message>` on standard error, exit 66.
+    /// Input that could not be read: `Error: <message>` (escaped: it may quote a file) on standard error, exit 66.
     static func inputFailure(_ failure: InputFailure) -> CommandResult {
-        CommandResult(stderr: "Error: \(failure.message)\n", status: ExitCode.noInput)
+        CommandResult(stderr: "Error: \(EscapedText.escaped(failure.message))\n", status: ExitCode.noInput)
     }
 }
 
@@ -26,24 +26,18 @@ struct CommandResult: Error, Equatable, Sendable {
 /// in the shapes the library's ``InputShape`` decides: a token (bare, a JSON string, a `token` or `signedPayload`
 /// object) or an app receipt (its file's bytes, base64 of them, a JSON string of that, a `receipt-data` object).
 struct WholeInput {
-    /// The most bytes of input read into memory; the rest of a larger input is read and discarded.
+    /// The most bytes of input read into memory; reading stops at the first byte past it.
     static let limit = 16 * 1024 * 1024
 
-    /// What an input holds: the token or receipt, or why it holds none in an accepted shape.
-    enum Shaped<Value> {
-        /// The token's text or the receipt's bytes.
-        case value(Value)
-        /// Why there is none (over ``limit``, not UTF-8, no accepted shape), reported as `malformedToken` or
-        /// `malformedReceipt`.
-        case unreadable(String)
-    }
+    /// Why an input holds no token or receipt (over ``limit``, not UTF-8, no shape): `malformedToken` or `…Receipt`.
+    struct Unreadable: Error { var message: String }
 
     /// The bytes kept.
     var bytes: [UInt8]
-    /// The size of the whole input.
-    var total: Int
+    /// Whether the input holds more than ``limit`` bytes (the rest is not read).
+    var overflowed: Bool
 
-    /// Reads the input, keeping at most ``limit`` bytes.
+    /// Reads the input, up to ``limit`` bytes.
     ///
     /// - Parameters:
     ///   - source: The input.
@@ -52,41 +46,38 @@ struct WholeInput {
     ///   whitespace (`no token on standard input`).
     static func read(_ source: InputSource, what: String) -> Result<WholeInput, InputFailure> {
         ByteSource.open(source).flatMap { input in
-            input.readAll(keepingAtMost: limit).flatMap { bytes, total in
-                guard total > limit || !bytes.trimmingASCIIWhitespace().isEmpty else {
+            input.readAll(upTo: limit).flatMap { bytes, overflowed in
+                guard overflowed || !bytes.trimmingASCIIWhitespace().isEmpty else {
                     return .failure(
                         InputFailure(message: "no \(what) \(source == .standardInput ? "on" : "in") \(input.name)"))
                 }
-                return .success(WholeInput(bytes: bytes, total: total))
+                return .success(WholeInput(bytes: bytes, overflowed: overflowed))
             }
         }
     }
 
     /// Why an input over ``limit`` holds no `what`, whose largest size is `maximum`.
     private func overflow(_ what: String, maximum: Int) -> String? {
-        guard total > Self.limit else { return nil }
-        return
-            ("the input is \(total) bytes, over the \(Self.limit)-byte read limit; a \(what) is at most \(maximum) bytes")
+        guard overflowed else { return nil }
+        return "the input is over the \(Self.limit)-byte read limit; a \(what) is at most \(maximum) bytes"
     }
 
     /// The token the input holds.
-    var token: Shaped<String> {
-        if let message = overflow("token", maximum: CompactJWS.defaultMaximumBytes) { return .unreadable(message) }
-        switch InputShape.read(bytes, what: "the input") {
-        case .success(let shaped): return .value(shaped.token?.string ?? "")
-        case .failure(let failure): return .unreadable(failure.message)
+    var token: Result<String, Unreadable> {
+        if let message = overflow("token", maximum: CompactJWS.defaultMaximumBytes) {
+            return .failure(.init(message: message))
+        }
+        return InputShape.read(bytes, what: "the input").map { $0.token?.string ?? "" }.mapError {
+            .init(message: $0.message)
         }
     }
 
     /// The receipt the input holds, as the verifier takes it: raw bytes or base64 text.
-    var receipt: Shaped<[UInt8]> {
+    var receipt: Result<[UInt8], Unreadable> {
         if let message = overflow("receipt", maximum: AppReceiptVerifier.defaultMaximumReceiptBytes) {
-            return .unreadable(message)
+            return .failure(.init(message: message))
         }
-        switch InputShape.receipt(bytes) {
-        case .success(let receipt): return .value(receipt)
-        case .failure(let failure): return .unreadable(failure.message)
-        }
+        return InputShape.receipt(bytes).mapError { .init(message: $0.message) }
     }
 
     /// The receipt of an input that holds one, for `inspect` and `verify`'s hint; nil for any other input (a token).
@@ -94,7 +85,7 @@ struct WholeInput {
     /// An input is a receipt when it is a `receipt-data` object, or when what it holds, raw or in a JSON string,
     /// starts like a receipt (``ReceiptInputDescription/startsLikeReceipt(_:)``).
     var recognizedReceipt: [UInt8]? {
-        guard total <= Self.limit, case .success(let receipt) = InputShape.receipt(bytes) else { return nil }
+        guard !overflowed, case .success(let receipt) = InputShape.receipt(bytes) else { return nil }
         if bytes.trimmingASCIIWhitespace().first == UInt8(ascii: "{") { return receipt }
         return ReceiptInputDescription.startsLikeReceipt(receipt) ? receipt : nil
     }

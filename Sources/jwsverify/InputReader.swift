@@ -15,20 +15,30 @@ struct InputFailure: Error, Equatable, Sendable {
 
 /// A readable file descriptor: standard input or an opened file, read with `read(2)` into bounded buffers.
 ///
+/// A named file is opened without blocking (a FIFO without a writer does not hold `open(2)`); a whole read of one
+/// that is not a regular file must end within ``namedFileTimeoutSeconds``; standard input and `batch` lines wait.
 /// Not `Sendable`: one thread reads it.
 final class ByteSource {
+    /// The longest a whole read of a named FIFO or device waits for its end, in seconds.
+    static let namedFileTimeoutSeconds = 10
+
     /// How the source is named in messages: `standard input` or `'path'`.
     let name: String
     private let descriptor: Int32
     private let owned: Bool
     /// Whether messages start with the name (`--root /x: cannot read: …`), as for a file given to an option.
     private let leadsWithName: Bool
+    /// Whether it is a named file that is not a regular file: reads wait in `poll(2)`, until ``deadline`` if set.
+    private let waitsWithPoll: Bool
+    private var deadline: ContinuousClock.Instant?
 
     private init(descriptor: Int32, name: String, owned: Bool, leadsWithName: Bool = false) {
         self.descriptor = descriptor
         self.name = name
         self.owned = owned
         self.leadsWithName = leadsWithName
+        var status = stat()  // a regular file ignores O_NONBLOCK: its reads never wait on a writer
+        waitsWithPoll = owned && fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
     }
 
     deinit {
@@ -47,55 +57,82 @@ final class ByteSource {
 
     /// Opens a file; `role` (such as `--root file `) prefixes its name in messages.
     static func open(path: String, role: String) -> Result<ByteSource, InputFailure> {
-        let descriptor = path.withCString { systemOpen($0, O_RDONLY) }
-        guard descriptor >= 0 else {
-            return .failure(InputFailure(message: "cannot open \(role)'\(path)': \(Self.reason(errno))"))
-        }
-        return .success(ByteSource(descriptor: descriptor, name: "\(role)'\(path)'", owned: true))
+        open(path, name: "\(role)'\(path)'", leadsWithName: false)
     }
 
     /// Opens a file given to an option (`--root`, `--xcode-certificate`): it is named `--root /x` and
     /// its messages start with that name, `--root /x: cannot open: No such file or directory`.
     static func open(path: String, option: String) -> Result<ByteSource, InputFailure> {
-        let name = "\(option) \(EscapedText.escaped(path))"
-        let descriptor = path.withCString { systemOpen($0, O_RDONLY) }
-        guard descriptor >= 0 else {
-            return .failure(InputFailure(message: "\(name): cannot open: \(Self.reason(errno))"))
-        }
-        return .success(ByteSource(descriptor: descriptor, name: name, owned: true, leadsWithName: true))
+        open(path, name: "\(option) \(EscapedText.escaped(path))", leadsWithName: true)
+    }
+
+    private static func open(_ path: String, name: String, leadsWithName: Bool) -> Result<ByteSource, InputFailure> {
+        let descriptor = path.withCString { systemOpen($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        let code = errno  // before `fstat` in `init` sets it
+        let source = ByteSource(
+            descriptor: descriptor, name: name, owned: descriptor >= 0, leadsWithName: leadsWithName)
+        return descriptor >= 0 ? .success(source) : .failure(source.failure(Self.reason(code), "open"))
     }
 
     /// Reads up to `buffer.count` bytes; 0 at the end of the input.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, InputFailure> {
         while true {
+            if waitsWithPoll {  // poll(2) also waits for a FIFO's first writer, where read(2) would see an end
+                let left = deadline.map { max(0, Int32(clamping: Int(($0 - .now) / .milliseconds(1)) + 1)) } ?? -1
+                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = left == 0 ? 0 : poll(&entry, 1, left)
+                if ready == 0 {
+                    return .failure(failure("no end within \(Self.namedFileTimeoutSeconds) seconds", "read"))
+                }
+                if ready < 0 && errno == EINTR { continue }
+                if ready < 0 { return .failure(failure(Self.reason(errno), "read")) }
+            }
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return .success(count) }
-            if errno == EINTR { continue }
-            let reason = Self.reason(errno)
-            return .failure(
-                InputFailure(
-                    message: leadsWithName ? "\(name): cannot read: \(reason)" : "cannot read \(name): \(reason)"))
+            if errno == EINTR || (waitsWithPoll && (errno == EAGAIN || errno == EWOULDBLOCK)) { continue }
+            return .failure(failure(Self.reason(errno), "read"))
         }
     }
 
-    /// Reads the whole input, keeping at most `limit` bytes; the rest is read and counted, not kept.
-    ///
-    /// - Returns: the kept bytes and the total size of the input.
-    func readAll(keepingAtMost limit: Int) -> Result<(bytes: [UInt8], total: Int), InputFailure> {
-        var kept: [UInt8] = []
-        var total = 0
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let result = chunk.withUnsafeMutableBytes { read(into: $0) }
-            let count: Int
-            switch result {
-            case .success(let value): count = value
-            case .failure(let failure): return .failure(failure)
+    /// A failure to `open` or `read` this source, worded as its messages are.
+    private func failure(_ reason: String, _ verb: String) -> InputFailure {
+        InputFailure(
+            message: leadsWithName ? "\(name): cannot \(verb): \(reason)" : "cannot \(verb) \(name): \(reason)")
+    }
+
+    /// Reads the whole input into one buffer (where a key's bytes are wiped), stopping at the first byte past `limit`.
+    /// - Returns: the bytes, at most `limit`, and whether the input holds more than `limit` bytes.
+    func readAll(upTo limit: Int) -> Result<(bytes: [UInt8], overflowed: Bool), InputFailure> {
+        deadline = waitsWithPoll ? ContinuousClock.now + .seconds(Self.namedFileTimeoutSeconds) : nil
+        var failure: InputFailure?
+        var bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
+            while count <= limit, failure == nil {
+                switch read(into: .init(UnsafeMutableBufferPointer(rebasing: buffer[count...]))) {
+                case .failure(let error): failure = error
+                case .success(let read) where read > 0: count += read
+                case .success: return
+                }
             }
-            if count == 0 { return .success((kept, total)) }
-            total += count
-            let room = max(0, limit - kept.count)
-            if room > 0 { kept.append(contentsOf: chunk[0..<min(room, count)]) }
+        }
+        if let failure { return .failure(failure) }
+        let overflowed = bytes.count > limit
+        if overflowed { bytes.removeLast() }
+        return .success((bytes, overflowed))
+    }
+
+    /// The whole input, at most `limit` bytes (``readAll(upTo:)``); the failure `<name>: over <limit> bytes` past it.
+    func readWhole(limit: Int) -> Result<[UInt8], InputFailure> {
+        readAll(upTo: limit).flatMap { bytes, overflowed in
+            overflowed ? .failure(InputFailure(message: "\(name): over \(limit) bytes")) : .success(bytes)
+        }
+    }
+
+    /// The whole input and its JSON object, by the library's strict parser (a repeated member or a BOM refused).
+    func readJSONObject(limit: Int) -> Result<(bytes: [UInt8], members: [String: JSONValue]), InputFailure> {
+        readWhole(limit: limit).flatMap { bytes in
+            Result { () throws(JSONParser.Failure) in (bytes, try JSONParser.parseObject(bytes)) }.mapError {
+                InputFailure(message: "\(name) does not hold a JSON object: \($0.reason) at byte \($0.offset)")
+            }
         }
     }
 

@@ -71,9 +71,8 @@ enum InspectCommand {
         }
         let token: String
         switch whole.token {
-        case .unreadable(let message):
-            return render(.unreadable(.token, message), options: options)
-        case .value(let value): token = value
+        case .failure(let unreadable): return render(.unreadable(.token, unreadable.message), options: options)
+        case .success(let value): token = value
         }
         return render(.inspecting(token, kind: options.kind, nesting: true), options: options)
     }

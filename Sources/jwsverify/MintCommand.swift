@@ -38,9 +38,9 @@ enum MintCommand {
                 subcommand: .mint))
     }
 
-    /// `Error: <message>` on standard error, exit 1.
+    /// `Error: <message>` on standard error (escaped: it may quote a key's, a request's or a token's bytes), exit 1.
     static func failure(_ message: String) -> CommandResult {
-        CommandResult(stderr: "Error: \(message)\n", status: ExitCode.notVerified)
+        CommandResult(stderr: "Error: \(EscapedText.escaped(message))\n", status: ExitCode.notVerified)
     }
 
     /// `text` as one POSIX shell word: unchanged when it has only safe characters, else in single quotes.

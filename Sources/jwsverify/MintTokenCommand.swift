@@ -122,8 +122,7 @@ enum MintTokenCommand {
         do {
             _ = try PayloadOverrides.parsePathAssignment(string)
         } catch {
-            throw InvalidValue(
-                hint: ". Please provide key=value, such as quantity=2 or data.status=2 for a nested field.")
+            throw InvalidValue(hint: ": \(EscapedText.escaped("\(error)")); such as quantity=2 or data.status=2.")
         }
         options.assignments.append(string)
     }
@@ -229,10 +228,12 @@ enum MintTokenCommand {
             return .inputFailure(MintCommand.loadFailure(error, path: options.pki, receipts: false))
         }
         var merge: [String: JSONValue] = [:]
-        if let path = options.payloadFile {
-            switch readPayloadFile(path) {
+        if let path = options.payloadFile {  // one JSON object, at most 16 MiB, by the library's strict parser
+            switch ByteSource.open(path: path, role: "\(payload.name) file ").flatMap({
+                $0.readJSONObject(limit: 1 << 24)
+            }) {
             case .failure(let failure): return .inputFailure(failure)
-            case .success(let object): merge = object
+            case .success(let read): merge = read.members
             }
         }
         let overrides: PayloadOverrides
@@ -250,21 +251,5 @@ enum MintTokenCommand {
                 "cannot sign token \(error.index + 1) of \(options.count): \(error.underlying)")
         }
         return CommandResult(status: ExitCode.verified)
-    }
-
-    /// Reads the `--payload` file: one JSON object (at most 16 MiB).
-    static func readPayloadFile(_ path: String) -> Result<[String: JSONValue], InputFailure> {
-        let limit = 16 * 1024 * 1024
-        return ByteSource.open(path: path, role: "\(payload.name) file ").flatMap { input in
-            input.readAll(keepingAtMost: limit).flatMap { bytes, total in
-                guard total <= limit else {
-                    return .failure(InputFailure(message: "\(input.name) is over \(limit) bytes"))
-                }
-                guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
-                    return .failure(InputFailure(message: "\(input.name) does not hold a JSON object"))
-                }
-                return .success(members)
-            }
-        }
     }
 }

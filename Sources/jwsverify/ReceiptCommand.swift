@@ -81,8 +81,8 @@ enum ReceiptCommand {
         let outcome: SignedDataOutcome
         switch WholeInput.read(options.input, what: "receipt").map(\.receipt) {
         case .failure(let failure): return .inputFailure(failure)
-        case .success(.unreadable(let message)): outcome = .unreadable(.receipt, message)
-        case .success(.value(let receipt)):
+        case .success(.failure(let unreadable)): outcome = .unreadable(.receipt, unreadable.message)
+        case .success(.success(let receipt)):
             outcome = runner.run(receipt: receipt, deviceIdentifier: options.deviceIdentifier)
         }
         let text =

@@ -102,14 +102,12 @@ enum SignCommand {
         options.nonce = uuid
     }
 
+    /// `--timestamp`: up to 9999-12-31T23:59:59.999Z the milliseconds are exact through `Date`, and so is `iat`.
     static let timestamp = OptionDeclaration<SignOptions>.value(
-        "--timestamp", label: "<ms>", help: "The time in milliseconds since 1970 (a JWS's iat is its seconds).",
+        "--timestamp", label: "<ms>", help: "The time in milliseconds since 1970, up to 9999 (iat: its whole seconds).",
         defaultValue: "now"
     ) { options, string throws(InvalidValue) in
-        guard let value = Int64(string), value >= 0 else {
-            throw InvalidValue(hint: ". Please provide milliseconds since 1970, such as 1698148900000.")
-        }
-        options.timestamp = value
+        options.timestamp = try OptionValue.number(string, in: 0...253_402_300_799_999)
     }
 
     static let request = OptionDeclaration<SignOptions>.text(
@@ -223,13 +221,13 @@ enum SignCommand {
                         productId: options.productId ?? "", allowIntroductoryOffer: options.allowIntroOffer ?? false,
                         transactionId: options.transactionId ?? ""), options)
             case .advancedCommerce:
+                // Its bytes are signed as they are: the strict parser refuses a member Apple might read either way.
                 let json: [UInt8]
-                switch readFile(options.requestFile ?? "", option: request.name, limit: 1 << 20) {
+                switch ByteSource.open(path: options.requestFile ?? "", option: request.name).flatMap({
+                    $0.readJSONObject(limit: 1 << 20)
+                }) {
                 case .failure(let failure): return .inputFailure(failure)
-                case .success(let bytes): json = bytes
-                }
-                guard case .object? = try? JSONDecoder().decode(JSONValue.self, from: Data(json)) else {
-                    return .inputFailure(InputFailure(message: "\(request.name) file is not a JSON object"))
+                case .success(let read): json = read.bytes
                 }
                 let creator = AdvancedCommerceInAppSignatureCreator(
                     signingKey: signingKey, keyId: options.keyId, issuerId: issuer, bundleId: bundle
@@ -240,18 +238,16 @@ enum SignCommand {
                     signingKey: signingKey, keyId: options.keyId, bundleId: bundle)
                 let nonce = options.nonce ?? UUID()
                 let timestamp = options.timestamp ?? Int64(now.timeIntervalSince1970 * 1000)
-                let token = options.appAccountToken ?? ""
                 let signature = try creator.createSignature(
                     productIdentifier: options.productId ?? "", subscriptionOfferID: options.offerId ?? "",
-                    applicationUsername: token, nonce: nonce, timestamp: timestamp)
+                    applicationUsername: options.appAccountToken ?? "", nonce: nonce, timestamp: timestamp)
                 guard options.json else { return CommandResult(stdout: signature + "\n", status: ExitCode.verified) }
-                // The fields of a Retention Messaging promotionalOfferSignatureV1.
-                let object: JSONValue = .object([
-                    "encodedSignature": .string(signature), "productId": .string(options.productId ?? ""),
-                    "nonce": .string(nonce.uuidString.lowercased()), "timestamp": .integer(timestamp),
-                    "keyId": .string(options.keyId), "offerIdentifier": .string(options.offerId ?? ""),
-                    "appAccountToken": .string(token),
-                ])
+                // The library's Retention Messaging promotionalOfferSignatureV1: its UUIDs as signed, lower-cased.
+                let answer = PromotionalOfferSignatureV1(
+                    encodedSignature: signature, productId: options.productId ?? "", nonce: nonce, timestamp: timestamp,
+                    keyId: options.keyId, offerIdentifier: options.offerId ?? "",
+                    appAccountToken: options.appAccountToken.flatMap(UUID.init(uuidString:)))
+                let object = try JSONParser.parseValue(Array(JSONEncoder().encode(answer)))
                 return CommandResult(stdout: JSONWriter.write(object, pretty: true) + "\n", status: ExitCode.verified)
             }
         } catch {
@@ -264,10 +260,8 @@ enum SignCommand {
         guard options.json else { return CommandResult(stdout: token + "\n", status: ExitCode.verified) }
         let parts = token.split(separator: ".")
         func decoded(_ index: Int) -> JSONValue {
-            guard parts.count == 3, let bytes = Base64.decodeURL(parts[index]),
-                let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-            else { return .null }
-            return value
+            (parts.count == 3 ? Base64.decodeURL(parts[index]) : nil).flatMap { try? JSONParser.parseValue($0) }
+                ?? .null
         }
         let object: JSONValue = .object([
             "kind": .string(options.kind.rawValue), "signature": .string(token), "header": decoded(0),
@@ -276,28 +270,17 @@ enum SignCommand {
         return CommandResult(stdout: JSONWriter.write(object, pretty: true) + "\n", status: ExitCode.verified)
     }
 
-    /// Reads the `--key` file, PEM or DER: the result of exit 66 when it cannot be read, 1 when it holds no key.
+    /// Reads the `--key` file, PEM or DER: the result of exit 66 when it cannot be read, 1 when it holds no key. The
+    /// bytes go to the library as they are (it tells PEM from DER), in the one buffer they were read into, zeroed after.
     static func signingKey(_ path: String) -> Result<ES256SigningKey, CommandResult> {
-        switch readFile(path, option: key.name, limit: 65_536) {
+        switch ByteSource.open(path: path, option: key.name).flatMap({ $0.readWhole(limit: 65_536) }) {
         case .failure(let failure): return .failure(.inputFailure(failure))
-        case .success(let bytes):
-            let text = String(decoding: bytes, as: UTF8.self)
+        case .success(var bytes):
+            defer { for index in bytes.indices { bytes[index] = 0 } }
             do {
-                return .success(
-                    text.contains("-----BEGIN ")
-                        ? try ES256SigningKey(pemRepresentation: text) : try ES256SigningKey(derRepresentation: bytes))
+                return .success(try ES256SigningKey(derRepresentation: bytes))
             } catch {
                 return .failure(MintCommand.failure("\(key.name) \(EscapedText.escaped(path)): \(error)"))
-            }
-        }
-    }
-
-    /// Reads a whole file of at most `limit` bytes.
-    static func readFile(_ path: String, option: String, limit: Int) -> Result<[UInt8], InputFailure> {
-        ByteSource.open(path: path, option: option).flatMap { source in
-            source.readAll(keepingAtMost: limit).flatMap { read in
-                read.total <= limit
-                    ? .success(read.bytes) : .failure(InputFailure(message: "\(source.name): over \(limit) bytes"))
             }
         }
     }

@@ -142,15 +142,13 @@ extension VerifyOptions {
         return readCertificate(path, option: VerifyCommand.trust.xcodeCertificate.name).map { (files, $0) }
     }
 
-    /// Reads a certificate file given with `--root` or `--xcode-certificate` (at most 1 MiB is kept).
+    /// Reads a certificate file given with `--root` or `--xcode-certificate`, at most 1 MiB.
     ///
-    /// - Returns: the bytes; an ``InputFailure`` (exit 66) naming the option and the file, such as
-    ///   `--root /x: cannot open: No such file or directory` or `--root /x: empty file, not a certificate`.
+    /// - Returns: the bytes; an ``InputFailure`` (exit 66) naming the option and the file: `--root /x: cannot open:
+    ///   No such file or directory`, `--root /x: empty file, not a certificate`, `--root /x: over 1048576 bytes`.
     static func readCertificate(_ path: String, option: String) -> Result<Data, InputFailure> {
-        switch ByteSource.open(path: path, option: option) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let input):
-            return input.readAll(keepingAtMost: 1024 * 1024).flatMap { bytes, _ in
+        ByteSource.open(path: path, option: option).flatMap { input in
+            input.readWhole(limit: 1 << 20).flatMap { bytes in
                 bytes.isEmpty
                     ? .failure(InputFailure(message: "\(input.name): empty file, not a certificate"))
                     : .success(Data(bytes))

@@ -21,7 +21,7 @@ enum UsableProcessors {
     /// the file or the line cannot be read.
     private static func allowedCount() -> Int? {
         guard case .success(let input) = ByteSource.open(path: "/proc/self/status", role: ""),
-            case .success(let (bytes, _)) = input.readAll(keepingAtMost: 64 * 1024)
+            case .success(let (bytes, _)) = input.readAll(upTo: 64 * 1024)
         else { return nil }
         let prefix = "Cpus_allowed_list:"
         guard

@@ -205,20 +205,22 @@ struct VerificationRunner: Sendable {
         let usesBundledRoot = usesBundledRoot  // captured alone: capturing `self` copies the runner for every token
         outcome.advise {
             FlagAdvice.hint(
-                for: $1, failedStep: $0.failedCheck, environment: verifier.environment, usesBundledRoot: usesBundledRoot)
+                for: $1, failedStep: $0.failedCheck, environment: verifier.environment, usesBundledRoot: usesBundledRoot
+            )
         }
         return outcome
     }
 
     // MARK: Receipts
 
-    /// Verifies one app receipt.
+    /// Verifies one app receipt; refused when ``kind`` names a token kind (`--kind` is a type gate).
     ///
     /// - Parameters:
     ///   - receipt: The receipt file's bytes, or base64 text of them.
     ///   - deviceIdentifier: `--device-guid`, if given.
     ///   - reporting: Whether the outcome carries every check and the chain (`receipt`, `batch --report full`).
     func run(receipt: [UInt8], deviceIdentifier: [UInt8]? = nil, reporting: Bool = true) -> SignedDataOutcome {
+        if let kind { return .receiptRefused(asking: kind, by: VerifyCommand.kind.name, reporting: reporting) }
         let verifier: AppReceiptVerifier
         switch receipts {
         case .success(let value)?: verifier = value

@@ -237,8 +237,8 @@ enum VerifyCommand {
         }
         var outcome: SignedDataOutcome
         switch whole.token {
-        case .unreadable(let message): outcome = .unreadable(.token, message)
-        case .value(let token): outcome = runner.run(token)
+        case .failure(let unreadable): outcome = .unreadable(.token, unreadable.message)
+        case .success(let token): outcome = runner.run(token)
         }
         if outcome.error?.code == .malformedToken, whole.recognizedReceipt != nil {
             outcome.hints.append(FlagAdvice.receiptGivenToVerify)

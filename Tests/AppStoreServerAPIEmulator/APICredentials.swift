@@ -110,6 +110,9 @@ public struct APICredentials: Sendable {
 
     // MARK: Responses
 
+    /// The `subscriptionGroupIdentifier` of the minted transactions (`DefaultPayloads`).
+    public static let subscriptionGroupIdentifier = "21482456"
+
     /// A Get All Subscription Statuses answer of this app in Sandbox: one group whose last transactions are
     /// `count` pairs of a signed transaction and a signed renewal info, each entry's `originalTransactionId` the
     /// one its two items state (as Apple's are).
@@ -127,7 +130,10 @@ public struct APICredentials: Sendable {
             json: .object([
                 "environment": .string("Sandbox"), "bundleId": .string(bundleId), "appAppleId": .integer(appAppleId),
                 "data": .array([
-                    .object(["subscriptionGroupIdentifier": .string("21"), "lastTransactions": .array(last)])
+                    .object([
+                        "subscriptionGroupIdentifier": .string(Self.subscriptionGroupIdentifier),
+                        "lastTransactions": .array(last),
+                    ])
                 ]),
             ]))
     }

@@ -36,11 +36,40 @@ public final class APIEmulatorProcess: @unchecked Sendable {
         public var declaredLength: Int?
         /// Seconds to wait before answering.
         public var delay: Double?
+        /// Instead of a body, bytes without end (a hostile server): see ``Endless``.
+        public var endless: Endless?
+
+        /// A body without end: `chunk` bytes every `interval` seconds, chunked unless `declaredLength` is given, until
+        /// the client goes away or `seconds` passed.
+        public struct Endless: Encodable, Sendable {
+            /// Bytes per write.
+            public var chunk: Int
+            /// Seconds between writes (0: as fast as the connection takes them).
+            public var interval: Double
+            /// The `Content-Length` to declare instead of chunked transfer encoding.
+            public var declaredLength: Int?
+            /// `gzip`: a gzip stream of 1 MiB of zeros per write (a compression bomb), `Content-Encoding: gzip`.
+            public var encoding: String?
+            /// The most seconds the server writes.
+            public var seconds: Double
+
+            /// A body without end.
+            public init(
+                chunk: Int = 65_536, interval: Double = 0, declaredLength: Int? = nil, encoding: String? = nil,
+                seconds: Double = 120
+            ) {
+                self.chunk = chunk
+                self.interval = interval
+                self.declaredLength = declaredLength
+                self.encoding = encoding
+                self.seconds = seconds
+            }
+        }
 
         /// An answer; with no body it is empty.
         public init(
             status: Int = 200, headers: [String: String]? = nil, json: JSONValue? = nil, text: String? = nil,
-            truncate: Int? = nil, declaredLength: Int? = nil, delay: Double? = nil
+            truncate: Int? = nil, declaredLength: Int? = nil, delay: Double? = nil, endless: Endless? = nil
         ) {
             self.status = status
             self.headers = headers
@@ -49,6 +78,7 @@ public final class APIEmulatorProcess: @unchecked Sendable {
             self.truncate = truncate
             self.declaredLength = declaredLength
             self.delay = delay
+            self.endless = endless
         }
 
         /// Apple's error body `{"errorCode": …, "errorMessage": …}` with `status`.

@@ -106,21 +106,26 @@ struct VerifiedResponseTests {
         try #require(SignedDataVerifier.decodeUnverified(token).payload?.originalTransactionId)
     }
 
-    /// A Get All Subscription Statuses body: one group, an entry per (transaction, renewal info, stated original
-    /// transaction id).
-    static func statusesBody(_ entries: [(transaction: String, renewal: String, original: String)]) throws -> Data {
+    /// A Get All Subscription Statuses body: one group (`group`, by default the minted transactions'), an entry per
+    /// (transaction, renewal info, stated original transaction id: none when nil).
+    static func statusesBody(
+        _ entries: [(transaction: String, renewal: String, original: String?)],
+        group: String = "21482456"
+    ) throws -> Data {
         let last: [JSONValue] = entries.map { entry in
-            .object([
-                "status": .integer(1), "originalTransactionId": .string(entry.original),
-                "signedTransactionInfo": .string(entry.transaction), "signedRenewalInfo": .string(entry.renewal),
-            ])
+            var members: [String: JSONValue] = [
+                "status": .integer(1), "signedTransactionInfo": .string(entry.transaction),
+                "signedRenewalInfo": .string(entry.renewal),
+            ]
+            if let original = entry.original { members["originalTransactionId"] = .string(original) }
+            return .object(members)
         }
         return try JSONEncoder().encode(
             JSONValue.object([
                 "environment": .string("Sandbox"), "bundleId": .string(Fixtures.bundleId),
                 "appAppleId": .integer(Fixtures.appAppleId),
                 "data": .array([
-                    .object(["subscriptionGroupIdentifier": .string("g"), "lastTransactions": .array(last)])
+                    .object(["subscriptionGroupIdentifier": .string(group), "lastTransactions": .array(last)])
                 ]),
             ]))
     }
@@ -143,8 +148,8 @@ struct VerifiedResponseTests {
     }
 
     /// Input: a statuses entry whose renewal information belongs to another subscription than the entry states
-    /// (a valid token moved between entries). Expected: that item is `envelopeMismatch` at claims; the others
-    /// verify.
+    /// (a valid token moved between entries). Expected: that item is `envelopeMismatch` at claims, and so is the
+    /// entry's transaction, which it does not pair with; the other entry verifies.
     @Test("an item whose originalTransactionId is not its entry's is envelopeMismatch")
     func statusesEntryMismatch() async throws {
         let minter = try Fixtures.minter()
@@ -157,9 +162,52 @@ struct VerifiedResponseTests {
         ])
         let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
             body: body, as: StatusResponse.self, kind: .subscriptionStatuses)
-        #expect(verified.items.map(\.isVerified) == [true, true, true, false])
+        #expect(verified.items.map(\.isVerified) == [true, false, true, false])
         #expect(verified.items[3].code == .envelopeMismatch && verified.items[3].check == .claims)
         #expect(verified.items[3].path == "data[0].lastTransactions[1].signedRenewalInfo")
+        #expect(verified.items[1].code == .envelopeMismatch && verified.items[1].check == .claims)
+    }
+
+    /// Input: issue #39's pairing: a statuses entry with no `originalTransactionId` of its own that holds one
+    /// subscription's transaction and another's renewal info. Expected: both items `envelopeMismatch` at claims,
+    /// the message naming the two ids (before: both verified); the well-paired entry verifies.
+    @Test("a transaction and a renewal info of different subscriptions in one entry are envelopeMismatch")
+    func statusesSignedPairing() async throws {
+        let minter = try Fixtures.minter()
+        let transactions = try minter.mint(.transaction, parameters: Fixtures.parameters(), count: 2)
+        let renewals = try minter.mint(.renewalInfo, parameters: Fixtures.parameters(), count: 2)
+        let originals = try transactions.map(Self.originalTransactionId)
+        #expect(try renewals.map(Self.originalTransactionId) == originals)
+        let body = try Self.statusesBody([(transactions[0], renewals[0], nil), (transactions[1], renewals[0], nil)])
+        let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
+            body: body, as: StatusResponse.self, kind: .subscriptionStatuses)
+        #expect(verified.items.map(\.isVerified) == [true, false, true, false])
+        for index in [1, 3] {
+            let error = try #require(verified.items[index].error)
+            #expect(error.code == .envelopeMismatch && error.check == .claims)
+            #expect(
+                error.message
+                    == "in data[0].lastTransactions[1], the transaction's originalTransactionId \"\(originals[1])\""
+                    + " is not the renewal info's \"\(originals[0])\"")
+        }
+    }
+
+    /// Input: a statuses group that states another `subscriptionGroupIdentifier` than its transactions. Expected:
+    /// each transaction `envelopeMismatch` at claims naming both groups (before: verified); the renewal infos,
+    /// which state no group, verify.
+    @Test("a transaction of another subscription group than its group's is envelopeMismatch")
+    func statusesGroupMismatch() async throws {
+        let minter = try Fixtures.minter()
+        let transactions = try minter.mint(.transaction, parameters: Fixtures.parameters(), count: 2)
+        let renewals = try minter.mint(.renewalInfo, parameters: Fixtures.parameters(), count: 2)
+        let body = try Self.statusesBody(
+            [(transactions[0], renewals[0], nil), (transactions[1], renewals[1], nil)], group: "99")
+        let verified = try await APIResponseVerifier(verifier: Fixtures.verifier()).verify(
+            body: body, as: StatusResponse.self, kind: .subscriptionStatuses)
+        #expect(verified.items.map(\.isVerified) == [false, false, true, true])
+        let error = try #require(verified.items[0].error)
+        #expect(error.code == .envelopeMismatch && error.check == .claims)
+        #expect(error.message == "the transaction's subscriptionGroupIdentifier \"21482456\" is not its group's \"99\"")
     }
 
     /// Input: Get Transaction Info answered with a valid transaction of another purchase. Expected: the item is
@@ -174,8 +222,35 @@ struct VerifiedResponseTests {
         #expect(other.items[0].code == .envelopeMismatch && other.items[0].check == .claims)
         let own = try await responses.verify(
             body: body, as: TransactionInfoResponse.self, kind: .transactionInfo,
-            requestedTransactionId: try Self.originalTransactionId(token))
+            requestedTransactionId: try #require(SignedDataVerifier.decodeUnverified(token).payload?.transactionId))
         #expect(own.allVerified)
+    }
+
+    /// Input: issue #39's case: Get Transaction Info asked for 1000, answered with the valid renewal 1007 whose
+    /// `originalTransactionId` is 1000. Expected: `envelopeMismatch` at claims (before: verified): asked for an
+    /// original transaction id, Apple answers with that transaction (whose id it is), not a renewal of it; the
+    /// transaction 1000 itself verifies.
+    @Test("Get Transaction Info answered with a renewal of the transaction asked for is envelopeMismatch")
+    func transactionInfoOfRenewal() async throws {
+        func body(_ transactionId: String) throws -> Data {
+            let token = try Fixtures.minter().mint(
+                .transaction, parameters: Fixtures.parameters(),
+                overrides: PayloadOverrides(set: [
+                    "transactionId": .string(transactionId), "originalTransactionId": .string("1000"),
+                ]))[0]
+            return try JSONEncoder().encode(JSONValue.object(["signedTransactionInfo": .string(token)]))
+        }
+        let responses = APIResponseVerifier(verifier: try Fixtures.verifier())
+        let renewal = try await responses.verify(
+            body: try body("1007"), as: TransactionInfoResponse.self, kind: .transactionInfo,
+            requestedTransactionId: "1000")
+        let error = try #require(renewal.items[0].error)
+        #expect(error.code == .envelopeMismatch && error.check == .claims)
+        #expect(error.message == "the item's transactionId \"1007\" is not the one asked for, \"1000\"")
+        let original = try await responses.verify(
+            body: try body("1000"), as: TransactionInfoResponse.self, kind: .transactionInfo,
+            requestedTransactionId: "1000")
+        #expect(original.allVerified)
     }
 
     /// Input: history pages whose envelope leaves out bundleId, or environment. Expected: the response is

@@ -20,15 +20,22 @@ struct ApiCommandTests {
             emulator = try await APIEmulatorProcess(credentials: credentials, routes: try routes(credentials))
         }
 
-        /// `api` with the key, ids, Sandbox, the test root and the emulator's URL, then `arguments`.
-        func run(_ arguments: [String]) throws -> CLI.Run {
-            try CLI.run(
-                ["api"] + arguments + [
-                    "--key", credentials.privateKeyFile.path, "--key-id", credentials.keyId, "--issuer-id",
-                    credentials.issuerId, "--bundle-id", credentials.bundleId, "--environment", "Sandbox", "--root",
-                    credentials.rootFile.path, "--app-apple-id", String(credentials.appAppleId), "--base-url",
-                    emulator.baseURL.absoluteString,
-                ])
+        /// `api` with the key, ids, Sandbox, the test root and the emulator's URL (but the options named in
+        /// `omitting`), then `arguments`.
+        func run(_ arguments: [String], omitting: Set<String> = [], timeout: Double? = nil) throws -> CLI.Run {
+            try CLI.run(self.arguments(arguments, omitting: omitting), timeout: timeout)
+        }
+
+        /// The arguments of ``run(_:omitting:timeout:)``.
+        func arguments(_ arguments: [String], omitting: Set<String> = []) -> [String] {
+            let common = [
+                ("--key", credentials.privateKeyFile.path), ("--key-id", credentials.keyId),
+                ("--issuer-id", credentials.issuerId), ("--bundle-id", credentials.bundleId),
+                ("--environment", "Sandbox"), ("--root", credentials.rootFile.path),
+                ("--app-apple-id", String(credentials.appAppleId)), ("--base-url", emulator.baseURL.absoluteString),
+            ]
+            let options = common.filter { !omitting.contains($0.0) }.flatMap { [$0.0, $0.1] }
+            return ["api"] + arguments + options
         }
 
         /// The result lines on standard output, as JSON objects.
@@ -265,7 +272,7 @@ struct ApiCommandTests {
     func inputAndUsageErrors() throws {
         let missingKey = try CLI.run([
             "api", "transaction", Self.id, "--key", "/nonexistent/AuthKey.p8", "--key-id", "K", "--issuer-id", "I",
-            "--bundle-id", "com.example",
+            "--bundle-id", "com.example", "--environment", "Sandbox",
         ])
         #expect(missingKey.status == 66 && missingKey.stderr.contains("--key"), "\(missingKey.stderr)")
         let noIssuer = try CLI.run([

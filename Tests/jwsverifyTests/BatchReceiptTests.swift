@@ -106,4 +106,30 @@ struct BatchReceiptTests {
         #expect(!run.stdout.contains("\u{1B}") && !run.stdout.contains("\u{202E}"))
         #expect(try lines(run).first?.string("bundleId") == hostile)
     }
+
+    /// Input (issue #39): `batch --kind notification` with trusted roots for tokens and receipts, over a
+    /// `{"signedPayload": <receipt base64>}` line, a bare receipt line and a `{"receipt-data": …}` line. Expected:
+    /// each line refused, `malformedToken` at `format` with kind `notification`, exit 1 (before: each verified as a
+    /// receipt, exit 0); without `--kind` the same receipt verifies.
+    @Test("--kind names a token kind: a receipt line is refused, not verified as a receipt")
+    func kindGatesReceipts() throws {
+        let receipt = try ReceiptFixtures.recent.base64()
+        let input =
+            [
+                "{\"signedPayload\": \"\(receipt)\"}", receipt, "{\"receipt-data\": \"\(receipt)\"}",
+            ].joined(separator: "\n") + "\n"
+        let run = try CLI.run(
+            ["batch", "--kind", "notification", "--environment", "Sandbox"] + Self.roots, stdin: input)
+        #expect(run.status == 1, "\(run.stdout.prefix(600))")
+        let results = try lines(run)
+        #expect(results.count == 3)
+        for result in results {
+            #expect(result["verified"] as? Bool == false)
+            #expect(result.string("code") == "malformedToken" && result.string("check") == "format")
+            #expect(result.string("kind") == "notification")
+            #expect(result.string("message")?.hasPrefix("the input is an app receipt, not a token") == true)
+        }
+        let auto = try CLI.run(["batch", "--environment", "Sandbox"] + Self.roots, stdin: receipt + "\n")
+        #expect(auto.status == 0, "\(auto.stdout.prefix(600))")
+    }
 }

@@ -47,4 +47,26 @@ struct EscapingCommandTests {
         #expect(!message.unicodeScalars.contains { $0.value < 0x20 }, "\(message)")
         #expect(message.contains("\\u001B[2J"))
     }
+
+    /// Input (issue #39): `sign`'s `--key` a PEM file whose label carries ESC, an OSC title sequence ending in BEL,
+    /// a screen clear and a CR. Expected: exit 1, `unreadableKey` naming the label escaped (`\u001B`, `\u0007`,
+    /// `\r`); no ESC, BEL or CR on standard error (before: the label's bytes reached the terminal raw).
+    @Test("a PEM label's control characters in sign's key error are written escaped")
+    func pemLabelIsEscaped() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwsverify-pem-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let label = "X\u{1B}]0;pwned\u{07}\u{1B}[2J\rY"
+        let file = directory.appendingPathComponent("key.p8")
+        try Data("-----BEGIN \(label)-----\nAAAA\n-----END \(label)-----\n".utf8).write(to: file)
+        let run = try CLI.run([
+            "sign", "offer-v1", "--key", file.path, "--key-id", "K", "--bundle-id", "com.example", "--product-id", "p",
+            "--offer-id", "o",
+        ])
+        #expect(run.status == 1, "\(run.stderr)")
+        let escaped = "unreadableKey: found no private key (a PEM block labelled X\\u001B]0;pwned\\u0007"
+        #expect(run.stderr.contains(escaped), "\(run.stderr)")
+        #expect(run.stderr.contains("\\u001B[2J\\rY)"), "\(run.stderr)")
+        #expect(!run.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x0D })
+    }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import jwsverify
+
 /// `jwsverify sign`, run as a process: signatures that openssl verifies with the key's public half, the header and
 /// claims each kind must carry, and the refusals.
 @Suite("jwsverify sign")
@@ -129,6 +131,25 @@ struct SignCommandTests {
                 "encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier", "appAccountToken",
             ])
         #expect(json["timestamp"] as? Int == 1_698_148_900_000)
+        // Issue #39: the token as signed, lower-cased (it was printed as given).
+        #expect(json["appAccountToken"] as? String == "7e3fb20b-4cdb-47cc-936d-99d65f608138")
+    }
+
+    /// Input (issue #39): `--timestamp` at its largest (9999-12-31T23:59:59.999Z), one past it, `Int64.max`, a
+    /// fraction and a negative value. Expected: the largest signs with `iat` exactly its whole seconds,
+    /// 253402300799 (before: through `Double`, with no upper bound); the others exit 64 naming the range.
+    @Test("--timestamp is whole milliseconds from 0 to 9999-12-31T23:59:59.999Z, iat exact")
+    func timestampRange() throws {
+        let offer = ["sign", "offer-v2", "--issuer-id", "i", "--product-id", "p", "--offer-id", "o"] + Self.common
+        let largest = try CLI.run(offer + ["--timestamp", "253402300799999", "--json"])
+        #expect(largest.status == 0, "\(largest.stderr)")
+        let claims = try #require(try largest.json()["claims"] as? [String: Any])
+        #expect(claims["iat"] as? Int == 253_402_300_799)
+        for value in ["253402300800000", "9223372036854775807", "1698148900000.5", "-1"] {
+            let run = try CLI.run(offer + ["--timestamp=\(value)"])
+            #expect(run.status == 64, "\(value): \(run.stderr)")
+            #expect(run.stderr.contains("from 0 to 253402300799999"), "\(value): \(run.stderr)")
+        }
     }
 
     /// Input: wrong keys, missing or foreign flags, an unknown kind. Expected: exit 1 with the key's code and no key
@@ -175,4 +196,25 @@ private func base64URLDecode(_ text: Substring) -> Data? {
     var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
     while base64.count % 4 != 0 { base64 += "=" }
     return Data(base64Encoded: base64)
+}
+
+/// Issue #39: the CLI reads a private key's bytes into one buffer, which it zeroes after use.
+@Suite("key bytes in one buffer")
+struct KeyBufferTests {
+    /// Input: the test key file read as `sign` reads a key. Expected: its bytes, the same as the file's, in the one
+    /// buffer allocated for the limit and one byte (no copy was left behind by growing it).
+    @Test("a key file is read into one buffer, the same bytes")
+    func keyReadOnce() throws {
+        let expected = try [UInt8](Data(contentsOf: URL(fileURLWithPath: SignCommandTests.key)))
+        guard
+            case .success(let bytes) = ByteSource.open(path: SignCommandTests.key, option: "--key").flatMap({
+                $0.readWhole(limit: 65_536)
+            })
+        else {
+            Issue.record("the key file was not read")
+            return
+        }
+        #expect(bytes == expected)
+        #expect(bytes.capacity >= 65_537)
+    }
 }

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Runs the built `jwsverify` binary and finds the test vectors.
 enum CLI {
     /// The package root: the first folder above this file (symlinks resolved) that holds Package.swift.
@@ -74,6 +80,8 @@ enum CLI {
         var stderr: String
         /// The exit status.
         var status: Int32
+        /// Whether the run was still going at its time bound and was ended with `SIGKILL`.
+        var timedOut = false
 
         /// Standard output parsed as one JSON object.
         func json() throws -> [String: Any] {
@@ -85,9 +93,11 @@ enum CLI {
     /// Runs the binary with `arguments`, feeding `stdin` (empty when nil), with `environment` added to
     /// this process's. Output goes through temporary files, so that large outputs cannot fill a pipe and block.
     /// With `onOneProcessor`, the binary runs under `taskset -c N`, N the first processor this process may run on,
-    /// allowed that one alone (as `batch`'s one-processor path needs).
+    /// allowed that one alone (as `batch`'s one-processor path needs). With `timeout` (seconds), a run still going
+    /// then is killed and comes back with ``Run/timedOut`` set.
     static func run(
-        _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], onOneProcessor: Bool = false
+        _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:], onOneProcessor: Bool = false,
+        timeout: Double? = nil
     ) throws -> Run {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "jwsverify-test-\(UUID().uuidString)")
@@ -123,12 +133,78 @@ enum CLI {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        var timedOut = false
+        if let timeout {
+            if exited.wait(timeout: .now() + timeout) == .timedOut {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+                exited.wait()
+            }
+        } else {
+            exited.wait()
+        }
         process.waitUntilExit()
         return Run(
             stdoutData: try Data(contentsOf: outputURL),
             stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
-            status: process.terminationStatus)
+            status: process.terminationStatus, timedOut: timedOut)
+    }
+
+    /// What a measured run printed and returned, and its peak memory.
+    struct MeasuredRun {
+        /// The run: output, status, whether it was killed at its time bound.
+        var run: Run
+        /// The peak resident set size of the binary, in KiB (`ru_maxrss` of `wait4(2)`).
+        var peakKiB: Int
+        /// Seconds from start to exit.
+        var seconds: Double
+    }
+
+    /// Runs the binary with `arguments` and no standard input, spawned and reaped here (`posix_spawn`, `wait4`)
+    /// so that its own peak memory is known; a run still going after `timeout` seconds is killed (`SIGKILL`).
+    static func runMeasured(_ arguments: [String], timeout: Double) throws -> MeasuredRun {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jwsverify-measured-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outputPath = directory.appendingPathComponent("stdout").path
+        let errorPath = directory.appendingPathComponent("stderr").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([binary.path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let start = Date()
+        let spawned = posix_spawn(&pid, binary.path, &actions, nil, argv, environ)
+        try #require(spawned == 0, "posix_spawn: \(spawned)")
+        var status: Int32 = 0
+        var usage = rusage()
+        var timedOut = false
+        while true {
+            let reaped = wait4(pid, &status, WNOHANG, &usage)
+            if reaped == pid { break }
+            try #require(reaped == 0 || errno == EINTR, "wait4: \(errno)")
+            if Date().timeIntervalSince(start) > timeout && !timedOut {
+                timedOut = true
+                kill(pid, SIGKILL)
+            }
+            usleep(20_000)
+        }
+        let seconds = Date().timeIntervalSince(start)
+        // The exit status (WEXITSTATUS), or 128 + the signal that ended it.
+        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let run = Run(
+            stdoutData: try Data(contentsOf: URL(fileURLWithPath: outputPath)),
+            stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errorPath)), as: UTF8.self),
+            status: exit, timedOut: timedOut)
+        return MeasuredRun(run: run, peakKiB: usage.ru_maxrss, seconds: seconds)
     }
 
     /// The first processor in this process's `Cpus_allowed_list` (`/proc/self/status`), such as `2` of `2-3,6`.

@@ -1,8 +1,23 @@
 import Foundation
+import JWSVerify
 
 extension AppStoreServerAPIClient {
     /// The loopback hosts a base URL may reach over plain `http` (a local emulator, a test server).
     public static let loopbackHosts: Set<String> = ["127.0.0.1", "::1", "localhost"]
+
+    /// The environment whose items a server at `baseURL` answers with, for a verifier that takes the environment of
+    /// the server it calls: Sandbox for Apple's sandbox host, LocalTesting for the local-testing base URL's host, and
+    /// Production for Apple's production host, for no URL and for any other server (a proxy, an emulator: the
+    /// strictest claims, which need the app's Apple id; say so explicitly for one that answers for Sandbox).
+    ///
+    /// - Parameter baseURL: The base URL called, or nil for the default (production).
+    /// - Returns: the environment its items must state.
+    public static func environment(ofBaseURL baseURL: URL?) -> AppStoreEnvironment {
+        let host = baseURL?.host?.lowercased()
+        if host == sandboxURL.host?.lowercased() { return .sandbox }
+        if host == localTestingURL.host?.lowercased() { return .localTesting }
+        return .production
+    }
 
     /// Checks that `url` can be a base URL: every request sends the bearer token there.
     ///

@@ -402,7 +402,14 @@ public final class AppStoreServerAPIClient: Sendable {
     // MARK: - Verified responses
 
     /// The same endpoints, each signed item of their responses verified by `verifier`.
-    public func verifying(with verifier: SignedDataVerifier) -> VerifyingAPIClient {
-        VerifyingAPIClient(client: self, verifier: verifier)
+    ///
+    /// - Parameters:
+    ///   - verifier: The verifier of every signed item.
+    ///   - pagingLimits: The bounds of every paged call (``PagingLimits/default`` unless given).
+    /// - Returns: the verifying client.
+    public func verifying(
+        with verifier: SignedDataVerifier, pagingLimits: PagingLimits = .default
+    ) -> VerifyingAPIClient {
+        VerifyingAPIClient(client: self, verifier: verifier, pagingLimits: pagingLimits)
     }
 }

@@ -38,11 +38,14 @@ public struct APIError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The request could not be made: an identifier that does not fit in a URL path, an unencodable body,
         /// an environment with no base URL (Xcode).
         public static let invalidRequest = Kind(rawValue: "invalidRequest")
+        /// A paged call reached one of its ``PagingLimits`` (pages, items, or empty pages in a row); the message
+        /// names which. The pages before were delivered.
+        public static let pagingLimitReached = Kind(rawValue: "pagingLimitReached")
 
         /// Every kind, in the order above.
         public static let all: [Kind] = [
             .httpError, .malformedResponse, .responseTooLarge, .timedOut, .cancelled, .network, .authentication,
-            .invalidRequest,
+            .invalidRequest, .pagingLimitReached,
         ]
     }
 

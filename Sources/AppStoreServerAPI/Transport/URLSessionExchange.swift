@@ -14,9 +14,19 @@ import Synchronization
 /// buffers the whole body before the caller can bound it (`URLSession.behaviour(for:)` in
 /// swift-corelibs-foundation). So a shared session could not stop reading at ``APIRequest/maximumResponseBytes``.
 ///
-/// On every path the continuation is resumed exactly once and the session is invalidated: cancelled before the
-/// exchange starts (no session is made), timed out, cancelled, a body over the bound (the task is cancelled and
-/// the session invalidated at once), and a normal end (the session is invalidated once its task completed).
+/// Memory stays bounded whatever the server sends: a response whose `Content-Length` is over the bound is refused
+/// before its body is read; the body's bytes are counted as they arrive (after any `Content-Encoding` was decoded,
+/// so a compression bomb counts what it inflates to) and the exchange ends at the first byte past the bound; every
+/// chunk that arrives after the end is dropped at once. A delegate callback never waits: the task is cancelled and
+/// the session invalidated on a queue of their own (``endAsynchronously(_:_:)``), because `invalidateAndCancel()`
+/// called from the session's own (serial) delegate queue waits for the session's work queue, which is busy while an
+/// endless body keeps arriving, and every chunk queued behind the waiting callback held its bytes: the continuation
+/// was not resumed (the timeout could not end the call: its end found the exchange already finished) and memory
+/// grew by the rate of the connection.
+///
+/// On every path the continuation is resumed exactly once, before the task and session are ended, and the session is
+/// invalidated: cancelled before the exchange starts (no session is made), timed out, cancelled, a body over the
+/// bound (declared or counted), and a normal end (the session is invalidated once its task completed).
 enum URLSessionExchange {
     static func run(
         _ request: URLRequest, like session: URLSession, timeout: Duration, limit: Int, probe: ExchangeProbe? = nil
@@ -43,6 +53,29 @@ enum URLSessionExchange {
         }
     }
 
+    /// Cancels `task` and invalidates `session` on a queue of their own, so that the caller (a delegate callback of
+    /// that session) never waits on the session.
+    static func endAsynchronously(_ task: URLSessionTask?, _ session: URLSession?) {
+        guard task != nil || session != nil else { return }
+        /// `@unchecked Sendable`: `URLSessionTask` and `URLSession` are thread-safe, and the box is only read.
+        final class Ends: @unchecked Sendable {
+            let task: URLSessionTask?
+            let session: URLSession?
+            init(_ task: URLSessionTask?, _ session: URLSession?) {
+                self.task = task
+                self.session = session
+            }
+        }
+        let ends = Ends(task, session)
+        // A queue of its own, not the global pool: both calls wait for the session's work queue (a fraction of a
+        // second, seconds on a loaded machine while data keeps arriving), and a waiting thread of the global pool is
+        // one fewer for Swift concurrency's tasks (their timeouts then fire late).
+        DispatchQueue(label: "URLSessionExchange.end").async {
+            ends.task?.cancel()
+            ends.session?.invalidateAndCancel()
+        }
+    }
+
     /// The delegate of one exchange: makes its session, collects the body up to `limit`, refuses redirects, resumes
     /// the continuation once and invalidates the session.
     final class Collector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -50,6 +83,7 @@ enum URLSessionExchange {
         private struct State {
             var continuation: CheckedContinuation<APIResponse, any Error>?
             var session: URLSession?
+            var task: URLSessionDataTask?
             var body = Data()
             var pendingError: APIError?
             var finished = false
@@ -87,6 +121,7 @@ enum URLSessionExchange {
             let late = state.withLock { state -> Bool in
                 if state.finished { return true }
                 state.session = session
+                state.task = task
                 return false
             }
             if late {
@@ -97,23 +132,29 @@ enum URLSessionExchange {
             }
         }
 
-        /// Ends the exchange with `error` (timeout, cancellation, a body over the bound): cancels the task,
-        /// invalidates the session and resumes the continuation, or keeps the error for ``start`` when the exchange
-        /// has not started yet. Only the first end counts.
+        /// Ends the exchange with `error` (timeout, cancellation, a body over the bound): resumes the continuation,
+        /// then cancels the task and invalidates the session without waiting (``endAsynchronously(_:_:)``), or keeps
+        /// the error for ``start`` when the exchange has not started yet. Only the first end counts. Safe to call from
+        /// a delegate callback.
         func fail(_ error: APIError) {
-            let (continuation, session) = state.withLock { state in
+            let (continuation, task, session) = state.withLock { state in
                 guard !state.finished, state.continuation != nil else {
                     if !state.finished { state.pendingError = error }
-                    return (nil as CheckedContinuation<APIResponse, any Error>?, nil as URLSession?)
+                    return (
+                        nil as CheckedContinuation<APIResponse, any Error>?, nil as URLSessionDataTask?,
+                        nil as URLSession?
+                    )
                 }
                 state.finished = true
-                let result = (state.continuation, state.session)
+                let result = (state.continuation, state.task, state.session)
                 state.continuation = nil
+                state.task = nil
                 state.session = nil
+                state.body = Data()
                 return result
             }
-            session?.invalidateAndCancel()
             if let continuation { resume(continuation, with: .failure(error)) }
+            URLSessionExchange.endAsynchronously(task, session)
         }
 
         private func resume(
@@ -123,8 +164,27 @@ enum URLSessionExchange {
             continuation.resume(with: result.mapError { $0 as any Error })
         }
 
+        /// Refuses a response whose declared `Content-Length` is over the bound before any of its body is read.
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @Sendable @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            let declared = response.expectedContentLength
+            guard declared > Int64(limit) else {
+                completionHandler(.allow)
+                return
+            }
+            // FoundationNetworking ignores the disposition: `fail` cancels the task itself.
+            completionHandler(.cancel)
+            fail(
+                APIError(
+                    kind: .responseTooLarge,
+                    message: "the response declares a body of \(declared) bytes, over the limit of \(limit) bytes"))
+        }
+
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             let over = state.withLock { state -> Bool in
+                // After the end, a chunk still arriving is dropped at once.
                 guard !state.finished else { return false }
                 if state.body.count + data.count > limit { return true }
                 state.body.append(data)
@@ -153,12 +213,14 @@ enum URLSessionExchange {
                 state.finished = true
                 let result = (state.continuation, state.body)
                 state.continuation = nil
+                state.task = nil
                 state.session = nil
+                state.body = Data()
                 return result
             }
             guard let continuation else { return }
-            session.finishTasksAndInvalidate()
             resume(continuation, with: Self.result(of: task, error: error, body: body))
+            session.finishTasksAndInvalidate()
         }
 
         func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {

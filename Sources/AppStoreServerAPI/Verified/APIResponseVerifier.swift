@@ -26,8 +26,9 @@ public struct APIResponseVerifier: Sendable {
     ///   - kind: Which response it is (where its signed members are).
     ///   - page: The page number to record in each item.
     ///   - requestedTransactionId: The transaction id the call named, for a response that answers for that one
-    ///     transaction (`APIResponseKind.itemIsRequestedTransaction`): its item must have that `transactionId` or
-    ///     `originalTransactionId` (`envelopeMismatch` otherwise: a valid token of another purchase).
+    ///     transaction (`APIResponseKind.itemIsRequestedTransaction`): its item must have that `transactionId`
+    ///     (`envelopeMismatch` otherwise: a valid token of another transaction, a renewal of the one asked for
+    ///     included).
     /// - Returns: the response with every item's verification.
     /// - Throws: ``APIError`` of kind `malformedResponse` when the body is not the response's JSON.
     public func verify<Response: Decodable & Sendable>(
@@ -39,20 +40,27 @@ public struct APIResponseVerifier: Sendable {
         let response = try AppStoreServerAPIClient.decode(Response.self, from: object)
         let envelope = kind.envelopeStatesApp ? Envelope(object) : nil
         let envelopeMismatch = envelope.flatMap { disagreement(of: $0) }
+        let found = kind.signedItems(in: object)
+        var results: [VerificationResult<DecodedPayload>] = []
+        for item in found {
+            results.append(await verifier.verifyAndDecode(signedData: item.token ?? "", as: item.kind))
+        }
+        // Items of one entry are checked against each other once all are decoded (transactions come before
+        // renewal infos in the table's order).
+        let pairing = kind.pairsEntryItems ? pairingDisagreements(found, results) : [:]
         var items: [VerifiedItem] = []
-        for (index, found) in kind.signedItems(in: object).enumerated() {
-            let token = found.token ?? ""
-            let result = await verifier.verifyAndDecode(signedData: token, as: found.kind)
+        for (index, (item, result)) in zip(found, results).enumerated() {
             let mismatch = result.payload.flatMap { payload in
                 envelope.flatMap { disagreement(of: payload, with: $0) }
                     ?? disagreement(
-                        of: payload, with: found,
+                        of: payload, with: item,
                         requested: kind.itemIsRequestedTransaction ? requestedTransactionId : nil)
+                    ?? pairing[index]
             }
             items.append(
                 VerifiedItem(
-                    page: page, index: index, path: found.path, kind: found.kind, token: token, result: result,
-                    envelopeMismatch: mismatch))
+                    page: page, index: index, path: item.path, kind: item.kind, token: item.token ?? "",
+                    result: result, envelopeMismatch: mismatch))
         }
         return VerifiedResponse(
             response: response, kind: kind, page: page, items: items, envelopeMismatch: envelopeMismatch)
@@ -108,18 +116,57 @@ public struct APIResponseVerifier: Sendable {
     }
 
     /// How a verified item disagrees with what stands beside it or with the call, if it does: the
-    /// `originalTransactionId` its entry states (a `lastTransactions` entry), and the transaction id asked for.
+    /// `originalTransactionId` its entry states (a `lastTransactions` entry), the `subscriptionGroupIdentifier` its
+    /// group states, and the transaction id asked for (exactly the item's `transactionId`).
     func disagreement(
         of payload: DecodedPayload, with found: APIResponseKind.SignedItem, requested: String?
     ) -> VerificationError? {
         if let stated = found.statedOriginalTransactionId, let item = payload.originalTransactionId, item != stated {
             return mismatch("the item's originalTransactionId \"\(item)\" is not its entry's \"\(stated)\"")
         }
-        if let requested, payload.transactionId != requested, payload.originalTransactionId != requested {
+        if case .transaction = payload, let stated = found.statedSubscriptionGroupIdentifier,
+            payload.subscriptionGroupIdentifier != stated
+        {
+            let item = payload.subscriptionGroupIdentifier.map { "\"\($0)\"" } ?? "none"
+            return mismatch("the transaction's subscriptionGroupIdentifier \(item) is not its group's \"\(stated)\"")
+        }
+        if let requested, payload.transactionId != requested {
             let item = payload.transactionId ?? "none"
             return mismatch("the item's transactionId \"\(item)\" is not the one asked for, \"\(requested)\"")
         }
         return nil
+    }
+
+    /// The items, by index, whose signed partner in the same entry disagrees with them: a transaction and a renewal
+    /// info of one `lastTransactions` entry must state the same `originalTransactionId` (both signed; the entry's
+    /// own member is unsigned and may be absent). Both items of a disagreeing pair get the mismatch.
+    func pairingDisagreements(
+        _ found: [APIResponseKind.SignedItem], _ results: [VerificationResult<DecodedPayload>]
+    ) -> [Int: VerificationError] {
+        var byEntry: [String: (transaction: Int?, renewalInfo: Int?)] = [:]
+        for (index, item) in found.enumerated() {
+            switch item.kind {
+            case .transaction: byEntry[item.entryPath, default: (nil, nil)].transaction = index
+            case .renewalInfo: byEntry[item.entryPath, default: (nil, nil)].renewalInfo = index
+            default: break
+            }
+        }
+        var disagreements: [Int: VerificationError] = [:]
+        for (entry, pair) in byEntry {
+            guard let transaction = pair.transaction, let renewalInfo = pair.renewalInfo,
+                let transactionPayload = results[transaction].payload,
+                let renewalPayload = results[renewalInfo].payload
+            else { continue }
+            let first = transactionPayload.originalTransactionId
+            let second = renewalPayload.originalTransactionId
+            guard first != second else { continue }
+            let error = mismatch(
+                "in \(entry), the transaction's originalTransactionId \(first.map { "\"\($0)\"" } ?? "none") is not"
+                    + " the renewal info's \(second.map { "\"\($0)\"" } ?? "none")")
+            disagreements[transaction] = error
+            disagreements[renewalInfo] = error
+        }
+        return disagreements
     }
 
     private func mismatch(_ message: String) -> VerificationError {

@@ -4,8 +4,10 @@ import Foundation
 ///
 /// Iteration ends after the page whose `hasMore` is false. A page that says `hasMore` but gives no cursor, or the
 /// same cursor again, is delivered, and the next call throws an ``APIError`` of kind `malformedResponse` (a server
-/// cannot make the client loop, and no item is dropped). An API error ends it by being thrown; the pages before
-/// it were delivered.
+/// cannot make the client loop, and no item is dropped). A page that says `hasMore` after which one of the
+/// ``PagingLimits`` would be passed (``limits``: pages, items, empty pages in a row) is delivered, and the next call
+/// throws an ``APIError`` of kind `pagingLimitReached` naming the bound, so that fresh cursors cannot make the client
+/// loop either. An API error ends it by being thrown; the pages before it were delivered.
 public struct VerifiedPages<Response: Sendable>: AsyncSequence, Sendable {
     /// A page: the response, its items verified.
     public typealias Element = VerifiedResponse<Response>
@@ -18,28 +20,52 @@ public struct VerifiedPages<Response: Sendable>: AsyncSequence, Sendable {
         )
 
     let fetch: Fetch
+    /// The bounds of the iteration.
+    public let limits: PagingLimits
 
-    init(fetch: @escaping Fetch) {
+    init(limits: PagingLimits = .default, fetch: @escaping Fetch) {
+        self.limits = limits
         self.fetch = fetch
     }
 
     /// An iterator from the first page.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(fetch: fetch)
+        Iterator(limits: limits, fetch: fetch)
     }
 
     /// Fetches and verifies one page per call to ``next()``.
     public struct Iterator: AsyncIteratorProtocol {
         let fetch: Fetch
+        let limits: PagingLimits
         var cursor: String?
         /// Every cursor followed so far: a page that points back at any of them ends the sequence.
         var seen: Set<String> = []
         var page = 0
+        /// The signed items delivered so far, and the empty pages that said `hasMore` just before this one.
+        var items = 0
+        var emptyInARow = 0
         var done = false
         var pending: APIError?
 
-        init(fetch: @escaping Fetch) {
+        init(limits: PagingLimits, fetch: @escaping Fetch) {
+            self.limits = limits
             self.fetch = fetch
+        }
+
+        /// Why no page may follow the one just delivered, though it says more do: the bound it reached.
+        private func boundReached() -> String? {
+            if page >= limits.maximumPages {
+                return "the call reached its limit of \(limits.maximumPages) pages (PagingLimits.maximumPages)"
+            }
+            if items >= limits.maximumItems {
+                return "the call reached its limit of \(limits.maximumItems) items (PagingLimits.maximumItems),"
+                    + " with \(items)"
+            }
+            if emptyInARow >= limits.maximumConsecutiveEmptyPages {
+                return "\(emptyInARow) pages in a row held no item but said more pages follow"
+                    + " (PagingLimits.maximumConsecutiveEmptyPages: \(limits.maximumConsecutiveEmptyPages))"
+            }
+            return nil
         }
 
         /// The next page, or `nil` after the last.
@@ -59,7 +85,13 @@ public struct VerifiedPages<Response: Sendable>: AsyncSequence, Sendable {
                 throw error
             }
             page += 1
-            if hasMore {
+            items += response.items.count
+            emptyInARow = response.items.isEmpty ? emptyInARow + 1 : 0
+            if hasMore, let bound = boundReached() {
+                done = true
+                pending = APIError(
+                    kind: .pagingLimitReached, message: "page \(page - 1) says more pages follow, but \(bound)")
+            } else if hasMore {
                 // Any cursor seen before, not only the last, would start a cycle: r1, r2, r1, ...
                 if let next, !next.isEmpty, next != cursor, !seen.contains(next) {
                     seen.insert(next)

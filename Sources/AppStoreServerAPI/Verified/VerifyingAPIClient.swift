@@ -11,11 +11,16 @@ public struct VerifyingAPIClient: Sendable {
     public let client: AppStoreServerAPIClient
     /// The verifier of every item.
     public var verifier: SignedDataVerifier { responses.verifier }
+    /// The bounds of every paged call (``transactionHistory(anyTransactionId:transactionHistoryRequest:version:)``,
+    /// ``refundHistory(anyTransactionId:)``, ``notificationHistory(notificationHistoryRequest:)``): pages, items and
+    /// empty pages in a row; ``PagingLimits/default`` unless set.
+    public var pagingLimits: PagingLimits
     let responses: APIResponseVerifier
 
-    init(client: AppStoreServerAPIClient, verifier: SignedDataVerifier) {
+    init(client: AppStoreServerAPIClient, verifier: SignedDataVerifier, pagingLimits: PagingLimits = .default) {
         self.client = client
         self.responses = APIResponseVerifier(verifier: verifier)
+        self.pagingLimits = pagingLimits
     }
 
     /// Get Transaction Info, its transaction verified.
@@ -46,7 +51,7 @@ public struct VerifyingAPIClient: Sendable {
         anyTransactionId: String, transactionHistoryRequest: TransactionHistoryRequest = TransactionHistoryRequest(),
         version: AppStoreServerAPIClient.GetTransactionHistoryVersion = .v2
     ) -> VerifiedPages<HistoryResponse> {
-        VerifiedPages { cursor, page throws(APIError) in
+        VerifiedPages(limits: pagingLimits) { cursor, page throws(APIError) in
             let response = try await getTransactionHistory(
                 anyTransactionId: anyTransactionId, revision: cursor,
                 transactionHistoryRequest: transactionHistoryRequest, version: version, page: page)
@@ -82,7 +87,7 @@ public struct VerifyingAPIClient: Sendable {
 
     /// Every page of Get Refund History, fetched and verified one after the other.
     public func refundHistory(anyTransactionId: String) -> VerifiedPages<RefundHistoryResponse> {
-        VerifiedPages { cursor, page throws(APIError) in
+        VerifiedPages(limits: pagingLimits) { cursor, page throws(APIError) in
             let response = try await getRefundHistory(anyTransactionId: anyTransactionId, revision: cursor, page: page)
             return (
                 response, response.response.hasMore == true ? response.response.revision : nil,
@@ -119,7 +124,7 @@ public struct VerifyingAPIClient: Sendable {
     )
         -> VerifiedPages<NotificationHistoryResponse>
     {
-        VerifiedPages { cursor, page throws(APIError) in
+        VerifiedPages(limits: pagingLimits) { cursor, page throws(APIError) in
             let response = try await getNotificationHistory(
                 paginationToken: cursor, notificationHistoryRequest: notificationHistoryRequest, page: page)
             return (

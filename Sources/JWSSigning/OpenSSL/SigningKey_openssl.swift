@@ -38,7 +38,10 @@ final class OwnedSigningKey: @unchecked Sendable {
         }
         _ = drainOpenSSLErrors()  // the reason says it all; OpenSSL's queue is left empty for the next call
         if let key { return OwnedSigningKey(takingOwnershipOf: key) }
-        let description = String(decoding: found.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // What was found may quote the file (a PEM block's label): escaped, so that no byte of the file reaches a
+        // terminal or a log line as a control character.
+        let description = EscapedText.escaped(
+            String(decoding: found.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         throw keyError(reason: reason, found: description)
     }
 

@@ -167,6 +167,20 @@ package struct SignedDataOutcome: Sendable {
             checks: reporting ? CheckLine.lines(VerificationReport(failure: error)) : [])
     }
 
+    /// An app receipt refused where a token kind was asked for (`batch --kind notification`: the kind is a type gate
+    /// on mixed input): `malformedToken` at the format step, with that kind; `option` names how it was asked.
+    package static func receiptRefused(asking kind: PayloadKind, by option: String, reporting: Bool = true) -> Self {
+        var outcome = refused(
+            .token,
+            VerificationError(
+                .malformedToken, check: .format,
+                "the input is an app receipt, not a token; '\(option) \(kind.rawValue)' accepts \(kind.rawValue) tokens only"
+            ),
+            reporting: reporting)
+        outcome.kind = kind
+        return outcome
+    }
+
     /// ``refused(_:_:reporting:)`` for input that holds nothing of the form in an accepted shape.
     package static func unreadable(_ form: SignedDataForm, _ message: String) -> Self {
         refused(form, VerificationError(form.unreadableCode, check: .format, message))

@@ -59,8 +59,21 @@ public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether the response answers for one transaction, the one whose id the call named (Get Transaction Info):
-    /// its item's `transactionId` or `originalTransactionId` must be that id.
+    /// its item's `transactionId` must be that id.
+    ///
+    /// Apple's documentation of Get Transaction Info: the path's `transactionId` is "the identifier of a transaction
+    /// that belongs to the customer, and which may be an original transaction identifier", and the endpoint gets
+    /// "information about a single transaction". An original transaction identifier is the `transactionId` of the
+    /// purchase that started the subscription ("when a user first purchases a subscription, the transaction
+    /// identifier always matches the original transaction identifier"), so asked for one, the answer is that
+    /// first transaction: a renewal whose `originalTransactionId` is the id asked for is another transaction.
     public var itemIsRequestedTransaction: Bool { self == .transactionInfo }
+
+    /// Whether the signed items of one entry belong together (Get All Subscription Statuses: an entry of
+    /// `lastTransactions` holds one subscription's transaction and renewal info, inside its group's element of
+    /// `data`): the transaction's and the renewal info's `originalTransactionId` must be the same, and the
+    /// transaction's `subscriptionGroupIdentifier` the group's.
+    public var pairsEntryItems: Bool { self == .subscriptionStatuses }
 
     /// One token found in a response.
     public struct SignedItem: Sendable, Hashable {
@@ -73,13 +86,27 @@ public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
         /// The `originalTransactionId` that the object holding the token states beside it, when it does (an entry
         /// of `lastTransactions`): the item's own must be the same.
         public let statedOriginalTransactionId: String?
+        /// The `subscriptionGroupIdentifier` that an object enclosing the token states, when one does (an element
+        /// of a statuses response's `data`): a transaction's own must be the same.
+        public let statedSubscriptionGroupIdentifier: String?
+
+        /// The path of the object that holds the token (`data[0].lastTransactions[1]`); empty for a token at the
+        /// response's top or in an array there. Items of one entry share it.
+        public var entryPath: String {
+            guard let dot = path.lastIndex(of: ".") else { return "" }
+            return String(path[..<dot])
+        }
 
         /// Creates an item.
-        public init(path: String, kind: PayloadKind, token: String?, statedOriginalTransactionId: String? = nil) {
+        public init(
+            path: String, kind: PayloadKind, token: String?, statedOriginalTransactionId: String? = nil,
+            statedSubscriptionGroupIdentifier: String? = nil
+        ) {
             self.path = path
             self.kind = kind
             self.token = token
             self.statedOriginalTransactionId = statedOriginalTransactionId
+            self.statedSubscriptionGroupIdentifier = statedSubscriptionGroupIdentifier
         }
     }
 
@@ -96,32 +123,39 @@ public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
         for member in signedMembers {
             collect(
                 .object(response), steps: member.path.split(separator: ".").map(String.init)[...], path: "",
-                kind: member.kind, into: &items)
+                kind: member.kind, group: nil, into: &items)
         }
         return items
     }
 
+    /// Collects the tokens under `value`; `group` is the `subscriptionGroupIdentifier` an enclosing object states.
     private func collect(
-        _ value: JSONValue, steps: ArraySlice<String>, path: String, kind: PayloadKind, into items: inout [SignedItem]
+        _ value: JSONValue, steps: ArraySlice<String>, path: String, kind: PayloadKind, group: String?,
+        into items: inout [SignedItem]
     ) {
         guard let step = steps.first else {
             switch value {
-            case .string(let token): items.append(SignedItem(path: path, kind: kind, token: token))
-            default: items.append(SignedItem(path: path, kind: kind, token: nil))
+            case .string(let token):
+                items.append(SignedItem(path: path, kind: kind, token: token, statedSubscriptionGroupIdentifier: group))
+            default:
+                items.append(SignedItem(path: path, kind: kind, token: nil, statedSubscriptionGroupIdentifier: group))
             }
             return
         }
         let isArray = step.hasSuffix("[]")
         let name = isArray ? String(step.dropLast(2)) : step
         guard case .object(let members) = value else { return }
+        var group = group
+        if case .string(let value)? = members["subscriptionGroupIdentifier"] { group = value }
         let memberPath = path.isEmpty ? name : path + "." + name
         guard !isArray, steps.count == 1 else {
             guard let member = members[name] else { return }
             guard isArray else {
-                collect(member, steps: steps.dropFirst(), path: memberPath, kind: kind, into: &items)
+                collect(member, steps: steps.dropFirst(), path: memberPath, kind: kind, group: group, into: &items)
                 return
             }
-            collectElements(of: member, steps: steps.dropFirst(), path: memberPath, kind: kind, into: &items)
+            collectElements(
+                of: member, steps: steps.dropFirst(), path: memberPath, kind: kind, group: group, into: &items)
             return
         }
         // The token's own member. One missing, `null` or not a string is an item without a token (it fails
@@ -130,19 +164,25 @@ public enum APIResponseKind: String, Sendable, Hashable, CaseIterable {
         if case .string(let value)? = members["originalTransactionId"] { stated = value }
         var token: String?
         if case .string(let value)? = members[name] { token = value }
-        items.append(SignedItem(path: memberPath, kind: kind, token: token, statedOriginalTransactionId: stated))
+        items.append(
+            SignedItem(
+                path: memberPath, kind: kind, token: token, statedOriginalTransactionId: stated,
+                statedSubscriptionGroupIdentifier: group))
     }
 
     private func collectElements(
-        of member: JSONValue, steps: ArraySlice<String>, path memberPath: String, kind: PayloadKind,
+        of member: JSONValue, steps: ArraySlice<String>, path memberPath: String, kind: PayloadKind, group: String?,
         into items: inout [SignedItem]
     ) {
         guard case .array(let elements) = member else {
-            if member != .null { items.append(SignedItem(path: memberPath, kind: kind, token: nil)) }
+            if member != .null {
+                items.append(
+                    SignedItem(path: memberPath, kind: kind, token: nil, statedSubscriptionGroupIdentifier: group))
+            }
             return
         }
         for (index, element) in elements.enumerated() {
-            collect(element, steps: steps, path: "\(memberPath)[\(index)]", kind: kind, into: &items)
+            collect(element, steps: steps, path: "\(memberPath)[\(index)]", kind: kind, group: group, into: &items)
         }
     }
 }
@@ -160,6 +200,12 @@ extension DecodedPayload {
     /// The transaction's id, for a transaction.
     package var transactionId: String? {
         if case .transaction(let transaction) = self { return transaction.transactionId }
+        return nil
+    }
+
+    /// The subscription group's id, for a transaction.
+    package var subscriptionGroupIdentifier: String? {
+        if case .transaction(let transaction) = self { return transaction.subscriptionGroupIdentifier }
         return nil
     }
 

@@ -45,12 +45,13 @@ struct URLSessionTransportTests {
                 maximumResponseBytes: maximumResponseBytes)
         }
 
-        /// Waits (at most 10 s: invalidation is reported on the session's delegate queue) until every session the
+        /// Waits (at most `wait`: invalidation is reported on the session's delegate queue) until every session the
         /// transport made is invalidated, then expects that and `resumed` resumptions.
         func expectEveryExchangeEnded(
-            made: Int? = nil, resumed: Int, sourceLocation: SourceLocation = #_sourceLocation
+            made: Int? = nil, resumed: Int, within wait: Duration = .seconds(10),
+            sourceLocation: SourceLocation = #_sourceLocation
         ) async throws {
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + wait
             while probe.snapshot.invalidated < probe.snapshot.made, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
@@ -201,5 +202,58 @@ struct URLSessionTransportTests {
             #expect(String(decoding: response.body, as: UTF8.self).contains("signedTransactionInfo"))
         }
         try await fixture.expectEveryExchangeEnded(made: 3, resumed: 3)
+    }
+}
+
+/// ``URLSessionTransport`` against a hostile server on loopback (issue #39): bodies without end, declared too long,
+/// compression bombs and trickles end promptly and cleanly. One at a time: each stream keeps a processor busy.
+@Suite("URLSessionTransport against a hostile server on loopback", .serialized)
+struct URLSessionTransportHostileTests {
+    typealias Fixture = URLSessionTransportTests.Fixture
+
+    /// The hostile answers: chunked, a declared `Content-Length` of 1 GiB, and a gzip stream of zeros (1 MiB inflated
+    /// per write), a write every millisecond.
+    static let endless: [APIEmulatorProcess.Response.Endless] = [
+        .init(interval: 0.001), .init(interval: 0.001, declaredLength: 1 << 30),
+        .init(interval: 0.001, encoding: "gzip"),
+    ]
+
+    /// Input (issue #39): 200 with a body without end from a hostile server: chunked, with a declared
+    /// `Content-Length` of 1 GiB, and a gzip stream of zeros (a compression bomb), a write every millisecond, with a
+    /// bound of 64 KiB and a timeout of 60 s. Expected: `responseTooLarge` within 20 s (before: with a larger
+    /// body, sometimes no end at all, the continuation never resumed), the declared length refused before the body
+    /// ("declares"); the continuation resumed once and the session invalidated.
+    @Test(
+        "a body without end, declared too long or a compression bomb is responseTooLarge, promptly and cleanly",
+        arguments: endless)
+    func endlessBody(endless: APIEmulatorProcess.Response.Endless) async throws {
+        let fixture = try await Fixture([.init(endless: endless)])
+        defer { fixture.finish() }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APIError.self) {
+            try await fixture.transport.send(fixture.request(timeout: .seconds(60), maximumResponseBytes: 64 << 10))
+        }
+        #expect(ContinuousClock.now - started < .seconds(20), "not prompt")
+        #expect(error?.kind == .responseTooLarge)
+        if endless.declaredLength != nil {
+            #expect(
+                error?.message.contains("declares a body of 1073741824 bytes") == true, "\(String(describing: error))")
+        }
+        try await fixture.expectEveryExchangeEnded(made: 1, resumed: 1, within: .seconds(30))
+    }
+
+    /// Input: a server that trickles 16 bytes every 100 ms without end, with a timeout of 2 s. Expected: `timedOut`
+    /// within 20 s; the continuation resumed once and the session invalidated.
+    @Test("a server that trickles bytes without end is timedOut, cleanly")
+    func tricklingBody() async throws {
+        let fixture = try await Fixture([.init(endless: .init(chunk: 16, interval: 0.1))])
+        defer { fixture.finish() }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: APIError.self) {
+            try await fixture.transport.send(fixture.request(timeout: .seconds(2)))
+        }
+        #expect(ContinuousClock.now - started < .seconds(20), "not prompt")
+        #expect(error?.kind == .timedOut)
+        try await fixture.expectEveryExchangeEnded(made: 1, resumed: 1, within: .seconds(30))
     }
 }
