@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds a notification handler the way a user of JWSVerify would: in a throwaway package outside
 # this repository that depends on it exactly as README.md ("Use from Swift") says, with
-# `.package(path: "../JWSVerify")` and `.product(name: "JWSVerify", package: "JWSVerify")`.
+# `.package(path: "../JWSVerify")` and `.product(name: "JWSVerify", package: "JWSVerify")` (and the
+# `PurchaseLedger` product, which keeps what the handler receives).
 #
 #   <temp>/JWSVerify            a symbolic link to this repository (the package identity comes from
 #                               this path's last component, so the link's name is what counts)
@@ -9,9 +10,9 @@
 #     Sources/NotificationServer/Handler.swift
 #                               the first swift block of Docs/Receiving-notifications.md, section
 #                               "6. The handler", as it stands: the code the page shows is the code
-#                               that compiles (NotificationReceiver, AppleAnswer, NotificationStore)
+#                               that compiles (NotificationReceiver, AppleAnswer)
 #     Sources/NotificationServer/main.swift
-#                               an in-memory store keyed by notificationUUID, a verifier for
+#                               a ledger on an in-memory SQLite store, a verifier for
 #                               [.production, .sandbox], one request body read from stdin, the
 #                               status printed
 #
@@ -44,7 +45,10 @@ mkdir -p "$sources"
     targets: [
         .executableTarget(
             name: "NotificationServer",
-            dependencies: [.product(name: "JWSVerify", package: "JWSVerify")]),
+            dependencies: [
+                .product(name: "JWSVerify", package: "JWSVerify"),
+                .product(name: "PurchaseLedger", package: "JWSVerify"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -71,24 +75,13 @@ PYTHON
 cat > "$sources/main.swift" <<'SWIFT'
 import Foundation
 import JWSVerify
-
-/// Notifications by UUID, in memory: a database table with a unique key in a real server.
-actor MemoryStore: NotificationStore {
-    private var stored: [String: (environment: AppStoreEnvironment?, notification: DecodedNotification)] = [:]
-
-    func insertIfAbsent(
-        uuid: String, environment: AppStoreEnvironment?, notification: DecodedNotification
-    ) async throws -> Bool {
-        guard stored[uuid] == nil else { return false }
-        stored[uuid] = (environment, notification)
-        return true
-    }
-}
+import PurchaseLedger
 
 // One request: the body on stdin, the status Apple would get on stdout.
 let verifier = try SignedDataVerifier(
     bundleId: "com.example", appAppleId: 1234, environments: [.production, .sandbox])
-let receiver = NotificationReceiver(verifier: verifier, store: MemoryStore())
+let receiver = NotificationReceiver(
+    ledger: Ledger(store: try SQLiteLedgerStore(path: ":memory:"), verifier: verifier))
 let answer = await receiver.receive(FileHandle.standardInput.readDataToEndOfFile())
 print(answer.rawValue)
 SWIFT

@@ -102,11 +102,11 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// benchmark prints and a test reads to show that every one searches an index.
     package func entitlementQueryPlans() throws(LedgerError) -> [String] {
         let sql = operations.sql
-        let queries: [(String, [SQLValue])] = [
-            (sql.selectOriginalIdsOfAccount, [.text("x"), .null]),
-            (sql.selectTransactionsOfPurchase, [.text("1"), .null]),
-            (sql.selectRenewalsOfPurchase, [.text("1"), .null]),
-        ]
+        let queries: [(String, [SQLValue])] = [true, false].flatMap { transactions in
+            [true, false].map { ofAccount in
+                (sql.selectRecords(transactions: transactions, ofAccount: ofAccount), [.text("1"), .null])
+            }
+        }
         var lines: [String] = []
         try read { connection throws(LedgerError) in
             for (query, values) in queries {

@@ -33,7 +33,8 @@ public struct TransactionRecord: Sendable, Hashable {
     public var subscriptionGroupIdentifier: String?
     /// `signedDate`.
     public var signedDate: Timestamp?
-    /// The freshness rank that decided this version (by `signedDate`, a revocation, then the token's bytes).
+    /// The freshness rank that decided this version (by `signedDate`, a revocation, then the token's bytes); empty
+    /// in the records of an entitlements query (``LedgerStore/records(for:environment:)``).
     public var rank: [UInt8]
 
     /// The record of a verified transaction, or nil when it has no `transactionId` or `originalTransactionId`.

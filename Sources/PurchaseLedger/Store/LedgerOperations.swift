@@ -75,27 +75,25 @@ package struct LedgerOperations: Sendable {
     package func records(
         for query: EntitlementQuery, environment: String?, in session: some SQLSession
     ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
-        let purchases: [String]
+        let key: String
+        let ofAccount: Bool
         switch query {
-        case .originalTransactionId(let id): purchases = [id]
-        case .appAccountToken(let token):
-            var ids: [String] = []
-            try session.query(sql.selectOriginalIdsOfAccount, [.text(token), environment.map(SQLValue.text) ?? .null]) {
-                if case .text(let id) = $0.value(0) { ids.append(id) }
-            }
-            purchases = ids
+        case .originalTransactionId(let id): (key, ofAccount) = (id, false)
+        case .appAccountToken(let token): (key, ofAccount) = (token, true)
         }
+        let values: [SQLValue] = [.text(key), environment.map(SQLValue.text) ?? .null]
         var transactions: [TransactionRecord] = []
         var renewals: [RenewalRecord] = []
         var unreadable = false
-        for id in purchases {
-            let values: [SQLValue] = [.text(id), environment.map(SQLValue.text) ?? .null]
-            try session.query(sql.selectTransactionsOfPurchase, values) { row in
-                if let record = sql.transactionRecord(row) { transactions.append(record) } else { unreadable = true }
+        try session.query(sql.selectRecords(transactions: true, ofAccount: ofAccount), values) { row in
+            if let record = sql.transactionRecord(row, ranked: false) {
+                transactions.append(record)
+            } else {
+                unreadable = true
             }
-            try session.query(sql.selectRenewalsOfPurchase, values) { row in
-                if let record = sql.renewalRecord(row) { renewals.append(record) } else { unreadable = true }
-            }
+        }
+        try session.query(sql.selectRecords(transactions: false, ofAccount: ofAccount), values) { row in
+            if let record = sql.renewalRecord(row, ranked: false) { renewals.append(record) } else { unreadable = true }
         }
         if unreadable { throw Self.unreadableRow }
         return (transactions, renewals)

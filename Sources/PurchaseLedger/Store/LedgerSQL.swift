@@ -240,31 +240,29 @@ package struct LedgerSQL: Sendable {
     /// Empties the state (a rebuild's repair).
     package var deleteState: [String] { ["DELETE FROM ledger_transactions", "DELETE FROM ledger_renewals"] }
 
-    /// The `originalTransactionId`s whose records carry an `appAccountToken` (parameter 1), in any environment or in
-    /// one (parameter 2, NULL for any).
-    package var selectOriginalIdsOfAccount: String {
-        "SELECT original_transaction_id FROM ledger_transactions WHERE app_account_token = \(p(1))"
-            + " AND (\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
-            + " UNION SELECT original_transaction_id FROM ledger_renewals WHERE app_account_token = \(p(1))"
-            + " AND (\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
+    /// The state's records of the purchases a query selects, without their ranks (which hold the tokens' bytes, and
+    /// an entitlements answer compares no versions): of one `originalTransactionId` (parameter 1), or of every
+    /// purchase whose transactions or renewal infos carry an `appAccountToken` (parameter 1); in any environment or
+    /// in one (parameter 2, NULL for any).
+    package func selectRecords(transactions: Bool, ofAccount: Bool) -> String {
+        let columns = (transactions ? Self.transactionColumns : Self.renewalColumns).dropLast()
+        let environment = "(\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
+        let purchase =
+            ofAccount
+            ? "IN (SELECT original_transaction_id FROM ledger_transactions WHERE app_account_token = \(p(1)) AND"
+                + " \(environment) UNION SELECT original_transaction_id FROM ledger_renewals WHERE app_account_token ="
+                + " \(p(1)) AND \(environment))"
+            : "= \(p(1))"
+        return
+            "SELECT \(columns.joined(separator: ", ")) FROM \(transactions ? "ledger_transactions" : "ledger_renewals")"
+            + " WHERE original_transaction_id \(purchase) AND \(environment)"
     }
 
-    /// The transaction records of one purchase (parameter 1), in any environment or one (parameter 2).
-    package var selectTransactionsOfPurchase: String {
-        "SELECT \(Self.transactionColumns.joined(separator: ", ")) FROM ledger_transactions WHERE original_transaction_id = \(p(1))"
-            + " AND (\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
-    }
-
-    /// The renewal records of one purchase (parameter 1), in any environment or one (parameter 2).
-    package var selectRenewalsOfPurchase: String {
-        "SELECT \(Self.renewalColumns.joined(separator: ", ")) FROM ledger_renewals WHERE original_transaction_id = \(p(1))"
-            + " AND (\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
-    }
-
-    /// A row of a transaction select as a record, nil when a column has the wrong type.
-    package func transactionRecord(_ row: some SQLRow) -> TransactionRecord? {
+    /// A row of a transaction select as a record, nil when a column has the wrong type; without a rank column
+    /// (``selectRecords(transactions:ofAccount:)``) the record's rank is empty.
+    package func transactionRecord(_ row: some SQLRow, ranked: Bool = true) -> TransactionRecord? {
         guard case .text(let environment) = row.value(0), case .text(let id) = row.value(1),
-            case .text(let original) = row.value(2), case .blob(let rank) = row.value(15)
+            case .text(let original) = row.value(2), let rank = rank(row, at: 15, ranked: ranked)
         else { return nil }
         return TransactionRecord(
             environment: environment, transactionId: id, originalTransactionId: original,
@@ -275,10 +273,11 @@ package struct LedgerSQL: Sendable {
             subscriptionGroupIdentifier: text(row.value(13)), signedDate: time(row.value(14)), rank: rank)
     }
 
-    /// A row of a renewal select as a record, nil when a column has the wrong type.
-    package func renewalRecord(_ row: some SQLRow) -> RenewalRecord? {
+    /// A row of a renewal select as a record, nil when a column has the wrong type; without a rank column the
+    /// record's rank is empty.
+    package func renewalRecord(_ row: some SQLRow, ranked: Bool = true) -> RenewalRecord? {
         guard case .text(let environment) = row.value(0), case .text(let original) = row.value(1),
-            case .blob(let rank) = row.value(10)
+            let rank = rank(row, at: 10, ranked: ranked)
         else { return nil }
         let retry: Bool?
         switch row.value(5) {
@@ -291,6 +290,13 @@ package struct LedgerSQL: Sendable {
             isInBillingRetryPeriod: retry, gracePeriodExpiresDate: time(row.value(6)),
             expirationIntent: number(row.value(7)), appAccountToken: text(row.value(8)),
             signedDate: time(row.value(9)), rank: rank)
+    }
+
+    /// The rank column of a row, empty for a select without it, nil when it is not a blob.
+    private func rank(_ row: some SQLRow, at column: Int, ranked: Bool) -> [UInt8]? {
+        guard ranked else { return [] }
+        if case .blob(let rank) = row.value(column) { return rank }
+        return nil
     }
 
     // MARK: Cursors

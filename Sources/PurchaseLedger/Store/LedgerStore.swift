@@ -24,7 +24,9 @@ public protocol LedgerStore: AnyObject, Sendable {
     func append(_ entries: [LedgerEntry]) throws(LedgerError) -> [AppendOutcome]
 
     /// The state's records of the purchases a query selects: every transaction and renewal info of each
-    /// `originalTransactionId` named, or carrying the `appAccountToken`.
+    /// `originalTransactionId` named, or carrying the `appAccountToken`; without their ranks
+    /// (``TransactionRecord/rank`` is empty: it holds the token's bytes, and an entitlements answer compares no
+    /// versions).
     ///
     /// - Parameters:
     ///   - query: The account or purchase.
