@@ -135,4 +135,38 @@ struct StoreTests {
         #expect(refusals.map(\.line) == [2])
         #expect(refusals.map(\.code) == ["malformedToken"])
     }
+
+    /// Input: versions of one transaction signed in the same millisecond: two that differ only in their bytes, and one
+    /// with a revocation; appended in every order. Expected: the revoked one wins over both; between the other two the
+    /// larger token bytes win; the store keeps what the fold keeps, whatever the order.
+    @Test("ties on signedDate go to the revocation, then to the larger token bytes", arguments: StoreKind.available)
+    func ties(kind: StoreKind) throws {
+        let world = LedgerWorld.shared
+        var base = LedgerWorld.Transaction(
+            id: "4242", original: "4242", purchase: LedgerWorld.t0, expires: LedgerWorld.at(day: 30),
+            signed: LedgerWorld.at(day: 1))
+        base.offerType = 1
+        var other = base
+        other.offerType = 2
+        var revoked = base
+        revoked.revocation = LedgerWorld.at(day: 1)
+        revoked.revocationReason = 0
+        let plain = try world.entries([world.token(base), world.token(other)])
+        let larger = plain.max { $0.head.token.utf8.lexicographicallyPrecedes($1.head.token.utf8) }
+        let withRevocation = try world.entries([world.token(revoked)])
+        for order in [plain, plain.reversed()] {
+            let store = try TestStores.make(kind)
+            _ = try store.append(Array(order))
+            let held = try #require(try store.state().transactions.values.first)
+            #expect(held.rank == larger?.transactions.first?.rank)
+            #expect(try store.state() == LedgerState.folding(order))
+        }
+        for order in [plain + withRevocation, withRevocation + plain] {
+            let store = try TestStores.make(kind)
+            for entry in order { _ = try store.append([entry]) }
+            let held = try #require(try store.state().transactions.values.first)
+            #expect(held.revocationDate != nil)
+            #expect(try store.state() == LedgerState.folding(order))
+        }
+    }
 }

@@ -13,6 +13,10 @@ import JWSVerify
 /// comparison, so that a store keeps the larger rank with one `WHERE excluded.rank > current.rank`, and of
 /// `[UInt8].lexicographicallyPrecedes`, which the fold uses.
 enum Freshness {
+    /// The bytes of a rank before the token's: the date's 8 and the revocation's 1. A store keeps these and the
+    /// key of the log item that holds the token.
+    static let prefixLength = 9
+
     /// The rank of a signed item.
     ///
     /// - Parameters:
@@ -21,7 +25,7 @@ enum Freshness {
     ///   - token: The item's compact JWS.
     static func rank(signedDate: Timestamp?, revoked: Bool, token: String) -> [UInt8] {
         var rank: [UInt8] = []
-        rank.reserveCapacity(9 + token.utf8.count)
+        rank.reserveCapacity(prefixLength + token.utf8.count)
         let ordered = signedDate.map { orderPreserving($0.millisecondsSince1970) } ?? 0
         for shift in stride(from: 56, through: 0, by: -8) { rank.append(UInt8(truncatingIfNeeded: ordered >> shift)) }
         rank.append(revoked ? 1 : 0)

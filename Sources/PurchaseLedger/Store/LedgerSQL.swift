@@ -98,6 +98,7 @@ package struct LedgerSQL: Sendable {
                     subscription_group TEXT,
                     signed_date \(real),
                     rank \(blob) NOT NULL,
+                    item_key TEXT NOT NULL,
                     PRIMARY KEY (environment, transaction_id))
                 """,
                 "CREATE INDEX ledger_transactions_original ON ledger_transactions (original_transaction_id)",
@@ -115,6 +116,7 @@ package struct LedgerSQL: Sendable {
                     app_account_token TEXT,
                     signed_date \(real),
                     rank \(blob) NOT NULL,
+                    item_key TEXT NOT NULL,
                     PRIMARY KEY (environment, original_transaction_id))
                 """,
                 "CREATE INDEX ledger_renewals_original ON ledger_renewals (original_transaction_id)",
@@ -169,26 +171,33 @@ package struct LedgerSQL: Sendable {
     private static let transactionColumns = [
         "environment", "transaction_id", "original_transaction_id", "app_account_token", "product_id", "product_type",
         "purchase_date", "expires_date", "revocation_date", "revocation_reason", "revocation_type", "ownership_type",
-        "quantity", "subscription_group", "signed_date", "rank",
+        "quantity", "subscription_group", "signed_date", "rank", "item_key",
     ]
 
     private static let renewalColumns = [
         "environment", "original_transaction_id", "product_id", "auto_renew_product_id", "auto_renew_status",
         "is_in_billing_retry", "grace_period_expires_date", "expiration_intent", "app_account_token", "signed_date",
-        "rank",
+        "rank", "item_key",
     ]
 
-    /// Inserts a row of a state table (its key is its first two columns, its rank its last); with `keepingFresher`,
-    /// a row already held for the key is replaced only when the new rank is larger: the fold's rule
+    /// Inserts a row of a state table (its key is its first two columns; `rank` holds the rank's date and
+    /// revocation, `item_key` names the log item whose token is the rest of the rank); with `keepingFresher`, a row
+    /// already held for the key is replaced only when the new rank is larger: the fold's rule
     /// (``LedgerState/apply(_:)-(TransactionRecord)``) as one statement, so that concurrent writers keep the freshest
-    /// whatever their order.
+    /// whatever their order. On equal dates and revocations the tokens are compared as bytes (PostgreSQL: in the "C"
+    /// collation), read from the log, where every item is inserted before the records it brings.
     private func insert(into table: String, _ columns: [String], keepingFresher: Bool) -> String {
         let insert =
             "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
         guard keepingFresher else { return insert }
         let updates = columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let bytes = dialect == .sqlite ? "" : " COLLATE \"C\""
+        func token(_ row: String) -> String {
+            "(SELECT token FROM ledger_log WHERE item_key = \(row).item_key)\(bytes)"
+        }
         return insert + " ON CONFLICT (\(columns[0]), \(columns[1])) DO UPDATE SET \(updates)"
-            + " WHERE excluded.rank > \(table).rank"
+            + " WHERE excluded.rank > \(table).rank OR (excluded.rank = \(table).rank AND"
+            + " \(token("excluded")) > \(token(table)))"
     }
 
     /// Keeps a transaction record when none is held for its key or its rank is larger than the held one's.
@@ -208,8 +217,8 @@ package struct LedgerSQL: Sendable {
             text(record.appAccountToken), text(record.productId), text(record.productType), time(record.purchaseDate),
             time(record.expiresDate), time(record.revocationDate), number(record.revocationReason),
             text(record.revocationType), text(record.ownershipType), number(record.quantity),
-            text(record.subscriptionGroupIdentifier), time(record.signedDate), .blob(record.rank),
-        ]
+            text(record.subscriptionGroupIdentifier), time(record.signedDate),
+        ] + rankValues(record.rank)
     }
 
     /// Keeps a renewal record when none is held for its key or its rank is larger.
@@ -225,17 +234,18 @@ package struct LedgerSQL: Sendable {
             text(record.autoRenewProductId), number(record.autoRenewStatus),
             record.isInBillingRetryPeriod.map(boolean) ?? .null, time(record.gracePeriodExpiresDate),
             number(record.expirationIntent), text(record.appAccountToken), time(record.signedDate),
-            .blob(record.rank),
-        ]
+        ] + rankValues(record.rank)
     }
 
     /// Every transaction record.
-    package var selectAllTransactions: String {
-        "SELECT \(Self.transactionColumns.joined(separator: ", ")) FROM ledger_transactions"
-    }
+    package var selectAllTransactions: String { selectRanked("ledger_transactions", Self.transactionColumns) }
     /// Every renewal record.
-    package var selectAllRenewals: String {
-        "SELECT \(Self.renewalColumns.joined(separator: ", ")) FROM ledger_renewals"
+    package var selectAllRenewals: String { selectRanked("ledger_renewals", Self.renewalColumns) }
+
+    /// Every row of a state table with its rank's token from the log, in place of the item key.
+    private func selectRanked(_ table: String, _ columns: [String]) -> String {
+        let selected = columns.dropLast().map { "s.\($0)" } + ["l.token"]
+        return "SELECT \(selected.joined(separator: ", ")) FROM \(table) s JOIN ledger_log l ON l.item_key = s.item_key"
     }
     /// Empties the state (a rebuild's repair).
     package var deleteState: [String] { ["DELETE FROM ledger_transactions", "DELETE FROM ledger_renewals"] }
@@ -245,7 +255,7 @@ package struct LedgerSQL: Sendable {
     /// purchase whose transactions or renewal infos carry an `appAccountToken` (parameter 1); in any environment or
     /// in one (parameter 2, NULL for any).
     package func selectRecords(transactions: Bool, ofAccount: Bool) -> String {
-        let columns = (transactions ? Self.transactionColumns : Self.renewalColumns).dropLast()
+        let columns = (transactions ? Self.transactionColumns : Self.renewalColumns).dropLast(2)
         let environment = "(\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
         let purchase =
             ofAccount
@@ -292,11 +302,21 @@ package struct LedgerSQL: Sendable {
             signedDate: time(row.value(9)), rank: rank)
     }
 
-    /// The rank column of a row, empty for a select without it, nil when it is not a blob.
+    /// The rank of a row: its `rank` column and the token after it (``selectAllTransactions``), empty for a select
+    /// without them, nil when they do not have their types.
     private func rank(_ row: some SQLRow, at column: Int, ranked: Bool) -> [UInt8]? {
         guard ranked else { return [] }
-        if case .blob(let rank) = row.value(column) { return rank }
-        return nil
+        guard case .blob(let prefix) = row.value(column), case .text(let token) = row.value(column + 1) else {
+            return nil
+        }
+        return prefix + Array(token.utf8)
+    }
+
+    /// The values of a record's rank: its date and revocation (``Freshness/prefixLength`` bytes), and the key of the
+    /// log item whose token is the rest.
+    private func rankValues(_ rank: [UInt8]) -> [SQLValue] {
+        let token = String(decoding: rank.dropFirst(Freshness.prefixLength), as: UTF8.self)
+        return [.blob(Array(rank.prefix(Freshness.prefixLength))), .text(LedgerItem.tokenKey(token))]
     }
 
     // MARK: Cursors
