@@ -71,7 +71,7 @@ enum BatchCommand {
     }
 
     static let progress = OptionDeclaration<VerifyOptions>.flag(
-        "--progress",
+        OptionName.progress,
         help: "When standard error is not a terminal (a log, CI, a cluster job), write a progress line there every"
             + " 5 seconds (JWSVERIFY_PROGRESS_SECONDS); a terminal always gets the live line.", \.progress)
 

@@ -59,9 +59,9 @@ enum LedgerCommand {
             },
             at: "When the certificates must be valid: signed, now, or an ISO 8601 date-time."))
     static let progress = Declaration.flag(
-        "--progress", help: "A line on standard error after each group of lines commits.", \.progress)
+        OptionName.progress, help: "A line on standard error after each group of lines commits.", \.progress)
     static let accountToken = Declaration.value(
-        "--app-account-token", label: "<uuid>", help: "The account: every purchase that carries this appAccountToken."
+        OptionName.appAccountToken, label: "<uuid>", help: "The account: every purchase that carries this appAccountToken."
     ) { options, string throws(InvalidValue) in
         guard UUID(uuidString: string) != nil else { throw InvalidValue(hint: ". Please provide a UUID.") }
         options.query = .appAccountToken(string)
@@ -72,7 +72,7 @@ enum LedgerCommand {
         options.query = .originalTransactionId(try OptionValue.nonEmpty(string))
     }
     static let at = Declaration.value(
-        "--at", label: "<time>", help: "T: milliseconds since 1970, or an ISO 8601 date-time.", defaultValue: "now"
+        OptionName.at, label: "<time>", help: "T: milliseconds since 1970, or an ISO 8601 date-time.", defaultValue: "now"
     ) { options, string throws(InvalidValue) in
         if let milliseconds = Int64(string) {
             options.at = Double(milliseconds)
@@ -208,6 +208,9 @@ enum LedgerCommand {
     /// `ledger` followed by something that is not one of its subcommands (those are found first).
     @Sendable private static func group(_ arguments: ArraySlice<String>) -> Result<Command, UsageError> {
         guard let word = arguments.first else { return .success(.help(.ledger)) }
+        if CommandLineGrammar.isOptionLike(word) {
+            return .failure(CommandLineGrammar.unknownOption(CommandLineGrammar.split(word).name, subcommand: .ledger))
+        }
         let expected = CommandRegistry.children(of: .ledger).map { "'\(CommandRegistry.lastWord($0.subcommand))'" }
         return .failure(
             UsageError(

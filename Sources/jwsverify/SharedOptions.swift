@@ -133,7 +133,7 @@ extension OptionDeclaration {
     /// `--at <time>`: when the certificates must be valid, `signed`, `now` or an ISO 8601 date-time
     /// (``Arguments/parseTime(_:)``).
     static func at(help: String, _ keyPath: WritableKeyPath<Options, ValidationTimeOption> & Sendable) -> Self {
-        .value("--at", label: "<time>", help: help, defaultValue: "signed") { options, string throws(InvalidValue) in
+        .value(OptionName.at, label: "<time>", help: help, defaultValue: "signed") { options, string throws(InvalidValue) in
             guard let time = Arguments.parseTime(string) else {
                 throw InvalidValue(
                     hint: ". Please provide 'signed', 'now' or an ISO 8601 date-time such as 2023-01-05T21:22:34Z.")
@@ -189,4 +189,14 @@ extension OptionDeclaration {
             options[keyPath: keyPath] = bytes
         }
     }
+}
+
+/// Option names that two subcommands declare with different values or help, written once.
+enum OptionName {
+    /// `--at`: a validation time (verify's trust options), or the time entitlements are evaluated at (`ledger`).
+    static let at = "--at"
+    /// `--progress`: progress lines on standard error (`batch`, `ledger import`).
+    static let progress = "--progress"
+    /// `--app-account-token`: a UUID (`sign offer-v1`, `ledger entitlements`).
+    static let appAccountToken = "--app-account-token"
 }

@@ -88,7 +88,7 @@ enum SignCommand {
     }
 
     static let appAccountToken = OptionDeclaration<SignOptions>.value(
-        "--app-account-token", label: "<uuid>", help: "The purchase's app account token (offer-v1).",
+        OptionName.appAccountToken, label: "<uuid>", help: "The purchase's app account token (offer-v1).",
         defaultValue: "none"
     ) { options, string throws(InvalidValue) in
         guard UUID(uuidString: string) != nil else { throw InvalidValue(hint: ". Please provide a UUID.") }

@@ -22,7 +22,8 @@ struct StoreTests {
             (try stranger.token(sample), .notVerified, "untrustedChain"),
             (
                 try world.minter.sign(
-                    DefaultPayloads.transaction(PayloadParameters(bundleId: "com.example.other", environment: "Sandbox"))),
+                    DefaultPayloads.transaction(
+                        PayloadParameters(bundleId: "com.example.other", environment: "Sandbox"))),
                 .notVerified, "invalidAppIdentifier"
             ),
             (
@@ -126,7 +127,9 @@ struct StoreTests {
         let world = LedgerWorld.shared
         let ledger = Ledger(store: try TestStores.make(.sqlite), verifier: world.verifier)
         let good = Array(LedgerCommandTests.bulk.prefix(2))
-        let path = try LedgerCLI.file([good[0], String(repeating: "a", count: LedgerImport.maximumLineBytes + 10), good[1]])
+        let path = try LedgerCLI.file([
+            good[0], String(repeating: "a", count: LedgerImport.maximumLineBytes + 10), good[1],
+        ])
         var refusals: [LedgerImport.Refusal] = []
         let report = try ledger.importLines(
             from: try #require(FileHandle(forReadingAtPath: path)), refused: { refusals.append($0) })

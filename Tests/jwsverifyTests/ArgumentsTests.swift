@@ -155,11 +155,11 @@ struct ArgumentsTests {
             let text = HelpText.screen(subcommand)
             // As in argument-parser, ARGUMENTS appears only for commands that take positionals (sign: a kind; api: an
             // endpoint), and
-            // the mint group (which runs nothing itself) has SUBCOMMANDS instead of EXIT CODES.
-            let takesFile = [nil, .verify, .receipt, .inspect, .batch, .sign, .api].contains(subcommand)
+            // the mint and ledger groups (which run nothing themselves) have SUBCOMMANDS instead of EXIT CODES.
+            let takesFile = [nil, .verify, .receipt, .inspect, .batch, .sign, .api, .ledgerImport].contains(subcommand)
             var sections = ["OVERVIEW: ", "\nUSAGE: jwsverify", "\nOPTIONS:\n"]
             sections += takesFile ? ["\nARGUMENTS:\n"] : []
-            sections += subcommand == .mint ? ["\nSUBCOMMANDS:\n"] : ["\nEXIT CODES:\n"]
+            sections += [.mint, .ledger].contains(subcommand) ? ["\nSUBCOMMANDS:\n"] : ["\nEXIT CODES:\n"]
             for section in sections {
                 #expect(text.contains(section), "\(String(describing: subcommand)) lacks \(section)")
             }

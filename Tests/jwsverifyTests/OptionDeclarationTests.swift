@@ -120,7 +120,8 @@ struct OptionDeclarationTests {
             acceptsEverything == [
                 "verify --root", "verify --bundle-id", "verify --xcode-certificate", "batch --root",
                 "batch --bundle-id", "batch --xcode-certificate", "receipt --root", "receipt --bundle-id",
-                "receipt --xcode-certificate", "api --root",
+                "receipt --xcode-certificate", "api --root", "ledger import --root", "ledger import --bundle-id",
+                "ledger import --xcode-certificate",
             ])
     }
 
