@@ -136,6 +136,7 @@ public struct Ledger: Sendable {
     /// ``rebuild(repairing:)`` of a store (no verifier needed: nothing is verified again).
     public static func rebuild(_ store: any LedgerStore, repairing: Bool) throws(LedgerError) -> RebuildReport {
         var state = LedgerState()
+        let logCount = try store.logCount()
         var position: Int64 = 0
         var count: Int64 = 0
         var unreadable: [String] = []
@@ -166,7 +167,7 @@ public struct Ledger: Sendable {
         }
         let differences = unreadable + state.differences(from: try store.state())
         let repair = repairing && !differences.isEmpty
-        if repair { try store.replaceState(with: state) }
+        if repair { try store.replaceState(with: state, ifLogCountIs: logCount) }
         return RebuildReport(items: count, differences: differences, repaired: repair)
     }
 }

@@ -29,10 +29,27 @@ final class PostgreSQLConnection: SQLSession {
 
     deinit { PQfinish(handle) }
 
-    /// Reconnects when the connection was lost (the server restarted); a no-op while it is up.
-    func reconnectIfNeeded() {
+    /// Reconnects when the connection was lost (the server restarted), with the session's settings again; a no-op
+    /// while it is up.
+    ///
+    /// - Throws: ``LedgerError/Code/storeUnavailable`` when the server still cannot be reached, or the settings
+    ///   cannot be made.
+    func reconnectIfNeeded() throws(LedgerError) {
         guard let handle, PQstatus(handle) != CONNECTION_OK else { return }
         PQreset(handle)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw LedgerError(.storeUnavailable, "the connection to PostgreSQL was lost and cannot be made again")
+        }
+        try configureSession()
+    }
+
+    /// The settings every session of the store runs with: a commit returns only once the server has flushed it to
+    /// its write-ahead log, and notices stay on the server.
+    func configureSession() throws(LedgerError) {
+        try run("SET synchronous_commit TO on", [])
+        // The server's notices ("relation ... already exists, skipping") would reach standard error through libpq's
+        // default notice processor.
+        try run("SET client_min_messages TO warning", [])
     }
 
     @discardableResult

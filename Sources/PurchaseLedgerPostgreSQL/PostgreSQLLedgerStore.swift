@@ -25,7 +25,7 @@ public final class PostgreSQLLedgerStore: LedgerStore {
     ///   `LedgerError.schemaTooNew` when the schema is newer than this version knows.
     public init(url: String) throws(LedgerError) {
         let opened = try PostgreSQLConnection(url: url)
-        try opened.run("SET synchronous_commit TO on", [])
+        try opened.configureSession()
         try Self.transaction(opened) { () throws(LedgerError) in
             // One key for every JWSVerify ledger migration: "JWSLedgr" as a 64-bit integer.
             try opened.run("SELECT pg_advisory_xact_lock(5356392785364855922)", [])
@@ -64,12 +64,13 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         try transaction { connection throws(LedgerError) in try operations.state(in: connection) }
     }
 
-    /// Replaces the whole state in one transaction (`LedgerStore.replaceState(with:)`).
-    public func replaceState(with state: LedgerState) throws(LedgerError) {
+    /// Replaces the whole state in one transaction (`LedgerStore.replaceState(with:ifLogCountIs:)`).
+    public func replaceState(with state: LedgerState, ifLogCountIs logCount: Int64?) throws(LedgerError) {
         try transaction { connection throws(LedgerError) in
-            // Appends wait while the state is replaced, so none is lost between the delete and the inserts.
-            try connection.run("LOCK TABLE ledger_transactions, ledger_renewals IN EXCLUSIVE MODE", [])
-            try operations.replaceState(with: state, in: connection)
+            // Appends wait until the state is replaced: none can slip between the count, the delete and the inserts.
+            try connection.run(
+                "LOCK TABLE ledger_log, ledger_transactions, ledger_renewals IN SHARE ROW EXCLUSIVE MODE", [])
+            try operations.replaceState(with: state, ifLogCountIs: logCount, in: connection)
         }
     }
 
@@ -95,7 +96,7 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         _ body: (PostgreSQLConnection) throws(LedgerError) -> T
     ) throws(LedgerError) -> T {
         try lock.withLock { _ throws(LedgerError) -> T in
-            connection.reconnectIfNeeded()
+            try connection.reconnectIfNeeded()
             return try Self.transaction(connection) { () throws(LedgerError) -> T in try body(connection) }
         }
     }

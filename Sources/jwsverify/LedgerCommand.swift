@@ -34,7 +34,7 @@ enum LedgerCommand {
 
     static let store = Declaration.value(
         "--store", label: "<store>",
-        help: "The ledger: sqlite:PATH (created when missing) or a postgresql:// URL.", required: true
+        help: "The ledger: sqlite:PATH (import creates a missing file) or a postgresql:// URL.", required: true
     ) { options, string throws(InvalidValue) in
         guard string.hasPrefix("sqlite:") || string.hasPrefix("postgresql://") || string.hasPrefix("postgres://")
         else { throw InvalidValue(hint: ". Please provide sqlite:PATH or a postgresql:// URL.") }
@@ -47,7 +47,7 @@ enum LedgerCommand {
     static let trust = TrustOptionGroup(
         TrustOptionHelp(
             rootDefault: "the bundled Apple Root CA - G3",
-            bundleId: "Your app's bundle id (required): every item must carry it.",
+            bundleId: "Your app's bundle id (required): every item must carry it.", bundleIdDefault: nil,
             appAppleId: { environment in
                 "Your app's Apple id; required with '\(environment) \(AppStoreEnvironment.production.rawValue)'."
             },
@@ -61,7 +61,8 @@ enum LedgerCommand {
     static let progress = Declaration.flag(
         OptionName.progress, help: "A line on standard error after each group of lines commits.", \.progress)
     static let accountToken = Declaration.value(
-        OptionName.appAccountToken, label: "<uuid>", help: "The account: every purchase that carries this appAccountToken."
+        OptionName.appAccountToken, label: "<uuid>",
+        help: "The account: every purchase that carries this appAccountToken."
     ) { options, string throws(InvalidValue) in
         guard UUID(uuidString: string) != nil else { throw InvalidValue(hint: ". Please provide a UUID.") }
         options.query = .appAccountToken(string)
@@ -72,7 +73,8 @@ enum LedgerCommand {
         options.query = .originalTransactionId(try OptionValue.nonEmpty(string))
     }
     static let at = Declaration.value(
-        OptionName.at, label: "<time>", help: "T: milliseconds since 1970, or an ISO 8601 date-time.", defaultValue: "now"
+        OptionName.at, label: "<time>", help: "T: milliseconds since 1970, or an ISO 8601 date-time.",
+        defaultValue: "now"
     ) { options, string throws(InvalidValue) in
         if let milliseconds = Int64(string) {
             options.at = Double(milliseconds)

@@ -5,9 +5,11 @@ import PurchaseLedgerPostgreSQL
 
 /// Runs the `ledger` subcommands: opens the store, calls ``PurchaseLedger`` and prints what it returns.
 enum LedgerRunner {
-    /// Opens `--store`: an SQLite file or a PostgreSQL database.
-    static func open(_ location: String) throws(LedgerError) -> any LedgerStore {
-        if location.hasPrefix("sqlite:") { return try SQLiteLedgerStore(path: String(location.dropFirst(7))) }
+    /// Opens `--store`: an SQLite file (created when missing only by `import`) or a PostgreSQL database.
+    static func open(_ location: String, create: Bool = false) throws(LedgerError) -> any LedgerStore {
+        if location.hasPrefix("sqlite:") {
+            return try SQLiteLedgerStore(path: String(location.dropFirst(7)), createIfMissing: create)
+        }
         return try PostgreSQLLedgerStore(url: location)
     }
 
@@ -54,7 +56,7 @@ enum LedgerRunner {
         }
         let ledger: Ledger
         do throws(LedgerError) {
-            ledger = Ledger(store: try open(options.store), verifier: verifier)
+            ledger = Ledger(store: try open(options.store, create: true), verifier: verifier)
         } catch {
             return io.emit(failure(error))
         }

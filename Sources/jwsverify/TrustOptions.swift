@@ -59,6 +59,8 @@ struct TrustOptionHelp: Sendable {
     var rootDefault: String
     /// `--bundle-id`'s help.
     var bundleId: String
+    /// `--bundle-id`'s default, as help shows it; nil when it is required.
+    var bundleIdDefault: String? = "not checked; the report says so"
     /// `--app-apple-id`'s help, given `--environment`'s name.
     var appAppleId: @Sendable (_ environment: String) -> String
     /// `--app-apple-id`'s default, if help shows one.
@@ -103,7 +105,7 @@ struct TrustOptionGroup: Sendable {
             help: "A trusted root certificate, DER or PEM; repeat for several.", defaultValue: help.rootDefault,
             \.roots)
         bundleId = Declaration.bundleId(
-            help: help.bundleId, defaultValue: "not checked; the report says so", allowsEmpty: true, \.bundleId)
+            help: help.bundleId, defaultValue: help.bundleIdDefault, allowsEmpty: true, \.bundleId)
         appAppleId = Declaration.appAppleId(
             help: help.appAppleId(environment.name), defaultValue: help.appAppleIdDefault, \.appAppleId)
         xcodeCertificate = Declaration.xcodeCertificate(

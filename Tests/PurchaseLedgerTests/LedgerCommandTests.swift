@@ -91,6 +91,21 @@ struct LedgerCommandTests {
         #expect(document.entitlements.allSatisfy { $0.status == .active })
     }
 
+    /// Input: `ledger entitlements` and `ledger rebuild` on an SQLite path that does not exist. Expected: exit 66
+    /// naming the store, and no file created (a mistyped path is not an empty ledger).
+    @Test("reading a missing SQLite store is an error and creates nothing")
+    func missingStore() throws {
+        let path = TestStores.temporarySQLitePath()
+        let entitlements = try LedgerCLI.run([
+            "ledger", "entitlements", "--store", "sqlite:" + path, "--original-transaction-id", "1",
+        ])
+        #expect(entitlements.status == 66)
+        #expect(entitlements.stderr.contains("storeNotOpened"), "\(entitlements.stderr)")
+        let rebuild = try LedgerCLI.run(["ledger", "rebuild", "--store", "sqlite:" + path])
+        #expect(rebuild.status == 66)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     /// Input: an import of 2,000 notifications killed with SIGKILL after its first group committed, then run again.
     /// Expected: the second run appends the rest and finds the committed ones as duplicates; the log holds every
     /// item once and the state equals that of an import never interrupted.

@@ -108,7 +108,7 @@ struct StoreTests {
         let key = try #require(tampered.transactions.keys.sorted().first)
         tampered.transactions[key]?.expiresDate = Timestamp(millisecondsSince1970: 4_102_444_800_000)
         tampered.renewals.removeAll()
-        try store.replaceState(with: tampered)
+        try store.replaceState(with: tampered, ifLogCountIs: nil)
         let report = try Ledger.rebuild(store, repairing: false)
         #expect(report.items == 6)
         #expect(report.differences.count == 2, "\(report.differences)")
@@ -118,6 +118,12 @@ struct StoreTests {
         #expect(repaired.repaired)
         #expect(try store.state() == LedgerState.folding(entries))
         #expect(try Ledger.rebuild(store, repairing: false).differences == [])
+        // A repair folded from fewer items than the log holds now (an append during the rebuild) is refused.
+        let count = try store.logCount()
+        #expect(throws: LedgerError(.storeUnavailable, "")) {
+            try store.replaceState(with: tampered, ifLogCountIs: count - 1)
+        }
+        #expect(try store.state() == LedgerState.folding(entries))
     }
 
     /// Input: an import of a line longer than the bound between two good lines. Expected: that line refused as

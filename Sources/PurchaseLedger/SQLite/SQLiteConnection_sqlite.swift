@@ -10,12 +10,13 @@ final class SQLiteConnection: SQLSession {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    /// Opens (creating when missing) the database at `path`.
+    /// Opens the database at `path`, creating it when missing if `create`.
     ///
     /// - Throws: ``LedgerError/Code/storeNotOpened`` when SQLite cannot open it.
-    init(path: String) throws(LedgerError) {
+    init(path: String, create: Bool = true) throws(LedgerError) {
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let flags =
+            SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let status = sqlite3_open_v2(path, &opened, flags, nil)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))

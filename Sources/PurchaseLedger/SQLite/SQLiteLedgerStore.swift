@@ -25,12 +25,16 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     /// Opens the store at `path`, creating the file and its schema when missing and migrating an older schema.
     ///
-    /// - Parameter path: The database file (`:memory:` for a store that lives only as long as this object).
-    /// - Throws: ``LedgerError/Code/storeNotOpened`` when the file cannot be opened or is not an SQLite database,
-    ///   ``LedgerError/Code/schemaTooNew`` when its schema is newer than this version knows, or another store error.
-    public init(path: String) throws(LedgerError) {
+    /// - Parameters:
+    ///   - path: The database file (`:memory:` for a store that lives only as long as this object).
+    ///   - createIfMissing: Create the file when there is none (a reader that only asks passes false, so that a
+    ///     mistyped path is an error rather than a new, empty ledger).
+    /// - Throws: ``LedgerError/Code/storeNotOpened`` when the file cannot be opened, is missing (without
+    ///   `createIfMissing`) or is not an SQLite database, ``LedgerError/Code/schemaTooNew`` when its schema is newer
+    ///   than this version knows, or another store error.
+    public init(path: String, createIfMissing: Bool = true) throws(LedgerError) {
         self.path = path
-        let opened = try SQLiteConnection(path: path)
+        let opened = try SQLiteConnection(path: path, create: createIfMissing)
         let location = "sqlite:" + EscapedText.escaped(path)
         do {
             try opened.execute("PRAGMA busy_timeout = \(Self.busyTimeout.components.seconds * 1000)")
@@ -76,9 +80,11 @@ public final class SQLiteLedgerStore: LedgerStore {
         try read { connection throws(LedgerError) in try operations.state(in: connection) }
     }
 
-    /// Replaces the whole state in one transaction (``LedgerStore/replaceState(with:)``).
-    public func replaceState(with state: LedgerState) throws(LedgerError) {
-        try write { connection throws(LedgerError) in try operations.replaceState(with: state, in: connection) }
+    /// Replaces the whole state in one transaction (``LedgerStore/replaceState(with:ifLogCountIs:)``).
+    public func replaceState(with state: LedgerState, ifLogCountIs logCount: Int64?) throws(LedgerError) {
+        try write { connection throws(LedgerError) in
+            try operations.replaceState(with: state, ifLogCountIs: logCount, in: connection)
+        }
     }
 
     /// A saved cursor (``LedgerStore/cursor(named:)``).

@@ -117,8 +117,15 @@ package struct LedgerOperations: Sendable {
         return state
     }
 
-    /// ``LedgerStore/replaceState(with:)``, inside the caller's transaction.
-    package func replaceState(with state: LedgerState, in session: some SQLSession) throws(LedgerError) {
+    /// ``LedgerStore/replaceState(with:ifLogCountIs:)``, inside the caller's transaction (which keeps appends out
+    /// until it ends).
+    package func replaceState(
+        with state: LedgerState, ifLogCountIs expected: Int64?, in session: some SQLSession
+    ) throws(LedgerError) {
+        if let expected, try logCount(in: session) != expected {
+            throw LedgerError(
+                .storeUnavailable, "the log changed while the state was rebuilt from it: rebuild again")
+        }
         for statement in sql.deleteState { try session.run(statement, []) }
         for record in state.transactions.values {
             try session.run(sql.insertTransaction, sql.transactionValues(record))

@@ -45,8 +45,16 @@ public protocol LedgerStore: AnyObject, Sendable {
     /// The whole derived state as stored.
     func state() throws(LedgerError) -> LedgerState
 
-    /// Replaces the whole derived state, in one database transaction (a rebuild's repair).
-    func replaceState(with state: LedgerState) throws(LedgerError)
+    /// Replaces the whole derived state, in one database transaction (a rebuild's repair), if the log still holds
+    /// the items the state was folded from.
+    ///
+    /// - Parameters:
+    ///   - state: The state to keep.
+    ///   - logCount: How many items the log held when `state` was folded from it (``logCount()``), or nil to replace
+    ///     whatever the log holds now.
+    /// - Throws: ``LedgerError/Code/storeUnavailable`` when the log has changed since (an append during the rebuild,
+    ///   whose records the state would lose): nothing replaced; fold again and retry.
+    func replaceState(with state: LedgerState, ifLogCountIs logCount: Int64?) throws(LedgerError)
 
     /// A saved cursor (the reconciler's pagination token, time window or revision), or nil.
     func cursor(named name: String) throws(LedgerError) -> String?
