@@ -15,8 +15,25 @@ package protocol SQLSession: AnyObject {
 /// connects, begins, commits and retries.
 package struct LedgerOperations: Sendable {
     package let sql: LedgerSQL
+    /// The statements run for every item, made once (a store's connection also keeps them prepared by text).
+    private let insertItem: String, upsertTransaction: String, upsertRenewal: String
+    /// The entitlements queries, of a purchase and of an account.
+    private let transactionsOf: (purchase: String, account: String), renewalsOf: (purchase: String, account: String)
 
-    package init(_ dialect: SQLDialect) { sql = LedgerSQL(dialect) }
+    package init(_ dialect: SQLDialect) {
+        sql = LedgerSQL(dialect)
+        insertItem = sql.insertItem
+        upsertTransaction = sql.upsertTransaction
+        upsertRenewal = sql.upsertRenewal
+        transactionsOf = (
+            sql.selectRecords(transactions: true, ofAccount: false),
+            sql.selectRecords(transactions: true, ofAccount: true)
+        )
+        renewalsOf = (
+            sql.selectRecords(transactions: false, ofAccount: false),
+            sql.selectRecords(transactions: false, ofAccount: true)
+        )
+    }
 
     /// Brings the schema to ``LedgerSQL/schemaVersion``, inside the caller's transaction.
     ///
@@ -57,15 +74,15 @@ package struct LedgerOperations: Sendable {
         outcomes.reserveCapacity(entries.count)
         for entry in entries {
             let head = entry.head
-            guard try session.run(sql.insertItem, sql.insertItemValues(head, appendedAt: appendedAt)) > 0 else {
+            guard try session.run(insertItem, sql.insertItemValues(head, appendedAt: appendedAt)) > 0 else {
                 outcomes.append(AppendOutcome(key: head.key, result: .duplicate))
                 continue
             }
             for item in entry.items.dropFirst() {
-                try session.run(sql.insertItem, sql.insertItemValues(item, appendedAt: appendedAt))
+                try session.run(insertItem, sql.insertItemValues(item, appendedAt: appendedAt))
             }
-            for record in entry.transactions { try session.run(sql.upsertTransaction, sql.transactionValues(record)) }
-            for record in entry.renewals { try session.run(sql.upsertRenewal, sql.renewalValues(record)) }
+            for record in entry.transactions { try session.run(upsertTransaction, sql.transactionValues(record)) }
+            for record in entry.renewals { try session.run(upsertRenewal, sql.renewalValues(record)) }
             outcomes.append(AppendOutcome(key: head.key, result: .appended))
         }
         return outcomes
@@ -85,14 +102,14 @@ package struct LedgerOperations: Sendable {
         var transactions: [TransactionRecord] = []
         var renewals: [RenewalRecord] = []
         var unreadable = false
-        try session.query(sql.selectRecords(transactions: true, ofAccount: ofAccount), values) { row in
+        try session.query(ofAccount ? transactionsOf.account : transactionsOf.purchase, values) { row in
             if let record = sql.transactionRecord(row, ranked: false) {
                 transactions.append(record)
             } else {
                 unreadable = true
             }
         }
-        try session.query(sql.selectRecords(transactions: false, ofAccount: ofAccount), values) { row in
+        try session.query(ofAccount ? renewalsOf.account : renewalsOf.purchase, values) { row in
             if let record = sql.renewalRecord(row, ranked: false) { renewals.append(record) } else { unreadable = true }
         }
         if unreadable { throw Self.unreadableRow }
