@@ -128,7 +128,8 @@ public struct Ledger: Sendable {
     /// The items are decoded, not verified again: they were verified when they were appended, and only the ledger
     /// writes the log.
     ///
-    /// - Parameter repairing: Replace the stored state with the rebuilt one when they differ.
+    /// - Parameter repairing: Replace the stored state with the rebuilt one when they differ (never when an item of
+    ///   the log does not decode: its record would be lost; the report names it).
     public func rebuild(repairing: Bool) throws(LedgerError) -> RebuildReport {
         try Self.rebuild(store, repairing: repairing)
     }
@@ -166,7 +167,8 @@ public struct Ledger: Sendable {
             }
         }
         let differences = unreadable + state.differences(from: try store.state())
-        let repair = repairing && !differences.isEmpty
+        // An item that no longer decodes would lose its record in a repair: the state is then left as it is.
+        let repair = repairing && !differences.isEmpty && unreadable.isEmpty
         if repair { try store.replaceState(with: state, ifLogCountIs: logCount) }
         return RebuildReport(items: count, differences: differences, repaired: repair)
     }

@@ -16,7 +16,9 @@ final class PostgreSQLConnection: SQLSession {
     /// - Throws: `LedgerError.storeNotOpened` when the server refuses or cannot be reached.
     init(url: String) throws(LedgerError) {
         self.url = url
-        handle = PQconnectdb(url)
+        // A server that does not answer fails the connection after 10 s unless the URL says otherwise.
+        let separator = url.contains("?") ? "&" : (url.contains("://") ? "?" : " ")
+        handle = PQconnectdb(url.contains("connect_timeout") ? url : url + separator + "connect_timeout=10")
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             let message = handle.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
             PQfinish(handle)
@@ -47,6 +49,10 @@ final class PostgreSQLConnection: SQLSession {
     /// its write-ahead log, and notices stay on the server.
     func configureSession() throws(LedgerError) {
         try run("SET synchronous_commit TO on", [])
+        // Appends rely on each statement seeing what committed before it (READ COMMITTED), whatever the server's
+        // default; a lock held elsewhere fails after 10 s, as SQLite's busy timeout does, instead of waiting for ever.
+        try run("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED", [])
+        try run("SET lock_timeout TO '10s'", [])
         // The server's notices ("relation ... already exists, skipping") would reach standard error through libpq's
         // default notice processor.
         try run("SET client_min_messages TO warning", [])
@@ -124,10 +130,11 @@ final class PostgreSQLConnection: SQLSession {
         return result
     }
 
-    /// SQLSTATEs that may pass: connection exceptions (08), serialization failures and deadlocks (40001, 40P01),
+    /// SQLSTATEs that may pass: connection exceptions (08), serialization failures and deadlocks (40001, 40P01), a
+    /// lock not granted in time (55P03),
     /// insufficient resources (53), the server shutting down or starting (57P01-57P03), system errors (58).
     private static func isRetryable(_ state: String) -> Bool {
-        state.hasPrefix("08") || state == "40001" || state == "40P01" || state.hasPrefix("53")
+        state.hasPrefix("08") || state == "40001" || state == "40P01" || state == "55P03" || state.hasPrefix("53")
             || ["57P01", "57P02", "57P03"].contains(state) || state.hasPrefix("58")
     }
 

@@ -47,21 +47,21 @@ public final class PostgreSQLLedgerStore: LedgerStore {
     public func records(
         for query: EntitlementQuery, environment: String?
     ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
-        try transaction { connection throws(LedgerError) in
+        try transaction(reading: true) { connection throws(LedgerError) in
             try operations.records(for: query, environment: environment, in: connection)
         }
     }
 
     /// The log after a position (`LedgerStore.logItems(after:limit:)`).
     public func logItems(after position: Int64, limit: Int) throws(LedgerError) -> [LoggedItem] {
-        try transaction { connection throws(LedgerError) in
+        try transaction(reading: true) { connection throws(LedgerError) in
             try operations.logItems(after: position, limit: limit, in: connection)
         }
     }
 
     /// The whole stored state (`LedgerStore.state()`).
     public func state() throws(LedgerError) -> LedgerState {
-        try transaction { connection throws(LedgerError) in try operations.state(in: connection) }
+        try transaction(reading: true) { connection throws(LedgerError) in try operations.state(in: connection) }
     }
 
     /// Replaces the whole state in one transaction (`LedgerStore.replaceState(with:ifLogCountIs:)`).
@@ -76,7 +76,9 @@ public final class PostgreSQLLedgerStore: LedgerStore {
 
     /// A saved cursor (`LedgerStore.cursor(named:)`).
     public func cursor(named name: String) throws(LedgerError) -> String? {
-        try transaction { connection throws(LedgerError) in try operations.cursor(named: name, in: connection) }
+        try transaction(reading: true) { connection throws(LedgerError) in
+            try operations.cursor(named: name, in: connection)
+        }
     }
 
     /// Saves a cursor durably (`LedgerStore.setCursor(named:to:)`).
@@ -88,23 +90,27 @@ public final class PostgreSQLLedgerStore: LedgerStore {
 
     /// How many items the log holds (`LedgerStore.logCount()`).
     public func logCount() throws(LedgerError) -> Int64 {
-        try transaction { connection throws(LedgerError) in try operations.logCount(in: connection) }
+        try transaction(reading: true) { connection throws(LedgerError) in try operations.logCount(in: connection) }
     }
 
-    /// Runs `body` in one transaction on the connection, reconnecting first if it was lost.
+    /// Runs `body` in one transaction on the connection, reconnecting first if it was lost: READ COMMITTED for a
+    /// write (each statement sees what committed before it), one REPEATABLE READ snapshot for a read (its queries
+    /// see one state, never a transaction's records beside another's renewal infos).
     private func transaction<T: Sendable>(
-        _ body: (PostgreSQLConnection) throws(LedgerError) -> T
+        reading: Bool = false, _ body: (PostgreSQLConnection) throws(LedgerError) -> T
     ) throws(LedgerError) -> T {
         try lock.withLock { _ throws(LedgerError) -> T in
             try connection.reconnectIfNeeded()
-            return try Self.transaction(connection) { () throws(LedgerError) -> T in try body(connection) }
+            return try Self.transaction(
+                connection, begin: reading ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN"
+            ) { () throws(LedgerError) -> T in try body(connection) }
         }
     }
 
     private static func transaction<T>(
-        _ connection: PostgreSQLConnection, _ body: () throws(LedgerError) -> T
+        _ connection: PostgreSQLConnection, begin: String = "BEGIN", _ body: () throws(LedgerError) -> T
     ) throws(LedgerError) -> T {
-        try connection.run("BEGIN", [])
+        try connection.run(begin, [])
         do throws(LedgerError) {
             let value = try body()
             try connection.run("COMMIT", [])

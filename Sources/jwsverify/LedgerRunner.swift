@@ -23,13 +23,10 @@ enum LedgerRunner {
     // MARK: import
 
     static func runImport(_ options: LedgerOptions, io: CommandIO) -> Int32 {
-        guard options.trust.bundleId?.isEmpty == false else {
-            return io.emit(
-                .usage(
-                    UsageError(
-                        message: "'\(LedgerCommand.trust.bundleId.name)' is required: the ledger keeps only your"
-                            + " app's items", subcommand: .ledgerImport)))
-        }
+        let bundleId = LedgerCommand.trust.bundleId.name
+        let required = UsageError(
+            message: "'\(bundleId)' is required: the ledger keeps only your app's items", subcommand: .ledgerImport)
+        guard options.trust.bundleId?.isEmpty == false else { return io.emit(.usage(required)) }
         let verifier: SignedDataVerifier
         switch VerificationRunner.make(
             options.trust, forms: .tokens, subcommand: .ledgerImport, showsUndecodedDetails: false)
@@ -131,8 +128,7 @@ enum LedgerRunner {
         do throws(LedgerError) {
             let report = try Ledger.rebuild(open(options.store), repairing: !options.check)
             if options.json {
-                io.standardOutput(
-                    JSONWriter.write(report.jsonValue, pretty: false) + "\n")
+                io.standardOutput(JSONWriter.write(report.jsonValue, pretty: false) + "\n")
             } else {
                 var out = "\(report.items) items read; "
                 out +=

@@ -1,6 +1,7 @@
 import Foundation
 import JWSVerify
 import JWSVerifyTesting
+import Synchronization
 import Testing
 
 @testable import PurchaseLedger
@@ -177,5 +178,99 @@ struct StoreTests {
             #expect(held.revocationDate != nil)
             #expect(try store.state() == LedgerState.folding(order))
         }
+    }
+
+    /// Input: on PostgreSQL, a writer that has stored one version of a transaction and not yet committed, while a
+    /// second writer appends another version signed in the same millisecond; then the first commits. Expected: the
+    /// state holds the version with the larger token bytes, whichever writer brought it (a tie decided against the
+    /// first writer's log row, which the second one's waiting statement could not see, kept the first committed).
+    @Test(
+        "a tie between two concurrent PostgreSQL writers goes to the larger token bytes",
+        .enabled(if: StoreKind.available.contains(.postgreSQL)))
+    func concurrentTie() throws {
+        let world = LedgerWorld.shared
+        var base = LedgerWorld.Transaction(
+            id: "5151", original: "5151", purchase: LedgerWorld.t0, expires: LedgerWorld.at(day: 30),
+            signed: LedgerWorld.at(day: 2))
+        base.offerType = 1
+        var other = base
+        other.offerType = 2
+        let entries = try world.entries([world.token(base), world.token(other)])
+        let sorted = entries.sorted { $0.head.token.utf8.lexicographicallyPrecedes($1.head.token.utf8) }
+        for (first, second) in [(sorted[0], sorted[1]), (sorted[1], sorted[0])] {
+            let url = try TestStores.freshPostgreSQLURL()
+            let store = try PostgreSQLLedgerStore(url: url)
+            let holder = try PostgreSQLConnection(url: url)
+            try holder.configureSession()
+            try holder.run("BEGIN", [])
+            _ = try LedgerOperations(.postgreSQL).append([first], in: holder, appendedAt: 0)
+            let done = DispatchSemaphore(value: 0)
+            let outcome = Mutex<Result<[AppendOutcome], LedgerError>?>(nil)
+            Thread.detachNewThread {
+                let result = Result { () throws(LedgerError) in try store.append([second]) }
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+            Thread.sleep(forTimeInterval: 0.5)
+            try holder.run("COMMIT", [])
+            #expect(done.wait(timeout: .now() + 30) == .success)
+            #expect(try outcome.withLock { $0 }?.get().map(\.result) == [.appended])
+            #expect(try store.state() == LedgerState.folding([first, second]))
+            #expect(try store.state().transactions.values.first?.rank == sorted[1].transactions.first?.rank)
+        }
+    }
+
+    /// Input: one notificationUUID delivered twice with different bytes (re-signed, carrying another version of its
+    /// transaction), in both orders. Expected: the second is a duplicate, yet its nested version is kept when fresher:
+    /// both orders give the fold's state.
+    @Test("a notification sent again with other bytes still brings its nested items", arguments: StoreKind.available)
+    func resignedNotification(kind: StoreKind) throws {
+        let world = LedgerWorld.shared
+        let uuid = "c0000000-0000-4000-8000-000000000001"
+        var older = LedgerWorld.Transaction(
+            id: "6161", original: "6161", purchase: LedgerWorld.t0, expires: LedgerWorld.at(day: 30),
+            signed: LedgerWorld.at(day: 1))
+        var newer = older
+        newer.signed = LedgerWorld.at(day: 3)
+        newer.expires = LedgerWorld.at(day: 60)
+        older.offerType = 1
+        let first = try world.notification("DID_RENEW", uuid: uuid, signed: LedgerWorld.at(day: 1), transaction: older)
+        let again = try world.notification("DID_RENEW", uuid: uuid, signed: LedgerWorld.at(day: 3), transaction: newer)
+        let entries = try world.entries([first, again])
+        for order in [entries, entries.reversed()] {
+            let store = try TestStores.make(kind)
+            let outcomes = try order.map { try store.append([$0])[0].result }
+            #expect(outcomes == [.appended, .duplicate])
+            #expect(try store.state() == LedgerState.folding(entries))
+        }
+    }
+
+    /// Input: an account's Sandbox purchase, and a Production purchase of another account with the same
+    /// originalTransactionId. Expected: the account's entitlements name the Sandbox purchase only.
+    @Test("an account's entitlements never borrow another environment's purchase", arguments: StoreKind.available)
+    func accountKeepsItsEnvironment(kind: StoreKind) throws {
+        let world = LedgerWorld.shared
+        let ledger = Ledger(store: try TestStores.make(kind), verifier: world.verifier)
+        let mine = LedgerWorld.Transaction(
+            id: "7171", original: "7171", purchase: LedgerWorld.t0, expires: LedgerWorld.at(day: 30),
+            signed: LedgerWorld.t0)
+        var theirs = mine
+        theirs.environment = "Production"
+        theirs.account = "11111111-2222-4333-8444-555555555555"
+        _ = try ledger.append(token: world.token(mine), source: .device)
+        _ = try ledger.append(token: world.token(theirs), source: .device)
+        let document = try ledger.entitlements(
+            for: .appAccountToken(try #require(mine.account)),
+            at: Timestamp(millisecondsSince1970: Double(LedgerWorld.at(day: 1))))
+        #expect(document.entitlements.map(\.environment) == ["Sandbox"])
+    }
+
+    /// Input: a store whose schema version is negative. Expected: `storeFailed`, no crash.
+    @Test("a negative schema version is refused")
+    func negativeSchemaVersion() throws {
+        let path = TestStores.temporarySQLitePath()
+        _ = try SQLiteLedgerStore(path: path)
+        try SQLiteConnection(path: path).execute("UPDATE ledger_meta SET value = '-1' WHERE name = 'schema_version'")
+        #expect(throws: LedgerError(.storeNotOpened, "")) { _ = try SQLiteLedgerStore(path: path) }
     }
 }

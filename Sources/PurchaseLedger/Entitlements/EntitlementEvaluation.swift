@@ -14,7 +14,8 @@ import JWSVerify
 ///
 /// At a past T the ledger evaluates what it holds now at T; it does not replay what it knew then.
 public enum EntitlementEvaluation {
-    /// The entitlements of the given purchases at `time`, ordered by environment, then `originalTransactionId`.
+    /// The entitlements of the given purchases at `time`, ordered by `originalTransactionId` (numeric order for
+    /// App Store ids), then environment.
     ///
     /// - Parameters:
     ///   - transactions: The state's transactions of the purchases asked about (all of each purchase's).
@@ -32,7 +33,12 @@ public enum EntitlementEvaluation {
         }
         var renewalByKey: [RecordKey: RenewalRecord] = [:]
         for renewal in renewals { renewalByKey[renewal.key] = renewal }
-        return current.keys.sorted().compactMap { key in
+        let ordered = current.keys.sorted { a, b in
+            a.id != b.id
+                ? IdentifierOrder.precedes(a.id, b.id)
+                : Array(a.environment.utf8).lexicographicallyPrecedes(b.environment.utf8)
+        }
+        return ordered.compactMap { key in
             current[key].map { entitlement(of: $0, renewal: renewalByKey[key], at: time) }
         }
     }

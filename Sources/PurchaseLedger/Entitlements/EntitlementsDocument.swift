@@ -8,7 +8,7 @@ import JWSVerify
 ///  "schemaVersion": 1}
 /// ```
 /// Members are sorted; absent values are `null`; dates are milliseconds since 1970; entries are ordered by
-/// environment, then `originalTransactionId`.
+/// `originalTransactionId`, then environment.
 public struct EntitlementsDocument: Sendable, Hashable {
     /// The version of this document's shape.
     public static let schemaVersion = 1

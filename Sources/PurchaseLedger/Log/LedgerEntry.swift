@@ -50,8 +50,13 @@ public struct LedgerEntry: Sendable {
             var transactions: [TransactionRecord] = []
             var renewals: [RenewalRecord] = []
             for nested in PayloadKind.notification.nestedTokens(in: verified.payloadObject) {
+                // Each nested token is kept in the environment it names (the verifier required it to be the
+                // notification's when the notification names one).
+                let nestedEnvironment =
+                    (nested.kind == .transaction
+                    ? decoded.transaction?.environment : decoded.renewalInfo?.environment)?.rawValue ?? environment
                 let item = try Self.item(
-                    nested.token, kind: nested.kind, environment: environment, source: source, parentKey: key,
+                    nested.token, kind: nested.kind, environment: nestedEnvironment, source: source, parentKey: key,
                     transaction: nested.kind == .transaction ? decoded.transaction : nil,
                     renewal: nested.kind == .renewalInfo ? decoded.renewalInfo : nil,
                     transactions: &transactions, renewals: &renewals)

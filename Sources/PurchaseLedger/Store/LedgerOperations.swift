@@ -16,15 +16,15 @@ package protocol SQLSession: AnyObject {
 package struct LedgerOperations: Sendable {
     package let sql: LedgerSQL
     /// The statements run for every item, made once (a store's connection also keeps them prepared by text).
-    private let insertItem: String, upsertTransaction: String, upsertRenewal: String
+    private let insertItem: String, keepTransaction: LedgerSQL.KeepFresher, keepRenewal: LedgerSQL.KeepFresher
     /// The entitlements queries, of a purchase and of an account.
     private let transactionsOf: (purchase: String, account: String), renewalsOf: (purchase: String, account: String)
 
     package init(_ dialect: SQLDialect) {
         sql = LedgerSQL(dialect)
         insertItem = sql.insertItem
-        upsertTransaction = sql.upsertTransaction
-        upsertRenewal = sql.upsertRenewal
+        keepTransaction = sql.keepFresherTransaction
+        keepRenewal = sql.keepFresherRenewal
         transactionsOf = (
             sql.selectRecords(transactions: true, ofAccount: false),
             sql.selectRecords(transactions: true, ofAccount: true)
@@ -53,6 +53,9 @@ package struct LedgerOperations: Sendable {
         case .integer(let number): version = Int(number)
         default: throw LedgerError(.storeFailed, "\(location) has a schema version that is not a number")
         }
+        guard version >= 0 else {
+            throw LedgerError(.storeFailed, "\(location) has a negative schema version")
+        }
         guard version <= LedgerSQL.schemaVersion else {
             throw LedgerError(
                 .schemaTooNew,
@@ -74,18 +77,28 @@ package struct LedgerOperations: Sendable {
         outcomes.reserveCapacity(entries.count)
         for entry in entries {
             let head = entry.head
-            guard try session.run(insertItem, sql.insertItemValues(head, appendedAt: appendedAt)) > 0 else {
-                outcomes.append(AppendOutcome(key: head.key, result: .duplicate))
-                continue
-            }
+            // A notification seen before may come again signed anew (the same notificationUUID, other bytes): its
+            // nested items and records are still kept, as each is idempotent; the entry is reported a duplicate.
+            let appended = try session.run(insertItem, sql.insertItemValues(head, appendedAt: appendedAt)) > 0
             for item in entry.items.dropFirst() {
                 try session.run(insertItem, sql.insertItemValues(item, appendedAt: appendedAt))
             }
-            for record in entry.transactions { try session.run(upsertTransaction, sql.transactionValues(record)) }
-            for record in entry.renewals { try session.run(upsertRenewal, sql.renewalValues(record)) }
-            outcomes.append(AppendOutcome(key: head.key, result: .appended))
+            for record in entry.transactions { try keep(sql.transactionValues(record), keepTransaction, in: session) }
+            for record in entry.renewals { try keep(sql.renewalValues(record), keepRenewal, in: session) }
+            outcomes.append(AppendOutcome(key: head.key, result: appended ? .appended : .duplicate))
         }
         return outcomes
+    }
+
+    /// Keeps a record's values when fresher than the held row (``LedgerSQL/KeepFresher``).
+    private func keep(
+        _ values: [SQLValue], _ statements: LedgerSQL.KeepFresher, in session: some SQLSession
+    ) throws(LedgerError) {
+        guard try session.run(statements.insert, values) == 0, let lock = statements.lock,
+            let update = statements.update
+        else { return }
+        try session.run(lock, Array(values.prefix(2)))
+        try session.run(update, values)
     }
 
     /// ``LedgerStore/records(for:environment:)``.

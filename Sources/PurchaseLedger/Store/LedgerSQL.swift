@@ -180,37 +180,67 @@ package struct LedgerSQL: Sendable {
         "rank", "item_key",
     ]
 
-    /// Inserts a row of a state table (its key is its first two columns; `rank` holds the rank's date and
-    /// revocation, `item_key` names the log item whose token is the rest of the rank); with `keepingFresher`, a row
-    /// already held for the key is replaced only when the new rank is larger: the fold's rule
-    /// (``LedgerState/apply(_:)-(TransactionRecord)``) as one statement, so that concurrent writers keep the freshest
-    /// whatever their order. On equal dates and revocations the tokens are compared as bytes (PostgreSQL: in the "C"
-    /// collation), read from the log, where every item is inserted before the records it brings.
-    private func insert(into table: String, _ columns: [String], keepingFresher: Bool) -> String {
-        let insert =
-            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
-        guard keepingFresher else { return insert }
-        let updates = columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let bytes = dialect == .sqlite ? "" : " COLLATE \"C\""
-        func token(_ row: String) -> String {
-            "(SELECT token FROM ledger_log WHERE item_key = \(row).item_key)\(bytes)"
-        }
-        return insert + " ON CONFLICT (\(columns[0]), \(columns[1])) DO UPDATE SET \(updates)"
-            + " WHERE excluded.rank > \(table).rank OR (excluded.rank = \(table).rank AND"
-            + " \(token("excluded")) > \(token(table)))"
+    /// How a store keeps a state record only when it is fresher than the one held for its key: the fold's rule
+    /// (``LedgerState/apply(_:)-(TransactionRecord)``) in SQL, with every record's values in column order.
+    package struct KeepFresher: Sendable {
+        /// SQLite (one writer at a time): one upsert, `INSERT ... ON CONFLICT DO UPDATE ... WHERE fresher`.
+        /// PostgreSQL: `INSERT ... ON CONFLICT DO NOTHING`; when a row was there, ``lock`` (`SELECT ... FOR UPDATE`
+        /// of its key, the record's first two values), then ``update`` (`UPDATE ... WHERE fresher`): a statement of
+        /// its own after the lock, so that its snapshot holds the log row of a writer that committed the held
+        /// version while this one waited (one upsert's subqueries would not see it, and a tie would keep the first
+        /// committed instead of the larger token).
+        package let insert: String
+        /// PostgreSQL: locks the held row.
+        package let lock: String?
+        /// PostgreSQL: replaces the held row when the record is fresher.
+        package let update: String?
     }
 
-    /// Keeps a transaction record when none is held for its key or its rank is larger than the held one's.
-    package var upsertTransaction: String {
-        insert(into: "ledger_transactions", Self.transactionColumns, keepingFresher: true)
+    /// The freshness rule: the new rank (its date and revocation) is larger than the held row's, or equal with a token
+    /// that compares larger as bytes (PostgreSQL: in the "C" collation), read from the log, where every item is
+    /// inserted before the records it brings.
+    private func fresher(rank: String, itemKey: String, than table: String) -> String {
+        let bytes = dialect == .sqlite ? "" : " COLLATE \"C\""
+        func token(_ key: String) -> String { "(SELECT token FROM ledger_log WHERE item_key = \(key))\(bytes)" }
+        return
+            "(\(rank) > \(table).rank OR (\(rank) = \(table).rank AND \(token(itemKey)) > \(token("\(table).item_key"))))"
     }
+
+    /// Inserts a row of a state table (its key is its first two columns; `rank` holds the rank's date and
+    /// revocation, `item_key` names the log item whose token is the rest of the rank).
+    private func insert(into table: String, _ columns: [String]) -> String {
+        "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
+    }
+
+    /// The statements that keep a record of `table` only when it is fresher (``KeepFresher``).
+    private func keepFresher(_ table: String, _ columns: [String]) -> KeepFresher {
+        let key = "\(columns[0]) = \(p(1)) AND \(columns[1]) = \(p(2))"
+        guard dialect == .postgreSQL else {
+            let updates = columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            return KeepFresher(
+                insert: insert(into: table, columns) + " ON CONFLICT (\(columns[0]), \(columns[1])) DO UPDATE SET"
+                    + " \(updates) WHERE " + fresher(rank: "excluded.rank", itemKey: "excluded.item_key", than: table),
+                lock: nil, update: nil)
+        }
+        let rank = p(columns.count - 1), itemKey = p(columns.count)
+        let updates = columns.indices.dropFirst(2).map { "\(columns[$0]) = \(p($0 + 1))" }.joined(separator: ", ")
+        return KeepFresher(
+            insert: insert(into: table, columns) + " ON CONFLICT (\(columns[0]), \(columns[1])) DO NOTHING",
+            lock: "SELECT 1 FROM \(table) WHERE \(key) FOR UPDATE",
+            update: "UPDATE \(table) SET \(updates) WHERE \(key) AND "
+                + fresher(rank: "\(rank)::bytea", itemKey: "\(itemKey)::text", than: table))
+    }
+
+    /// Keeps a transaction record when none is held for its key or it is fresher than the held one.
+    package var keepFresherTransaction: KeepFresher { keepFresher("ledger_transactions", Self.transactionColumns) }
+
+    /// Keeps a renewal record when none is held for its key or it is fresher than the held one.
+    package var keepFresherRenewal: KeepFresher { keepFresher("ledger_renewals", Self.renewalColumns) }
 
     /// Writes a transaction record whatever is held (a rebuild's repair, into emptied tables).
-    package var insertTransaction: String {
-        insert(into: "ledger_transactions", Self.transactionColumns, keepingFresher: false)
-    }
+    package var insertTransaction: String { insert(into: "ledger_transactions", Self.transactionColumns) }
 
-    /// The values of ``upsertTransaction`` and ``insertTransaction``.
+    /// The values of a transaction record, in column order.
     package func transactionValues(_ record: TransactionRecord) -> [SQLValue] {
         [
             .text(record.environment), .text(record.transactionId), .text(record.originalTransactionId),
@@ -221,13 +251,10 @@ package struct LedgerSQL: Sendable {
         ] + rankValues(record.rank)
     }
 
-    /// Keeps a renewal record when none is held for its key or its rank is larger.
-    package var upsertRenewal: String { insert(into: "ledger_renewals", Self.renewalColumns, keepingFresher: true) }
-
     /// Writes a renewal record whatever is held.
-    package var insertRenewal: String { insert(into: "ledger_renewals", Self.renewalColumns, keepingFresher: false) }
+    package var insertRenewal: String { insert(into: "ledger_renewals", Self.renewalColumns) }
 
-    /// The values of ``upsertRenewal`` and ``insertRenewal``.
+    /// The values of a renewal record, in column order.
     package func renewalValues(_ record: RenewalRecord) -> [SQLValue] {
         [
             .text(record.environment), .text(record.originalTransactionId), text(record.productId),
@@ -257,15 +284,17 @@ package struct LedgerSQL: Sendable {
     package func selectRecords(transactions: Bool, ofAccount: Bool) -> String {
         let columns = (transactions ? Self.transactionColumns : Self.renewalColumns).dropLast(2)
         let environment = "(\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
-        let purchase =
-            ofAccount
-            ? "IN (SELECT original_transaction_id FROM ledger_transactions WHERE app_account_token = \(p(1)) AND"
-                + " \(environment) UNION SELECT original_transaction_id FROM ledger_renewals WHERE app_account_token ="
-                + " \(p(1)) AND \(environment))"
-            : "= \(p(1))"
-        return
-            "SELECT \(columns.joined(separator: ", ")) FROM \(transactions ? "ledger_transactions" : "ledger_renewals")"
-            + " WHERE original_transaction_id \(purchase) AND \(environment)"
+        let table = transactions ? "ledger_transactions" : "ledger_renewals"
+        let selected = columns.map { "s.\($0)" }.joined(separator: ", ")
+        guard ofAccount else {
+            return "SELECT \(selected) FROM \(table) s WHERE s.original_transaction_id = \(p(1)) AND \(environment)"
+        }
+        // An account's purchases are its (environment, originalTransactionId) pairs, joined on the primary key (SQLite
+        // searches no index for a row value IN a compound subquery).
+        return "SELECT \(selected) FROM (SELECT environment, original_transaction_id FROM ledger_transactions WHERE"
+            + " app_account_token = \(p(1)) AND \(environment) UNION SELECT environment, original_transaction_id FROM"
+            + " ledger_renewals WHERE app_account_token = \(p(1)) AND \(environment)) p JOIN \(table) s ON"
+            + " s.environment = p.environment AND s.original_transaction_id = p.original_transaction_id"
     }
 
     /// A row of a transaction select as a record, nil when a column has the wrong type; without a rank column
