@@ -38,9 +38,6 @@ public final class SQLiteLedgerStore: LedgerStore {
         let location = "sqlite:" + EscapedText.escaped(path)
         do {
             try opened.execute("PRAGMA busy_timeout = \(Self.busyTimeout.components.seconds * 1000)")
-            // Tokens are kilobytes: 64 KiB pages hold a stored notification's items on one or two pages instead of
-            // an overflow chain of 4 KiB ones (set before the file's first table; an existing file keeps its own).
-            try opened.execute("PRAGMA page_size = 65536")
             try opened.execute("PRAGMA journal_mode = WAL")
             try opened.execute("PRAGMA synchronous = FULL")
             try Self.transaction(opened) { () throws(LedgerError) in
