@@ -70,30 +70,39 @@ struct OrderTests {
         }
     }
 
-    /// 1,000 seeded shuffles with duplicates into SQLite stores: the same stored state and entitlements as the
-    /// fold in order, and each delivery appended exactly once.
-    @Test("any order with duplicates stores the same state in SQLite", arguments: Scenario.all.indices)
-    func sqliteIgnoresOrder(index: Int) throws {
-        let scenario = Scenario.all[index]
-        let world = LedgerWorld.shared
-        let entries = try world.entries(scenario.allDeliveries)
+    /// Delivers `rounds` seeded shuffles of a scenario, each into the store `next()` gives (new or emptied), and
+    /// records an issue at the first whose stored state or entitlements differ from the fold in order, or that
+    /// appended another number of entries than the scenario has.
+    static func deliverShuffles(
+        of scenario: Scenario, rounds: Int, seed: UInt64, next: () throws -> Ledger
+    ) throws {
+        let entries = try LedgerWorld.shared.entries(scenario.allDeliveries)
         let expected = LedgerState.folding(entries)
-        let reference = Ledger(store: try SQLiteLedgerStore(path: ":memory:"), verifier: world.verifier)
+        let reference = Ledger(store: try SQLiteLedgerStore(path: ":memory:"), verifier: LedgerWorld.shared.verifier)
         _ = try reference.store.append(entries)
-        let expectedDocuments = try Self.documents(reference, scenario)
-        var generator = SeededGenerator(seed: UInt64(2_000 + index), label: "ledger order")
-        for round in 0..<Self.shuffles {
-            let ledger = Ledger(store: try SQLiteLedgerStore(path: ":memory:"), verifier: world.verifier)
+        let expectedDocuments = try documents(reference, scenario)
+        var generator = SeededGenerator(seed: seed, label: "ledger order")
+        for round in 0..<rounds {
+            let ledger = try next()
             var appended = 0
-            for group in Self.deliveries(entries, using: &generator) {
+            for group in deliveries(entries, using: &generator) {
                 appended += try ledger.store.append(group).filter { $0.result == .appended }.count
             }
             guard appended == entries.count, try ledger.store.state() == expected,
-                try Self.documents(ledger, scenario) == expectedDocuments
+                try documents(ledger, scenario) == expectedDocuments
             else {
                 Issue.record("\(scenario): shuffle \(round) stored another state (\(appended) appended)")
                 return
             }
+        }
+    }
+
+    /// 1,000 seeded shuffles with duplicates into SQLite stores (a new in-memory database each): the same stored
+    /// state and entitlements as the fold in order, and each delivery appended exactly once.
+    @Test("any order with duplicates stores the same state in SQLite", arguments: Scenario.all.indices)
+    func sqliteIgnoresOrder(index: Int) throws {
+        try Self.deliverShuffles(of: Scenario.all[index], rounds: Self.shuffles, seed: UInt64(2_000 + index)) {
+            Ledger(store: try SQLiteLedgerStore(path: ":memory:"), verifier: LedgerWorld.shared.verifier)
         }
     }
 
@@ -103,28 +112,12 @@ struct OrderTests {
         .enabled(if: StoreKind.available.contains(.postgreSQL)),
         arguments: Scenario.all.indices)
     func postgreSQLIgnoresOrder(index: Int) throws {
-        let scenario = Scenario.all[index]
-        let world = LedgerWorld.shared
-        let entries = try world.entries(scenario.allDeliveries)
-        let expected = LedgerState.folding(entries)
         let url = try TestStores.freshPostgreSQLURL()
-        let ledger = Ledger(store: try PostgreSQLLedgerStore(url: url), verifier: world.verifier)
+        let ledger = Ledger(store: try PostgreSQLLedgerStore(url: url), verifier: LedgerWorld.shared.verifier)
         let cleaner = try PostgreSQLConnection(url: url)
-        _ = try ledger.store.append(entries)
-        let expectedDocuments = try Self.documents(ledger, scenario)
-        var generator = SeededGenerator(seed: UInt64(3_000 + index), label: "ledger order")
-        for round in 0..<Self.postgreSQLShuffles {
+        try Self.deliverShuffles(of: Scenario.all[index], rounds: Self.postgreSQLShuffles, seed: UInt64(3_000 + index)) {
             try cleaner.run("TRUNCATE ledger_log, ledger_transactions, ledger_renewals", [])
-            var appended = 0
-            for group in Self.deliveries(entries, using: &generator) {
-                appended += try ledger.store.append(group).filter { $0.result == .appended }.count
-            }
-            guard appended == entries.count, try ledger.store.state() == expected,
-                try Self.documents(ledger, scenario) == expectedDocuments
-            else {
-                Issue.record("\(scenario): shuffle \(round) stored another state (\(appended) appended)")
-                return
-            }
+            return ledger
         }
     }
 }
