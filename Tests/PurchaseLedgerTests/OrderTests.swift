@@ -115,7 +115,8 @@ struct OrderTests {
         let url = try TestStores.freshPostgreSQLURL()
         let ledger = Ledger(store: try PostgreSQLLedgerStore(url: url), verifier: LedgerWorld.shared.verifier)
         let cleaner = try PostgreSQLConnection(url: url)
-        try Self.deliverShuffles(of: Scenario.all[index], rounds: Self.postgreSQLShuffles, seed: UInt64(3_000 + index)) {
+        try Self.deliverShuffles(of: Scenario.all[index], rounds: Self.postgreSQLShuffles, seed: UInt64(3_000 + index))
+        {
             try cleaner.run("TRUNCATE ledger_log, ledger_transactions, ledger_renewals", [])
             return ledger
         }
