@@ -13,7 +13,7 @@ public typealias GetTransactionHistoryVersion = AppStoreServerAPIClient.GetTrans
 /// Each method makes one call (retrying when ``Configuration/retryPolicy`` says so) and returns the decoded
 /// response, or throws an ``APIError``. The signed members of a response (transactions, renewal information,
 /// notifications) are returned as they came; to verify every one of them, call the same method on
-/// ``verifying(with:)``, which returns each item with its own verification result.
+/// ``verifying(with:pagingLimits:)``, which returns each item with its own verification result.
 ///
 /// HTTP goes through an ``APITransport`` (``URLSessionTransport`` by default). The bearer token is an ES256 JWT
 /// signed with your In-App Purchase key and reused until shortly before it expires.

@@ -5,7 +5,7 @@ import JWSVerify
 /// returning every signed item verified (``VerifiedResponse``), and the paged endpoints as `AsyncSequence`s that
 /// fetch and verify page after page.
 ///
-/// Made by ``AppStoreServerAPIClient/verifying(with:)``.
+/// Made by ``AppStoreServerAPIClient/verifying(with:pagingLimits:)``.
 public struct VerifyingAPIClient: Sendable {
     /// The client that makes the calls.
     public let client: AppStoreServerAPIClient
