@@ -15,12 +15,14 @@ let package = Package(
         // The App Store Server API client: every endpoint, every signed item of a response verified. Kept apart
         // so that a server that only verifies links none of its HTTP.
         .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
-        // Test PKI and token minting for integration tests; production servers need not link it.
         // The purchase ledger: verified items in, exactly-once state and entitlements out, on SQLite. Kept apart
         // so that a server that only verifies links no database.
         .library(name: "PurchaseLedger", targets: ["PurchaseLedger"]),
         // The ledger's PostgreSQL store, for servers that share one database; the only product that links libpq.
         .library(name: "PurchaseLedgerPostgreSQL", targets: ["PurchaseLedgerPostgreSQL"]),
+        // The ledger's reconciler over the App Store Server API client: kept apart so that a ledger links no HTTP.
+        .library(name: "PurchaseLedgerReconciliation", targets: ["PurchaseLedgerReconciliation"]),
+        // Test PKI and token minting for integration tests; production servers need not link it.
         .library(name: "JWSVerifyTesting", targets: ["JWSVerifyTesting"]),
         .executable(name: "jwsverify", targets: ["jwsverify"]),
     ],
@@ -80,6 +82,11 @@ let package = Package(
             name: "PurchaseLedgerPostgreSQL",
             dependencies: ["PurchaseLedger", "JWSVerify", "CLibPQ"]
         ),
+        // Reconciliation: notification and transaction history from saved cursors, the status audit.
+        .target(
+            name: "PurchaseLedgerReconciliation",
+            dependencies: ["PurchaseLedger", "AppStoreServerAPI", "JWSVerify"]
+        ),
         // Test keys, certificates and receipts, kept apart from the verification path; it signs through
         // CJWSSigning and uses CJWSOpenSSL's error drain and free functions.
         .target(
@@ -94,7 +101,7 @@ let package = Package(
             name: "jwsverify",
             dependencies: [
                 "JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPI", "PurchaseLedger",
-                "PurchaseLedgerPostgreSQL",
+                "PurchaseLedgerPostgreSQL", "PurchaseLedgerReconciliation",
             ]
         ),
         // Benchmarks: `swift run -c release jwsverify-benchmark`, or Benchmarks/compare.sh; JWSSigning for the
@@ -130,7 +137,10 @@ let package = Package(
         // (`.ci/run` starts one on loopback), PostgreSQL; its command tests run the built `jwsverify`.
         .testTarget(
             name: "PurchaseLedgerTests",
-            dependencies: ["PurchaseLedger", "PurchaseLedgerPostgreSQL", "JWSVerify", "JWSVerifyTesting", "jwsverify"]
+            dependencies: [
+                "PurchaseLedger", "PurchaseLedgerPostgreSQL", "PurchaseLedgerReconciliation", "JWSVerify",
+                "JWSVerifyTesting", "AppStoreServerAPI", "AppStoreServerAPIEmulator", "jwsverify",
+            ]
         ),
         .testTarget(
             name: "JWSVerifyTestingTests",

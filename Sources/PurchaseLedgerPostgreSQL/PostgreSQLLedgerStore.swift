@@ -34,12 +34,14 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         connection = opened
     }
 
-    /// Appends entries in one transaction, durable on return (`LedgerStore.append(_:)`).
-    public func append(_ entries: [LedgerEntry]) throws(LedgerError) -> [AppendOutcome] {
-        guard !entries.isEmpty else { return [] }
+    /// Appends entries and saves a cursor in one transaction, durable on return (`LedgerStore.append(_:settingCursor:)`).
+    public func append(
+        _ entries: [LedgerEntry], settingCursor cursor: LedgerCursor?
+    ) throws(LedgerError) -> [AppendOutcome] {
+        guard !entries.isEmpty || cursor != nil else { return [] }
         let appendedAt = Date().timeIntervalSince1970 * 1000
         return try transaction { connection throws(LedgerError) in
-            try operations.append(entries, in: connection, appendedAt: appendedAt)
+            try operations.append(entries, settingCursor: cursor, in: connection, appendedAt: appendedAt)
         }
     }
 
@@ -91,6 +93,13 @@ public final class PostgreSQLLedgerStore: LedgerStore {
     /// How many items the log holds (`LedgerStore.logCount()`).
     public func logCount() throws(LedgerError) -> Int64 {
         try transaction(reading: true) { connection throws(LedgerError) in try operations.logCount(in: connection) }
+    }
+
+    /// A random sample of an environment's subscriptions (`LedgerStore.sampleSubscriptions(environment:limit:)`).
+    public func sampleSubscriptions(environment: String, limit: Int) throws(LedgerError) -> [String] {
+        try transaction(reading: true) { connection throws(LedgerError) in
+            try operations.sampleSubscriptions(environment: environment, limit: limit, in: connection)
+        }
     }
 
     /// Runs `body` in one transaction on the connection, reconnecting first if it was lost: READ COMMITTED for a

@@ -126,33 +126,52 @@ enum ApiCommand {
                 if word != "notifications", let name = [start.name, end.name].first(where: parsed.given.contains) {
                     return usage("'\(name)' does not apply to '\(word)'")
                 }
-                // The items must state the server's environment; as for `verify`, Production needs `--app-apple-id`.
-                if options.trust.environments.isEmpty {
-                    options.trust.environment = AppStoreServerAPIClient.environment(ofBaseURL: options.baseURL)
-                }
-                return .success(.api(options))
+                return .success(.api(completed(options)))
             }
     }
 
-    /// Reads the key and roots, makes the call, prints a line per item and the summary.
-    static func run(_ options: ApiOptions) -> CommandResult {
+    /// The options with the environment every item must state: the server's unless given (as for `verify`,
+    /// Production then needs `--app-apple-id`).
+    static func completed(_ options: ApiOptions) -> ApiOptions {
+        var options = options
+        if options.trust.environments.isEmpty {
+            options.trust.environment = AppStoreServerAPIClient.environment(ofBaseURL: options.baseURL)
+        }
+        return options
+    }
+
+    /// Reads the key and roots: the client of the server the options name, and the verifier of its items.
+    static func connect(
+        _ options: ApiOptions, subcommand: Subcommand
+    ) -> Result<(client: AppStoreServerAPIClient, verifier: SignedDataVerifier), CommandResult> {
         let signingKey: ES256SigningKey
         switch SignCommand.signingKey(options.keyFile) {
-        case .failure(let failure): return failure
+        case .failure(let failure): return .failure(failure)
         case .success(let key): signingKey = key
         }
         let verifier: SignedDataVerifier
         let tokenMode = { VerificationRunner.tokenMode(options.trust, roots: $0, xcodeCertificate: $1) }
         switch options.trust.configure(signedData: "tokens", tokenMode) {
-        case .failure(let failure): return failure.result(subcommand: .api)
-        case .success(.decodeOnly(let error)): return .usage(UsageError(message: error.message, subcommand: .api))
+        case .failure(let failure): return .failure(failure.result(subcommand: subcommand))
+        case .success(.decodeOnly(let error)):
+            return .failure(.usage(UsageError(message: error.message, subcommand: subcommand)))
         case .success(.verify(let configured)): verifier = configured
         }
         let url = options.baseURL ?? AppStoreServerAPIClient.baseURL(for: options.trust.environment ?? .production)
         let client = AppStoreServerAPIClient(
             signingKey: signingKey, keyId: options.keyId, issuerId: options.issuerId ?? "",
             bundleId: options.trust.bundleId ?? "", baseURL: url ?? AppStoreServerAPIClient.productionURL)
-        let outcome = client.verifying(with: verifier).performBlocking(options.call)
+        return .success((client, verifier))
+    }
+
+    /// Reads the key and roots, makes the call, prints a line per item and the summary.
+    static func run(_ options: ApiOptions) -> CommandResult {
+        let connection: (client: AppStoreServerAPIClient, verifier: SignedDataVerifier)
+        switch connect(options, subcommand: .api) {
+        case .failure(let failure): return failure
+        case .success(let connected): connection = connected
+        }
+        let outcome = connection.client.verifying(with: connection.verifier).performBlocking(options.call)
         // A failed item outranks a retryable error: 75 ("try again later") only when all that came verified.
         let status =
             !outcome.allVerified

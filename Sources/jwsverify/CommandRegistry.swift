@@ -30,6 +30,8 @@ enum Command: Equatable, Sendable {
     case ledgerEntitlements(LedgerOptions)
     /// `jwsverify ledger rebuild …`
     case ledgerRebuild(LedgerOptions)
+    /// `jwsverify ledger reconcile …`
+    case ledgerReconcile(LedgerOptions)
     /// `--help`, `-h` or `help [subcommand]`: the help of a subcommand, or of the tool (nil).
     case help(Subcommand?)
     /// `--version`.
@@ -143,6 +145,7 @@ enum CommandRegistry {
         LedgerCommand.importDefinition,
         LedgerCommand.entitlementsDefinition,
         LedgerCommand.rebuildDefinition,
+        LedgerCommand.reconcileDefinition,
         MintCommand.definition,
         MintPKICommand.definition,
         MintTokenCommand.definition,

@@ -9,6 +9,7 @@ extension Subcommand {
     static let ledgerImport = Subcommand(path: "ledger import")
     static let ledgerEntitlements = Subcommand(path: "ledger entitlements")
     static let ledgerRebuild = Subcommand(path: "ledger rebuild")
+    static let ledgerReconcile = Subcommand(path: "ledger reconcile")
 }
 
 /// The options of the `ledger` subcommands, exactly as given on the command line.
@@ -23,6 +24,10 @@ struct LedgerOptions: Equatable, Sendable {
     var at: Double?
     /// `entitlements --environment`.
     var environment: AppStoreEnvironment?
+    /// `reconcile`: the App Store Server API's key, server and verifier (`api`'s options).
+    var api = ApiOptions()
+    /// `reconcile --audit`: how many subscriptions to audit.
+    var audit: Int?
     /// `--json`, `-q`, `import --progress`, `rebuild --check`.
     var json = false, quiet = false, progress = false, check = false
 }
@@ -92,19 +97,43 @@ enum LedgerCommand {
     static let check = Declaration.flag(
         "--check", help: "Compare only: leave the stored state as it is, exit 1 when it differs.", \.check)
 
+    /// `api`'s options: key, issuer, server, and the verifier of the items (`--bundle-id` required).
+    static let api = [
+        ApiCommand.key, ApiCommand.keyId, ApiCommand.issuerId, ApiCommand.bundleId, ApiCommand.environment,
+        ApiCommand.root, ApiCommand.appAppleId, ApiCommand.baseURL, ApiCommand.start,
+    ].map { $0.lifted(\LedgerOptions.api) }
+    static let audit = Declaration.value(
+        "--audit", label: "<n>",
+        help: "Then ask Get All Subscription Statuses about n of the ledger's subscriptions, picked at random, and"
+            + " report where Apple's status and the ledger's differ (1 to 10000)."
+    ) { options, string throws(InvalidValue) in
+        guard let count = Int(string), (1...10_000).contains(count) else {
+            throw InvalidValue(hint: ". Please provide a number from 1 to 10000.")
+        }
+        options.audit = count
+    }
+
     static let importDeclarations =
         [store] + trust.declarations.map { $0.lifted(\LedgerOptions.trust) } + [
             progress, json, quiet,
         ]
     static let entitlementsDeclarations = [store, accountToken, originalId, at, environment, json]
     static let rebuildDeclarations = [store, check, json]
+    static let reconcileDeclarations = [store] + api + [originalId, audit, json, quiet]
 
     static let exitCodes: [(code: Int32, meaning: String)] = [
         (ExitCode.verified, "Done."),
-        (ExitCode.notVerified, "import: a line was refused; rebuild --check: the stored state differs."),
+        (
+            ExitCode.notVerified,
+            "import, reconcile: an item was refused; rebuild --check, reconcile --audit: a difference; reconcile: the"
+                + " API answered an error."
+        ),
         (ExitCode.usage, "Usage error."),
         (ExitCode.noInput, "Input unreadable, or the store cannot be opened or is newer than this version."),
-        (ExitCode.retryable, "The store is unavailable (busy, connection lost): nothing half-written, run again."),
+        (
+            ExitCode.retryable,
+            "The store or the API is unavailable (busy, connection lost): nothing half-written, run again."
+        ),
     ]
 
     // MARK: Definitions
@@ -114,7 +143,8 @@ enum LedgerCommand {
         help: HelpContent(
             overview: "The purchase ledger: verified App Store items in, exactly-once state and entitlements out.",
             discussion: "'ledger import' verifies and appends stored tokens and notification bodies; 'ledger"
-                + " entitlements' answers who is entitled at a time, and why; 'ledger rebuild' folds the log again."
+                + " entitlements' answers who is entitled at a time, and why; 'ledger reconcile' fetches what the App"
+                + " Store Server API holds; 'ledger rebuild' folds the log again."
                 + " The store is an SQLite file or a PostgreSQL database.", argument: nil, exitCodes: []),
         options: [OptionDeclaration<Never>](),
         parse: { group($0) }, execute: { _, _ in nil })
@@ -192,6 +222,36 @@ enum LedgerCommand {
         execute: { command, io in
             guard case .ledgerRebuild(let options) = command else { return nil }
             return LedgerRunner.runRebuild(options, io: io)
+        })
+
+    static let reconcileDefinition = CommandDefinition(
+        .ledgerReconcile, summary: "Fetch what the App Store Server API holds: missed notifications, history.",
+        help: HelpContent(
+            overview: "Append what the App Store Server API holds: Get Notification History from the saved position,"
+                + " a purchase's Get Transaction History from its saved revision, and an audit of statuses.",
+            discussion: "Every item is verified and appended like any other (source 'api'). Each page commits with"
+                + " the position after it: a run that stops resumes after its last page. The first run starts at"
+                + " --start (default: 180 days ago, as far back as Apple keeps); later runs continue where the last"
+                + " ended. With --original-transaction-id, that purchase's transaction history too.", argument: nil,
+            exitCodes: exitCodes),
+        options: reconcileDeclarations,
+        parse: { arguments in
+            parse(arguments, .ledgerReconcile, reconcileDeclarations).flatMap { parsed in
+                guard parsed.positionals.isEmpty else {
+                    return .failure(unexpected(parsed.positionals[0], .ledgerReconcile))
+                }
+                for declaration in api.prefix(4) where !parsed.gave(declaration) {
+                    return .failure(
+                        UsageError(message: "Missing '\(declaration.name)'", subcommand: .ledgerReconcile))
+                }
+                var options = parsed.options
+                options.api = ApiCommand.completed(options.api)
+                return .success(.ledgerReconcile(options))
+            }
+        },
+        execute: { command, io in
+            guard case .ledgerReconcile(let options) = command else { return nil }
+            return LedgerRunner.runReconcile(options, io: io.quieted(options.quiet))
         })
 
     // MARK: Parsing

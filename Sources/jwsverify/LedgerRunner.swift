@@ -1,7 +1,9 @@
+import AppStoreServerAPI
 import Foundation
 import JWSVerify
 import PurchaseLedger
 import PurchaseLedgerPostgreSQL
+import PurchaseLedgerReconciliation
 
 /// Runs the `ledger` subcommands: opens the store, calls ``PurchaseLedger`` and prints what it returns.
 enum LedgerRunner {
@@ -142,5 +144,119 @@ enum LedgerRunner {
         } catch {
             return io.emit(failure(error))
         }
+    }
+
+    // MARK: reconcile
+
+    static func runReconcile(_ options: LedgerOptions, io: CommandIO) -> Int32 {
+        let connection: (client: AppStoreServerAPIClient, verifier: SignedDataVerifier)
+        switch ApiCommand.connect(options.api, subcommand: .ledgerReconcile) {
+        case .failure(let failure): return io.emit(failure)
+        case .success(let connected): connection = connected
+        }
+        let reconciler: LedgerReconciler
+        do throws(LedgerError) {
+            reconciler = LedgerReconciler(
+                ledger: Ledger(store: try open(options.store, create: true), verifier: connection.verifier),
+                client: connection.client, environment: options.api.trust.environment ?? .production)
+        } catch {
+            return io.emit(failure(error))
+        }
+        let out = blocking { () async -> Reconciled in
+            var out = Reconciled()
+            do throws(ReconciliationError) {
+                out.notifications = try await reconciler.syncNotificationHistory(
+                    start: options.api.start.map(Timestamp.init))
+                if case .originalTransactionId(let id)? = options.query {
+                    out.history = try await reconciler.syncTransactionHistory(originalTransactionId: id)
+                }
+                if let count = options.audit { out.audit = try await reconciler.audit(sampleSize: count) }
+            } catch {
+                // What a stopped phase did is printed too: its pages are committed.
+                out.stop = error
+                if out.notifications == nil {
+                    out.notifications = error.report
+                } else if out.history == nil, case .originalTransactionId? = options.query {
+                    out.history = error.report
+                }
+            }
+            return out
+        }
+        io.standardOutput(options.json ? JSONWriter.write(out.jsonValue, pretty: false) + "\n" : out.text)
+        for refusal in out.refusals {
+            io.standardError(
+                "page \(refusal.page) \(EscapedText.escaped(refusal.path)): \(refusal.code):"
+                    + " \(EscapedText.escaped(refusal.message))\n")
+        }
+        if let stop = out.stop {
+            io.standardError("Error: \(EscapedText.escaped(stop.description))\n")
+            return stop.isRetryable ? ExitCode.retryable : ExitCode.notVerified
+        }
+        let differs = out.audit?.findings.contains(where: \.differs) ?? false
+        return out.refusals.isEmpty && !differs ? ExitCode.verified : ExitCode.notVerified
+    }
+
+    /// What `ledger reconcile` did, phase by phase.
+    struct Reconciled: Sendable {
+        var notifications: ReconciliationReport?, history: ReconciliationReport?
+        var audit: LedgerReconciler.AuditReport?
+        /// Why the run stopped before its end.
+        var stop: ReconciliationError?
+
+        var refusals: [ReconciliationReport.Refusal] {
+            (notifications?.refused ?? []) + (history?.refused ?? []) + (audit?.items.refused ?? [])
+        }
+
+        var text: String {
+            var out = notifications.map { "notification history: \($0.summary)\n" } ?? ""
+            out += history.map { "transaction history: \($0.summary)\n" } ?? ""
+            if let audit {
+                out += "audit: \(audit.findings.count) subscriptions, \(audit.items.summary)\n"
+                for finding in audit.findings where finding.differs || finding.differedBefore {
+                    out +=
+                        "  \(EscapedText.escaped(finding.originalTransactionId)): Apple"
+                        + " \(finding.appleStatus.map(String.init) ?? "none"), ledger"
+                        + " \(finding.ledgerStatus?.rawValue ?? "none") before, \(finding.ledgerStatusAfter?.rawValue ?? "none")"
+                        + " after\n"
+                }
+            }
+            return out
+        }
+
+        var jsonValue: JSONValue {
+            var object: [String: JSONValue] = [
+                "notificationHistory": notifications?.jsonValue ?? .null, "transactionHistory": history?.jsonValue ?? .null,
+            ]
+            object["audit"] =
+                audit.map { audit in
+                    .object([
+                        "items": audit.items.jsonValue,
+                        "findings": .array(
+                            audit.findings.map { finding in
+                                .object([
+                                    "originalTransactionId": .string(finding.originalTransactionId),
+                                    "appleStatus": finding.appleStatus.map(JSONValue.integer) ?? .null,
+                                    "ledgerStatus": finding.ledgerStatus.map { .string($0.rawValue) } ?? .null,
+                                    "ledgerStatusAfter": finding.ledgerStatusAfter.map { .string($0.rawValue) } ?? .null,
+                                    "differs": .bool(finding.differs),
+                                ])
+                            }),
+                    ])
+                } ?? .null
+            return .object(object)
+        }
+    }
+
+    /// Runs an async body to its end on this thread's behalf (the CLI is synchronous) and returns its value.
+    static func blocking(_ body: @escaping @Sendable () async -> Reconciled) -> Reconciled {
+        /// The value, written by the task before it signals and read after the wait: the semaphore orders them.
+        final class Box: @unchecked Sendable { var value = Reconciled() }
+        let box = Box(), done = DispatchSemaphore(value: 0)
+        Task {
+            box.value = await body()
+            done.signal()
+        }
+        done.wait()
+        return box.value
     }
 }

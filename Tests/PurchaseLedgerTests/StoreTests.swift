@@ -203,7 +203,7 @@ struct StoreTests {
             let holder = try PostgreSQLConnection(url: url)
             try holder.configureSession()
             try holder.run("BEGIN", [])
-            _ = try LedgerOperations(.postgreSQL).append([first], in: holder, appendedAt: 0)
+            _ = try LedgerOperations(.postgreSQL).append([first], settingCursor: nil, in: holder, appendedAt: 0)
             let done = DispatchSemaphore(value: 0)
             let outcome = Mutex<Result<[AppendOutcome], LedgerError>?>(nil)
             Thread.detachNewThread {

@@ -23,14 +23,18 @@ public struct VerifiedPages<Response: Sendable>: AsyncSequence, Sendable {
     /// The bounds of the iteration.
     public let limits: PagingLimits
 
-    init(limits: PagingLimits = .default, fetch: @escaping Fetch) {
+    /// The cursor of the first page fetched (nil: the endpoint's first page).
+    let start: String?
+
+    init(limits: PagingLimits = .default, start: String? = nil, fetch: @escaping Fetch) {
         self.limits = limits
+        self.start = start
         self.fetch = fetch
     }
 
-    /// An iterator from the first page.
+    /// An iterator from the first page, or from the cursor the sequence was made with.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(limits: limits, fetch: fetch)
+        Iterator(limits: limits, start: start, fetch: fetch)
     }
 
     /// Fetches and verifies one page per call to ``next()``.
@@ -47,9 +51,11 @@ public struct VerifiedPages<Response: Sendable>: AsyncSequence, Sendable {
         var done = false
         var pending: APIError?
 
-        init(limits: PagingLimits, fetch: @escaping Fetch) {
+        init(limits: PagingLimits, start: String?, fetch: @escaping Fetch) {
             self.limits = limits
             self.fetch = fetch
+            cursor = start
+            if let start { seen.insert(start) }
         }
 
         /// Why no page may follow the one just delivered, though it says more do: the bound it reached.

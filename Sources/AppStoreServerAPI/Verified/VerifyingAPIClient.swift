@@ -47,11 +47,14 @@ public struct VerifyingAPIClient: Sendable {
 
     /// Every page of Get Transaction History, fetched and verified one after the other (by `revision`, while
     /// `hasMore`).
+    ///
+    /// - Parameter revision: Where to start: a `revision` an earlier response gave (an incremental sync; pass the
+    ///   same request as then), or nil for the first page.
     public func transactionHistory(
         anyTransactionId: String, transactionHistoryRequest: TransactionHistoryRequest = TransactionHistoryRequest(),
-        version: AppStoreServerAPIClient.GetTransactionHistoryVersion = .v2
+        version: AppStoreServerAPIClient.GetTransactionHistoryVersion = .v2, revision: String? = nil
     ) -> VerifiedPages<HistoryResponse> {
-        VerifiedPages(limits: pagingLimits) { cursor, page throws(APIError) in
+        VerifiedPages(limits: pagingLimits, start: revision) { cursor, page throws(APIError) in
             let response = try await getTransactionHistory(
                 anyTransactionId: anyTransactionId, revision: cursor,
                 transactionHistoryRequest: transactionHistoryRequest, version: version, page: page)
@@ -119,12 +122,15 @@ public struct VerifyingAPIClient: Sendable {
 
     /// Every page of Get Notification History, fetched and verified one after the other (by `paginationToken`,
     /// while `hasMore`).
+    ///
+    /// - Parameter paginationToken: Where to resume: the token an earlier page of the same request gave, or nil for
+    ///   the first page.
     public func notificationHistory(
-        notificationHistoryRequest: NotificationHistoryRequest
+        notificationHistoryRequest: NotificationHistoryRequest, paginationToken: String? = nil
     )
         -> VerifiedPages<NotificationHistoryResponse>
     {
-        VerifiedPages(limits: pagingLimits) { cursor, page throws(APIError) in
+        VerifiedPages(limits: pagingLimits, start: paginationToken) { cursor, page throws(APIError) in
             let response = try await getNotificationHistory(
                 paginationToken: cursor, notificationHistoryRequest: notificationHistoryRequest, page: page)
             return (

@@ -37,8 +37,10 @@ public struct LedgerEntry: Sendable {
         try self.init(verified: verified, token: token, source: source)
     }
 
-    /// The entry of a token that ``SignedDataVerifier`` verified.
-    init(verified: Verified<DecodedPayload>, token: String, source: LedgerSource) throws(LedgerError) {
+    /// The entry of a token that ``SignedDataVerifier`` verified: `verified` must be the verification of `token`
+    /// (the package's reconciler passes an API response's item with its own result; nothing outside the package
+    /// can pair them).
+    package init(verified: Verified<DecodedPayload>, token: String, source: LedgerSource) throws(LedgerError) {
         let environment = (verified.environment ?? verified.payload.environment)?.rawValue ?? ""
         switch verified.payload {
         case .notification(let decoded):

@@ -69,9 +69,9 @@ package struct LedgerOperations: Sendable {
         try session.run(sql.upsertSchemaVersion, [.text(String(LedgerSQL.schemaVersion))])
     }
 
-    /// Appends entries inside the caller's transaction (``LedgerStore/append(_:)``).
+    /// Appends entries and saves a cursor inside the caller's transaction (``LedgerStore/append(_:settingCursor:)``).
     package func append(
-        _ entries: [LedgerEntry], in session: some SQLSession, appendedAt: Double
+        _ entries: [LedgerEntry], settingCursor cursor: LedgerCursor?, in session: some SQLSession, appendedAt: Double
     ) throws(LedgerError) -> [AppendOutcome] {
         var outcomes: [AppendOutcome] = []
         outcomes.reserveCapacity(entries.count)
@@ -87,6 +87,7 @@ package struct LedgerOperations: Sendable {
             for record in entry.renewals { try keep(sql.renewalValues(record), keepRenewal, in: session) }
             outcomes.append(AppendOutcome(key: head.key, result: appended ? .appended : .duplicate))
         }
+        if let cursor { try setCursor(named: cursor.name, to: cursor.value, in: session) }
         return outcomes
     }
 
@@ -202,6 +203,17 @@ package struct LedgerOperations: Sendable {
         } else {
             try session.run(sql.deleteCursor, [.text(name)])
         }
+    }
+
+    /// ``LedgerStore/sampleSubscriptions(environment:limit:)``.
+    package func sampleSubscriptions(
+        environment: String, limit: Int, in session: some SQLSession
+    ) throws(LedgerError) -> [String] {
+        var ids: [String] = []
+        try session.query(sql.sampleSubscriptions, [.text(environment), .integer(Int64(max(0, limit)))]) { row in
+            if case .text(let id) = row.value(0) { ids.append(id) }
+        }
+        return ids
     }
 
     private static let unreadableRow = LedgerError(

@@ -17,11 +17,15 @@ public protocol LedgerStore: AnyObject, Sendable {
     /// changes nothing. Otherwise its items are inserted (a nested token already in the log is left as it is) and its
     /// records replace those held when their ranks are larger.
     ///
-    /// - Parameter entries: The entries, in order.
     /// - Returns: for each entry, whether it was appended or a duplicate.
     /// - Throws: ``LedgerError`` (``LedgerError/Code/storeUnavailable`` or ``LedgerError/Code/storeFailed``), with
     ///   nothing of the call stored.
-    func append(_ entries: [LedgerEntry]) throws(LedgerError) -> [AppendOutcome]
+    ///
+    /// - Parameters:
+    ///   - entries: The entries, in order.
+    ///   - cursor: A cursor to save in the same database transaction (the reconciler's page position: a page's
+    ///     items and the position after it commit together), or nil.
+    func append(_ entries: [LedgerEntry], settingCursor cursor: LedgerCursor?) throws(LedgerError) -> [AppendOutcome]
 
     /// The state's records of the purchases a query selects: every transaction and renewal info of each
     /// `originalTransactionId` named, or carrying the `appAccountToken`; without their ranks
@@ -64,6 +68,36 @@ public protocol LedgerStore: AnyObject, Sendable {
 
     /// How many items the log holds.
     func logCount() throws(LedgerError) -> Int64
+
+    /// A random sample of the auto-renewable subscriptions the state holds in an environment: their
+    /// `originalTransactionId`s (the reconciler's audit).
+    ///
+    /// - Parameters:
+    ///   - environment: The environment's stored name.
+    ///   - limit: How many at most.
+    func sampleSubscriptions(environment: String, limit: Int) throws(LedgerError) -> [String]
+}
+
+extension LedgerStore {
+    /// Appends entries in one database transaction and returns once it is durable
+    /// (``append(_:settingCursor:)`` with no cursor).
+    public func append(_ entries: [LedgerEntry]) throws(LedgerError) -> [AppendOutcome] {
+        try append(entries, settingCursor: nil)
+    }
+}
+
+/// A named position saved by the reconciler (a pagination token and its time window, a history's revision).
+public struct LedgerCursor: Sendable, Hashable {
+    /// The cursor's name, such as `notificationHistory/Production`.
+    public var name: String
+    /// The position to save; nil removes the cursor.
+    public var value: String?
+
+    /// A cursor.
+    public init(name: String, value: String?) {
+        self.name = name
+        self.value = value
+    }
 }
 
 /// What an entitlements query selects.
