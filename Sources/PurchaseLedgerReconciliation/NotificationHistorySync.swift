@@ -85,7 +85,9 @@ extension LedgerReconciler {
         try await follow(pages, into: &report) { page in
             let next = page.response.hasMore == true ? page.response.paginationToken : nil
             let position =
-                next.map { NotificationHistoryPosition(startDate: window.start, endDate: window.end, paginationToken: $0) }
+                next.map {
+                    NotificationHistoryPosition(startDate: window.start, endDate: window.end, paginationToken: $0)
+                }
                 ?? NotificationHistoryPosition(through: window.end)
             let text = (try? JSONEncoder().encode(position)).map { String(decoding: $0, as: UTF8.self) }
             return LedgerCursor(name: name, value: text)

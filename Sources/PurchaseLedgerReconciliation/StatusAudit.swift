@@ -28,6 +28,24 @@ extension LedgerReconciler {
         public var findings: [AuditFinding] = []
         /// The items of the responses, appended like any other.
         public var items = ReconciliationReport()
+
+        /// The report as one JSON object: `items` and `findings` (`originalTransactionId`, `appleStatus`,
+        /// `ledgerStatus`, `ledgerStatusAfter`, `differs`; absent values `null`).
+        public var jsonValue: JSONValue {
+            .object([
+                "items": items.jsonValue,
+                "findings": .array(
+                    findings.map { finding in
+                        .object([
+                            "originalTransactionId": .string(finding.originalTransactionId),
+                            "appleStatus": finding.appleStatus.map(JSONValue.integer) ?? .null,
+                            "ledgerStatus": finding.ledgerStatus.map { .string($0.rawValue) } ?? .null,
+                            "ledgerStatusAfter": finding.ledgerStatusAfter.map { .string($0.rawValue) } ?? .null,
+                            "differs": .bool(finding.differs),
+                        ])
+                    }),
+            ])
+        }
     }
 
     /// Asks Get All Subscription Statuses for each purchase, appends every verified item of the answers, and
@@ -64,14 +82,17 @@ extension LedgerReconciler {
             report.findings.append(
                 AuditFinding(
                     originalTransactionId: original, appleStatus: apple[original] ?? nil,
-                    ledgerStatus: before[original] ?? nil, ledgerStatusAfter: try status(of: original, at: time, report.items)))
+                    ledgerStatus: before[original] ?? nil,
+                    ledgerStatusAfter: try status(of: original, at: time, report.items)))
         }
         return report
     }
 
     /// ``audit(originalTransactionIds:at:)`` of a random sample of the subscriptions the ledger holds in the
     /// reconciler's environment.
-    public func audit(sampleSize: Int, at time: Timestamp = Timestamp(Date())) async throws(ReconciliationError)
+    public func audit(
+        sampleSize: Int, at time: Timestamp = Timestamp(Date())
+    ) async throws(ReconciliationError)
         -> AuditReport
     {
         let ids = try store(ReconciliationReport()) { () throws(LedgerError) in

@@ -80,7 +80,10 @@ enum HelpText {
         lines.append("")
         lines += wrap(discussion, indent: 0, width: width)
         lines.append("")
-        lines.append("USAGE: " + usage)
+        // A synopsis too long for one line goes on under itself.
+        let synopsis = wrap(usage, indent: 7, width: width)
+        lines.append("USAGE: " + synopsis[0].dropFirst(7))
+        lines += synopsis.dropFirst()
         for (title, rows) in sections {
             lines.append("")
             lines.append("\(title):")

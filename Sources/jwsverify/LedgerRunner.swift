@@ -162,7 +162,7 @@ enum LedgerRunner {
         } catch {
             return io.emit(failure(error))
         }
-        let out = blocking { () async -> Reconciled in
+        let out = runBlocking { () async -> Reconciled in
             var out = Reconciled()
             do throws(ReconciliationError) {
                 out.notifications = try await reconciler.syncNotificationHistory(
@@ -225,38 +225,12 @@ enum LedgerRunner {
 
         var jsonValue: JSONValue {
             var object: [String: JSONValue] = [
-                "notificationHistory": notifications?.jsonValue ?? .null, "transactionHistory": history?.jsonValue ?? .null,
+                "notificationHistory": notifications?.jsonValue ?? .null,
+                "transactionHistory": history?.jsonValue ?? .null,
             ]
-            object["audit"] =
-                audit.map { audit in
-                    .object([
-                        "items": audit.items.jsonValue,
-                        "findings": .array(
-                            audit.findings.map { finding in
-                                .object([
-                                    "originalTransactionId": .string(finding.originalTransactionId),
-                                    "appleStatus": finding.appleStatus.map(JSONValue.integer) ?? .null,
-                                    "ledgerStatus": finding.ledgerStatus.map { .string($0.rawValue) } ?? .null,
-                                    "ledgerStatusAfter": finding.ledgerStatusAfter.map { .string($0.rawValue) } ?? .null,
-                                    "differs": .bool(finding.differs),
-                                ])
-                            }),
-                    ])
-                } ?? .null
+            object["audit"] = audit?.jsonValue ?? .null
             return .object(object)
         }
     }
 
-    /// Runs an async body to its end on this thread's behalf (the CLI is synchronous) and returns its value.
-    static func blocking(_ body: @escaping @Sendable () async -> Reconciled) -> Reconciled {
-        /// The value, written by the task before it signals and read after the wait: the semaphore orders them.
-        final class Box: @unchecked Sendable { var value = Reconciled() }
-        let box = Box(), done = DispatchSemaphore(value: 0)
-        Task {
-            box.value = await body()
-            done.signal()
-        }
-        done.wait()
-        return box.value
-    }
 }

@@ -57,7 +57,8 @@ struct StructureTests {
     }
 
     /// Input: every Swift file of the CLI (`Sources/jwsverify`). Expected: 4,500 lines at most for the commands of
-    /// issue #25, and 400 more for the `ledger` group (issue #38: three subcommands and their help): the CLI parses
+    /// issue #25, and 600 more for the `ledger` group (issue #38: four subcommands, their help and `reconcile`'s
+    /// phases, which reuse `api`'s option declarations and connection): the CLI parses
     /// arguments, calls the libraries and prints what they return; the JSON documents, `batch` lines, outcomes and
     /// the ledger's fold, entitlements, import and reports are the libraries'.
     @Test("the CLI stays within its line budget")
@@ -66,7 +67,7 @@ struct StructureTests {
         for path in Self.files(endingIn: ".swift") where path.hasPrefix("jwsverify/") {
             total += try Self.lines(path).count - 1
         }
-        #expect(total <= 4_900, "Sources/jwsverify: \(total) lines")
+        #expect(total <= 5_100, "Sources/jwsverify: \(total) lines")
     }
 
     /// Input: every Swift and C file under `Sources/`. Expected: none over its limit (Swift 450 lines,
@@ -215,13 +216,14 @@ struct StructureTests {
     }
 
     /// Input: `Package.swift` and every Swift file under `Sources/`. Expected: a server that only verifies (or only
-    /// signs) links no HTTP: the `JWSVerify`, `CJWSOpenSSL` and `JWSSigning` targets do not depend on
-    /// `AppStoreServerAPI`, no file outside `AppStoreServerAPI/` (and the CLI, which calls the API) imports it, and
+    /// signs, or keeps a ledger) links no HTTP: the `JWSVerify`, `CJWSOpenSSL`, `JWSSigning` and ledger targets do
+    /// not depend on `AppStoreServerAPI`, no file outside `AppStoreServerAPI/` (and the CLI and the ledger's
+    /// reconciler, which call the API) imports it, and
     /// `URLSession` and `FoundationNetworking` appear only in `AppStoreServerAPI/Transport/`.
     @Test("the verification and signing paths link no HTTP client")
     func verificationLinksNoHTTP() throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        for target in ["JWSVerify", "CJWSOpenSSL", "JWSSigning"] {
+        for target in ["JWSVerify", "CJWSOpenSSL", "JWSSigning", "PurchaseLedger", "PurchaseLedgerPostgreSQL"] {
             let declarations = manifest.components(separatedBy: ".target(").dropFirst().filter {
                 $0.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("name: \"\(target)\",")
             }
@@ -231,7 +233,9 @@ struct StructureTests {
         }
         for path in Self.files(endingIn: ".swift") where !path.hasPrefix("AppStoreServerAPI/") {
             for (number, line) in try Self.lines(path).enumerated() {
-                let imports = !path.hasPrefix("jwsverify/") && line.contains("import AppStoreServerAPI")
+                let imports =
+                    !path.hasPrefix("jwsverify/") && !path.hasPrefix("PurchaseLedgerReconciliation/")
+                    && line.contains("import AppStoreServerAPI")
                 let http =
                     line.replacingOccurrences(of: "URLSessionTransport", with: "").contains("URLSession")
                     || line.contains("import FoundationNetworking")

@@ -25,7 +25,8 @@ struct ReconcileCommandTests {
             credentials: ReconcilerTests.credentials,
             routes: [
                 .init("POST", ReconcilerTests.historyPath, query: ["paginationToken": ["p2"]], [slow, pageTwo]),
-                .init("POST", ReconcilerTests.historyPath, query: [:], [ReconcilerTests.historyPage(first, next: "p2")]),
+                .init(
+                    "POST", ReconcilerTests.historyPath, query: [:], [ReconcilerTests.historyPage(first, next: "p2")]),
             ])
         defer { emulator.stop() }
         let credentials = ReconcilerTests.credentials

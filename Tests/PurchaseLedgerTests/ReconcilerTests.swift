@@ -239,9 +239,10 @@ struct ReconcilerTests {
         #expect(report.findings.map(\.ledgerStatus) == [nil, nil])
         #expect(report.findings.map(\.ledgerStatusAfter) == [.gracePeriod, .expired])
         #expect(report.findings.map(\.differs) == [false, true])
-        #expect(try reconciler.ledger.store.sampleSubscriptions(environment: "Sandbox", limit: 5).sorted() == [
-            "9101", "9102",
-        ])
+        #expect(
+            try reconciler.ledger.store.sampleSubscriptions(environment: "Sandbox", limit: 5).sorted() == [
+                "9101", "9102",
+            ])
         #expect(try reconciler.ledger.store.sampleSubscriptions(environment: "Production", limit: 5).isEmpty)
     }
 }

@@ -175,16 +175,27 @@ extension VerifyingAPIClient {
     /// - Parameter call: The endpoint and its argument.
     /// - Returns: what ``perform(_:)`` returns.
     package func performBlocking(_ call: APICommandCall) -> APICommandOutcome {
-        /// The outcome, written by the task before it signals and read after the wait: the semaphore orders them.
-        final class Box: @unchecked Sendable { var outcome = APICommandOutcome() }
-        let box = Box(), done = DispatchSemaphore(value: 0)
-        Task {
-            box.outcome = await perform(call)
-            done.signal()
-        }
-        done.wait()
-        return box.outcome
+        runBlocking { await perform(call) }
     }
+}
+
+/// Runs an async body to its end for a synchronous caller (the command line's main thread) and returns its value:
+/// blocks the calling thread meanwhile. Never call it from a task of the cooperative pool.
+package func runBlocking<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value {
+    let box = BlockingResult<Value>(), done = DispatchSemaphore(value: 0)
+    Task {
+        box.value = await body()
+        done.signal()
+    }
+    done.wait()
+    guard let value = box.value else { preconditionFailure("the task signalled before it set its value") }
+    return value
+}
+
+/// The value of ``runBlocking(_:)``, written by the task before it signals and read after the wait: the semaphore
+/// orders them.
+private final class BlockingResult<Value>: @unchecked Sendable {
+    var value: Value?
 }
 
 extension VerifiedItem {
