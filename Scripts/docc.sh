@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the JWSVerify, JWSSigning, AppStoreServerAPI, PurchaseLedger and
-# PurchaseLedgerPostgreSQL libraries with the Swift toolchain alone (no swift-docc-plugin, which is a package dependency; no xcrun, which Linux does not have):
+# Builds the DocC documentation of the JWSVerify, JWSSigning, AppStoreServerAPI, PurchaseLedger,
+# PurchaseLedgerPostgreSQL and PurchaseLedgerReconciliation libraries with the Swift toolchain alone (no swift-docc-plugin, which is a package dependency; no xcrun, which Linux does not have):
 #
 #   1. symbol graphs: `swift build --target JWSVerify` and `--target JWSSigning` with
 #      `-emit-symbol-graph`, in their own scratch folder (.build/docc-scratch), so that the normal build's
@@ -37,7 +37,7 @@ output="${1:-.build/docc}"
 scratch=.build/docc-scratch
 symbol_graphs="$scratch/symbol-graphs"
 known_warnings=Scripts/docc-known-warnings.txt
-modules=(JWSVerify JWSSigning AppStoreServerAPI PurchaseLedger PurchaseLedgerPostgreSQL)
+modules=(JWSVerify JWSSigning AppStoreServerAPI PurchaseLedger PurchaseLedgerPostgreSQL PurchaseLedgerReconciliation)
 start=$(date +%s)
 
 # Where a module's archive goes: OUTPUT-DIR for JWSVerify, OUTPUT-DIR-MODULE for the others.

@@ -47,7 +47,10 @@ from pathlib import Path
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`]*)")
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)")
 IMPLICIT_IMPORTS = ["Foundation", "JWSVerify", "JWSSigning", "JWSVerifyTesting"]
-PRODUCTS = ["JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPI", "PurchaseLedger", "PurchaseLedgerPostgreSQL"]
+PRODUCTS = [
+    "JWSVerify", "JWSSigning", "JWSVerifyTesting", "AppStoreServerAPI", "PurchaseLedger", "PurchaseLedgerPostgreSQL",
+    "PurchaseLedgerReconciliation",
+]
 
 
 class Block:
