@@ -7,9 +7,9 @@ import PurchaseLedger
 /// holds that the ledger does not.
 ///
 /// Every signed item the API returns is verified by the ledger's verifier (the client verifies, with
-/// ``Ledger/verifier``) and appended like any other (source `api`): the same item again is a duplicate, so a page
+/// `Ledger.verifier`) and appended like any other (source `api`): the same item again is a duplicate, so a page
 /// fetched twice changes nothing. Each page's items are appended in one database transaction with the position
-/// after the page (``LedgerCursor``), so a run that stops, for any reason, resumes after the last page it committed.
+/// after the page (`LedgerCursor`), so a run that stops, for any reason, resumes after the last page it committed.
 ///
 /// - ``syncNotificationHistory(start:now:)``: Get Notification History from a saved window and pagination token.
 /// - ``syncTransactionHistory(originalTransactionId:)``: Get Transaction History from the purchase's saved

@@ -83,14 +83,18 @@ extension LedgerReconciler {
         let name = notificationCursorName
         let pages = api.notificationHistory(notificationHistoryRequest: request, paginationToken: token)
         try await follow(pages, into: &report) { page in
-            let next = page.response.hasMore == true ? page.response.paginationToken : nil
-            let position =
-                next.map {
-                    NotificationHistoryPosition(startDate: window.start, endDate: window.end, paginationToken: $0)
-                }
-                ?? NotificationHistoryPosition(through: window.end)
+            let position: NotificationHistoryPosition
+            if page.response.hasMore == true {
+                // More pages without a token to ask for them: the page is kept, the position is not passed (the
+                // sequence then stops with malformedResponse).
+                guard let next = page.response.paginationToken, !next.isEmpty else { return nil }
+                position = NotificationHistoryPosition(
+                    startDate: window.start, endDate: window.end, paginationToken: next)
+            } else {
+                position = NotificationHistoryPosition(through: window.end)
+            }
             let text = (try? JSONEncoder().encode(position)).map { String(decoding: $0, as: UTF8.self) }
-            return LedgerCursor(name: name, value: text)
+            return text.map { LedgerCursor(name: name, value: $0) }
         }
         return report
     }

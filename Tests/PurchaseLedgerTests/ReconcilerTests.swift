@@ -118,6 +118,32 @@ struct ReconcilerTests {
         #expect(entitlements.entitlements.first?.status == .active)
     }
 
+    /// Input: a notification-history page that says more pages follow but gives no pagination token. Expected: its
+    /// notifications are appended, the run stops with `malformedResponse`, and no position is saved: the window is
+    /// not taken as fetched whole, so the next run asks for it again.
+    @Test("a page that says more follow without a token does not pass the window", arguments: StoreKind.available)
+    func moreWithoutToken(kind: StoreKind) async throws {
+        var page = Self.historyPage([try Self.renewal(1)], next: nil)
+        page.json = .object([
+            "notificationHistory": .array([
+                .object(["signedPayload": .string(try Self.renewal(2)), "sendAttempts": .array([])])
+            ]),
+            "hasMore": .bool(true),
+        ])
+        let emulator = try await APIEmulatorProcess(
+            credentials: Self.credentials, routes: [.init("POST", Self.historyPath, [page])])
+        defer { emulator.stop() }
+        let reconciler = try Self.reconciler(kind, emulator)
+        await #expect {
+            _ = try await reconciler.syncNotificationHistory()
+        } throws: { error in
+            guard let error = error as? ReconciliationError, case .api(let api) = error.cause else { return false }
+            return api.kind == .malformedResponse && error.report.appended == 1 && error.report.pages == 1
+        }
+        #expect(try reconciler.notificationHistoryPosition() == nil)
+        #expect(try reconciler.ledger.store.logCount() == 3)
+    }
+
     /// Input: a purchase's transaction history in two pages (revisions r1, r2), then one new transaction after r2.
     /// Expected: the first sync appends three transactions and saves r2; the second asks from r2 and appends only
     /// the new one; each request carries the same sort, as Apple asks.

@@ -11,8 +11,8 @@ public struct VerifyingAPIClient: Sendable {
     public let client: AppStoreServerAPIClient
     /// The verifier of every item.
     public var verifier: SignedDataVerifier { responses.verifier }
-    /// The bounds of every paged call (``transactionHistory(anyTransactionId:transactionHistoryRequest:version:)``,
-    /// ``refundHistory(anyTransactionId:)``, ``notificationHistory(notificationHistoryRequest:)``): pages, items and
+    /// The bounds of every paged call (``transactionHistory(anyTransactionId:transactionHistoryRequest:version:revision:)``,
+    /// ``refundHistory(anyTransactionId:)``, ``notificationHistory(notificationHistoryRequest:paginationToken:)``): pages, items and
     /// empty pages in a row; ``PagingLimits/default`` unless set.
     public var pagingLimits: PagingLimits
     let responses: APIResponseVerifier
@@ -48,8 +48,12 @@ public struct VerifyingAPIClient: Sendable {
     /// Every page of Get Transaction History, fetched and verified one after the other (by `revision`, while
     /// `hasMore`).
     ///
-    /// - Parameter revision: Where to start: a `revision` an earlier response gave (an incremental sync; pass the
-    ///   same request as then), or nil for the first page.
+    /// - Parameters:
+    ///   - anyTransactionId: Any transaction id of the customer.
+    ///   - transactionHistoryRequest: The filters and sort (the same on every page, and on a later sync).
+    ///   - version: The endpoint's version.
+    ///   - revision: Where to start: a `revision` an earlier response gave (an incremental sync; pass the same
+    ///     request as then), or nil for the first page.
     public func transactionHistory(
         anyTransactionId: String, transactionHistoryRequest: TransactionHistoryRequest = TransactionHistoryRequest(),
         version: AppStoreServerAPIClient.GetTransactionHistoryVersion = .v2, revision: String? = nil
@@ -123,8 +127,10 @@ public struct VerifyingAPIClient: Sendable {
     /// Every page of Get Notification History, fetched and verified one after the other (by `paginationToken`,
     /// while `hasMore`).
     ///
-    /// - Parameter paginationToken: Where to resume: the token an earlier page of the same request gave, or nil for
-    ///   the first page.
+    /// - Parameters:
+    ///   - notificationHistoryRequest: The window and filters (the same on every page).
+    ///   - paginationToken: Where to resume: the token an earlier page of the same request gave, or nil for the
+    ///     first page.
     public func notificationHistory(
         notificationHistoryRequest: NotificationHistoryRequest, paginationToken: String? = nil
     )
