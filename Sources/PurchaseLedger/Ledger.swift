@@ -96,7 +96,7 @@ public struct Ledger: Sendable {
         case .appAccountToken(let token): normalized = .appAccountToken(token.lowercased())
         case .originalTransactionId: normalized = query
         }
-        let records = try store.records(for: normalized, environment: environment?.rawValue)
+        let records = try store.records(for: normalized, environment: environment?.rawValue, currentAt: time)
         return EntitlementsDocument(
             asOf: time,
             entitlements: EntitlementEvaluation.entitlements(

@@ -45,12 +45,12 @@ public final class PostgreSQLLedgerStore: LedgerStore {
         }
     }
 
-    /// The records of the purchases a query selects (`LedgerStore.records(for:environment:)`).
+    /// The records of the purchases a query selects (`LedgerStore.records(for:environment:currentAt:)`).
     public func records(
-        for query: EntitlementQuery, environment: String?
+        for query: EntitlementQuery, environment: String?, currentAt time: Timestamp
     ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
         try transaction(reading: true) { connection throws(LedgerError) in
-            try operations.records(for: query, environment: environment, in: connection)
+            try operations.records(for: query, environment: environment, currentAt: time, in: connection)
         }
     }
 

@@ -54,7 +54,7 @@ struct StoreTests {
     }
 
     /// Input: a new store, opened again; then its schema version set beyond this code's. Expected: the first open
-    /// creates version 1 and a second open keeps it with its data; the newer schema is refused with
+    /// creates the current version and a second open keeps it with its data; the newer schema is refused with
     /// `schemaTooNew`, nothing changed.
     @Test("the schema is created, kept, and refused when newer", arguments: StoreKind.available)
     func schemaVersion(kind: StoreKind) throws {
@@ -63,15 +63,65 @@ struct StoreTests {
         _ = try first.append(LedgerWorld.shared.entries([Scenario.all[0].allDeliveries[0]]))
         let again = try LedgerCLIStores.open(location)
         #expect(try again.logCount() == 3)
+        let newer = LedgerSQL.schemaVersion + 1
         switch kind {
         case .sqlite:
             let connection = try SQLiteConnection(path: String(location.dropFirst("sqlite:".count)))
-            try connection.execute("UPDATE ledger_meta SET value = '2' WHERE name = 'schema_version'")
+            try connection.execute("UPDATE ledger_meta SET value = '\(newer)' WHERE name = 'schema_version'")
         case .postgreSQL:
             try PostgreSQLConnection(url: location).run(
-                "UPDATE ledger_meta SET value = '2' WHERE name = 'schema_version'", [])
+                "UPDATE ledger_meta SET value = '\(newer)' WHERE name = 'schema_version'", [])
         }
         #expect(throws: LedgerError(.schemaTooNew, "")) { _ = try LedgerCLIStores.open(location) }
+    }
+
+    /// Input: a store made with schema version 1 (its statements run by hand) holding a scenario's items. Expected:
+    /// opening it migrates it to the current version (version 2's indexes in place of version 1's) with its log and
+    /// state kept, and its entitlements are those of a store made new with the same items.
+    @Test("a version 1 store is migrated with its data", arguments: StoreKind.available)
+    func migrationFromVersion1(kind: StoreKind) throws {
+        let scenario = Scenario.all[0]
+        let entries = try LedgerWorld.shared.entries(scenario.allDeliveries)
+        let location = try TestStores.location(kind)
+        let version1 = LedgerSQL(kind == .sqlite ? .sqlite : .postgreSQL).migrations[0]
+        let operations = LedgerOperations(kind == .sqlite ? .sqlite : .postgreSQL)
+        let meta =
+            ["CREATE TABLE ledger_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)"] + version1 + [
+                "INSERT INTO ledger_meta (name, value) VALUES ('schema_version', '1')"
+            ]
+        switch kind {
+        case .sqlite:
+            let connection = try SQLiteConnection(path: String(location.dropFirst("sqlite:".count)))
+            for statement in meta { try connection.execute(statement) }
+            _ = try operations.append(entries, settingCursor: nil, in: connection, appendedAt: 0)
+        case .postgreSQL:
+            let connection = try PostgreSQLConnection(url: location)
+            for statement in meta { try connection.run(statement, []) }
+            _ = try operations.append(entries, settingCursor: nil, in: connection, appendedAt: 0)
+        }
+        let migrated = try LedgerCLIStores.open(location)
+        let fresh = try TestStores.make(kind)
+        _ = try fresh.append(entries)
+        #expect(try migrated.state() == fresh.state())
+        #expect(try migrated.logCount() == fresh.logCount())
+        for expectation in scenario.stages.flatMap(\.expectations) {
+            let at = Timestamp(millisecondsSince1970: Double(LedgerWorld.at(day: expectation.day)))
+            let query = EntitlementQuery.originalTransactionId(expectation.original)
+            #expect(
+                try Ledger.entitlements(in: migrated, for: query, at: at)
+                    == Ledger.entitlements(in: fresh, for: query, at: at))
+        }
+        if kind == .sqlite {
+            var indexes: [String] = []
+            try SQLiteConnection(path: String(location.dropFirst("sqlite:".count))).query(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ledger_%' ORDER BY name", []
+            ) { row in
+                if case .text(let name) = row.value(0) { indexes.append(name) }
+            }
+            #expect(indexes.contains("ledger_transactions_purchase_date"))
+            #expect(
+                !indexes.contains("ledger_transactions_original") && !indexes.contains("ledger_transactions_account"))
+        }
     }
 
     /// Input: a file that is not an SQLite database. Expected: `storeNotOpened`, the file unchanged.

@@ -61,12 +61,12 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
-    /// The records of the purchases a query selects (``LedgerStore/records(for:environment:)``).
+    /// The records of the purchases a query selects (``LedgerStore/records(for:environment:currentAt:)``).
     public func records(
-        for query: EntitlementQuery, environment: String?
+        for query: EntitlementQuery, environment: String?, currentAt time: Timestamp
     ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
         try read { connection throws(LedgerError) in
-            try operations.records(for: query, environment: environment, in: connection)
+            try operations.records(for: query, environment: environment, currentAt: time, in: connection)
         }
     }
 
@@ -119,7 +119,10 @@ public final class SQLiteLedgerStore: LedgerStore {
         let sql = operations.sql
         let queries: [(String, [SQLValue])] = [true, false].flatMap { transactions in
             [true, false].map { ofAccount in
-                (sql.selectRecords(transactions: transactions, ofAccount: ofAccount), [.text("1"), .null])
+                (
+                    sql.selectRecords(transactions: transactions, ofAccount: ofAccount),
+                    [.text("1"), .null] + (transactions ? [.double(0)] : [])
+                )
             }
         }
         var lines: [String] = []

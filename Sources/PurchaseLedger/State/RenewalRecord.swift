@@ -24,7 +24,7 @@ public struct RenewalRecord: Sendable, Hashable {
     /// `signedDate`.
     public var signedDate: Timestamp?
     /// The freshness rank that decided this version (by `signedDate`, then the token's bytes); empty in the records
-    /// of an entitlements query (``LedgerStore/records(for:environment:)``).
+    /// of an entitlements query (``LedgerStore/records(for:environment:currentAt:)``).
     public var rank: [UInt8]
 
     /// The record of a verified renewal info, or nil when it has no `originalTransactionId`.

@@ -34,7 +34,7 @@ public struct TransactionRecord: Sendable, Hashable {
     /// `signedDate`.
     public var signedDate: Timestamp?
     /// The freshness rank that decided this version (by `signedDate`, a revocation, then the token's bytes); empty
-    /// in the records of an entitlements query (``LedgerStore/records(for:environment:)``).
+    /// in the records of an entitlements query (``LedgerStore/records(for:environment:currentAt:)``).
     public var rank: [UInt8]
 
     /// The record of a verified transaction, or nil when it has no `transactionId` or `originalTransactionId`.

@@ -102,9 +102,9 @@ package struct LedgerOperations: Sendable {
         try session.run(update, values)
     }
 
-    /// ``LedgerStore/records(for:environment:)``.
+    /// ``LedgerStore/records(for:environment:currentAt:)``.
     package func records(
-        for query: EntitlementQuery, environment: String?, in session: some SQLSession
+        for query: EntitlementQuery, environment: String?, currentAt time: Timestamp, in session: some SQLSession
     ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord]) {
         let key: String
         let ofAccount: Bool
@@ -112,7 +112,9 @@ package struct LedgerOperations: Sendable {
         case .originalTransactionId(let id): (key, ofAccount) = (id, false)
         case .appAccountToken(let token): (key, ofAccount) = (token, true)
         }
-        let values: [SQLValue] = [.text(key), environment.map(SQLValue.text) ?? .null]
+        let values: [SQLValue] = [
+            .text(key), environment.map(SQLValue.text) ?? .null, .double(time.millisecondsSince1970),
+        ]
         var transactions: [TransactionRecord] = []
         var renewals: [RenewalRecord] = []
         var unreadable = false
@@ -123,7 +125,7 @@ package struct LedgerOperations: Sendable {
                 unreadable = true
             }
         }
-        try session.query(ofAccount ? renewalsOf.account : renewalsOf.purchase, values) { row in
+        try session.query(ofAccount ? renewalsOf.account : renewalsOf.purchase, Array(values.prefix(2))) { row in
             if let record = sql.renewalRecord(row, ranked: false) { renewals.append(record) } else { unreadable = true }
         }
         if unreadable { throw Self.unreadableRow }

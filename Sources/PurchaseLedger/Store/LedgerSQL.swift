@@ -40,7 +40,7 @@ package struct LedgerSQL: Sendable {
     // MARK: Schema
 
     /// The schema version this code writes and reads.
-    package static let schemaVersion = 1
+    package static let schemaVersion = 2
 
     /// Creates the table that holds the schema version (run before reading it).
     package var createMeta: String {
@@ -122,7 +122,20 @@ package struct LedgerSQL: Sendable {
                 "CREATE INDEX ledger_renewals_original ON ledger_renewals (original_transaction_id)",
                 "CREATE INDEX ledger_renewals_account ON ledger_renewals (app_account_token)",
                 "CREATE TABLE ledger_cursors (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at \(real) NOT NULL)",
-            ]
+            ],
+            // 2: indexes that answer an entitlements query from the index alone until its last rows: an account's
+            // purchases (token, environment, originalTransactionId) and each purchase's latest purchase date at T.
+            [
+                "CREATE INDEX ledger_transactions_account_purchase ON ledger_transactions"
+                    + " (app_account_token, environment, original_transaction_id)",
+                "DROP INDEX ledger_transactions_account",
+                "CREATE INDEX ledger_renewals_account_purchase ON ledger_renewals"
+                    + " (app_account_token, environment, original_transaction_id)",
+                "DROP INDEX ledger_renewals_account",
+                "CREATE INDEX ledger_transactions_purchase_date ON ledger_transactions"
+                    + " (original_transaction_id, environment, purchase_date, product_type)",
+                "DROP INDEX ledger_transactions_original",
+            ],
         ]
     }
 
@@ -281,20 +294,40 @@ package struct LedgerSQL: Sendable {
     /// an entitlements answer compares no versions): of one `originalTransactionId` (parameter 1), or of every
     /// purchase whose transactions or renewal infos carry an `appAccountToken` (parameter 1); in any environment or
     /// in one (parameter 2, NULL for any).
+    ///
+    /// Renewal infos: every one of those purchases. Transactions: of each purchase only those that can be its
+    /// current transaction at T (parameter 3): the ones with its latest `purchaseDate` at or before T, consumables
+    /// left out. `EntitlementEvaluation` still decides among them (a tie on the date); the rows left out are ones
+    /// it would pass over.
     package func selectRecords(transactions: Bool, ofAccount: Bool) -> String {
         let columns = (transactions ? Self.transactionColumns : Self.renewalColumns).dropLast(2)
-        let environment = "(\(optionalText(2)) IS NULL OR environment = \(optionalText(2)))"
-        let table = transactions ? "ledger_transactions" : "ledger_renewals"
-        let selected = columns.map { "s.\($0)" }.joined(separator: ", ")
-        guard ofAccount else {
-            return "SELECT \(selected) FROM \(table) s WHERE s.original_transaction_id = \(p(1)) AND \(environment)"
+        func environment(_ qualifier: String = "") -> String {
+            "(\(optionalText(2)) IS NULL OR \(qualifier)environment = \(optionalText(2)))"
         }
-        // An account's purchases are its (environment, originalTransactionId) pairs, joined on the primary key (SQLite
-        // searches no index for a row value IN a compound subquery).
-        return "SELECT \(selected) FROM (SELECT environment, original_transaction_id FROM ledger_transactions WHERE"
-            + " app_account_token = \(p(1)) AND \(environment) UNION SELECT environment, original_transaction_id FROM"
-            + " ledger_renewals WHERE app_account_token = \(p(1)) AND \(environment)) p JOIN \(table) s ON"
-            + " s.environment = p.environment AND s.original_transaction_id = p.original_transaction_id"
+        let selected = columns.map { "s.\($0)" }.joined(separator: ", ")
+        // An account's purchases are its (environment, originalTransactionId) pairs (SQLite searches no index for a
+        // row value IN a compound subquery, so they are joined).
+        let account =
+            "(SELECT environment, original_transaction_id FROM ledger_transactions WHERE app_account_token = \(p(1))"
+            + " AND \(environment()) UNION SELECT environment, original_transaction_id FROM ledger_renewals WHERE"
+            + " app_account_token = \(p(1)) AND \(environment())) p"
+        func ofPurchases(_ table: String, _ alias: String) -> String {
+            ofAccount
+                ? "\(account) JOIN \(table) \(alias) ON \(alias).environment = p.environment AND"
+                    + " \(alias).original_transaction_id = p.original_transaction_id"
+                : "\(table) \(alias) WHERE \(alias).original_transaction_id = \(p(1)) AND \(environment(alias + "."))"
+        }
+        guard transactions else { return "SELECT \(selected) FROM \(ofPurchases("ledger_renewals", "s"))" }
+        func kept(_ alias: String) -> String {
+            "(\(alias).product_type IS NULL OR \(alias).product_type <> '\(ProductType.consumable.rawValue)')"
+        }
+        let latest =
+            "(SELECT t.environment, t.original_transaction_id, MAX(t.purchase_date) AS latest FROM"
+            + " \(ofPurchases("ledger_transactions", "t")) \(ofAccount ? "WHERE" : "AND") t.purchase_date <= \(p(3))"
+            + " AND \(kept("t")) GROUP BY t.environment, t.original_transaction_id) c"
+        return "SELECT \(selected) FROM \(latest) JOIN ledger_transactions s ON s.original_transaction_id ="
+            + " c.original_transaction_id AND s.environment = c.environment AND s.purchase_date = c.latest WHERE"
+            + " \(kept("s"))"
     }
 
     /// A row of a transaction select as a record, nil when a column has the wrong type; without a rank column

@@ -27,16 +27,21 @@ public protocol LedgerStore: AnyObject, Sendable {
     ///     items and the position after it commit together), or nil.
     func append(_ entries: [LedgerEntry], settingCursor cursor: LedgerCursor?) throws(LedgerError) -> [AppendOutcome]
 
-    /// The state's records of the purchases a query selects: every transaction and renewal info of each
-    /// `originalTransactionId` named, or carrying the `appAccountToken`; without their ranks
-    /// (``TransactionRecord/rank`` is empty: it holds the token's bytes, and an entitlements answer compares no
-    /// versions).
+    /// The state's records of the purchases a query selects (each `originalTransactionId` named, or carrying the
+    /// `appAccountToken`), as an entitlements answer at T needs them: every renewal info of those purchases, and of
+    /// each purchase the transactions that can be its current one at T (those with its latest `purchaseDate` at or
+    /// before T; consumables left out). Without their ranks (``TransactionRecord/rank`` is empty: it holds the
+    /// token's bytes, and an entitlements answer compares no versions).
+    ///
+    /// ``EntitlementEvaluation`` decides among what it returns; the transactions left out are ones it would pass
+    /// over, so its answer is the one it gives on every record of those purchases.
     ///
     /// - Parameters:
     ///   - query: The account or purchase.
     ///   - environment: Only this environment's records, or every environment's when nil.
+    ///   - time: T.
     func records(
-        for query: EntitlementQuery, environment: String?
+        for query: EntitlementQuery, environment: String?, currentAt time: Timestamp
     ) throws(LedgerError) -> (transactions: [TransactionRecord], renewals: [RenewalRecord])
 
     /// The log's items in append order after a position.
