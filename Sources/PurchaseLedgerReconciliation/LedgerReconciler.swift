@@ -46,47 +46,60 @@ public struct LedgerReconciler: Sendable {
     /// Appends a page's verified items and saves `cursor` in one database transaction, and counts every item in
     /// `report`.
     ///
-    /// - Parameter cursor: The position after the page; not saved when an item could not be verified for now (the
-    ///   page is then fetched again next time), in which case its refusal is thrown after the others are appended.
+    /// An item is refused when it did not verify, disagrees with its envelope, or is of another environment than
+    /// the reconciler's. A page with a refused item is not passed: its verified items are appended, `cursor` is not
+    /// saved (the next run fetches the page again, after a configuration is mended or an OCSP answer can be had),
+    /// and the first refusal is thrown once the page is committed. Without a cursor (the audit) refusals are only
+    /// counted.
     func commit<Response>(
         _ page: VerifiedResponse<Response>, pageNumber: Int, cursor: LedgerCursor?,
         into report: inout ReconciliationReport
     ) throws(ReconciliationError) {
         var entries: [LedgerEntry] = []
-        var retryable: ReconciliationReport.Refusal?
+        var refusals: [ReconciliationReport.Refusal] = []
         for item in page.items {
-            let refusal: ReconciliationReport.Refusal
-            if let error = page.envelopeMismatch ?? item.error {
-                refusal = .init(
-                    page: pageNumber, path: item.path, code: error.code.rawValue, message: error.message,
-                    isRetryable: error.code == .revocationUnavailable)
-            } else if case .verified(let verified) = item.result {
-                do throws(LedgerError) {
-                    entries.append(try LedgerEntry(verified: verified, token: item.token, source: .apiResponse))
-                    continue
-                } catch {
-                    refusal = .init(
-                        page: pageNumber, path: item.path, code: error.reportedCode, message: error.message,
-                        isRetryable: false)
-                }
-            } else {
-                continue  // not reached: an item without an error is verified
+            func refuse(_ code: String, _ message: String, retryable: Bool = false) {
+                refusals.append(
+                    .init(page: pageNumber, path: item.path, code: code, message: message, isRetryable: retryable))
             }
-            report.refused.append(refusal)
-            if refusal.isRetryable, retryable == nil { retryable = refusal }
+            if let error = page.envelopeMismatch ?? item.error {
+                refuse(error.code.rawValue, error.message, retryable: error.code == .revocationUnavailable)
+                continue
+            }
+            guard case .verified(let verified) = item.result else {
+                refuse(VerificationError.Code.malformedToken.rawValue, "the item has no verification")
+                continue
+            }
+            do throws(LedgerError) {
+                let entry = try LedgerEntry(verified: verified, token: item.token, source: .apiResponse)
+                // A server of one environment answers for that environment only.
+                guard entry.items.allSatisfy({ $0.environment == environment.rawValue }) else {
+                    refuse(
+                        VerificationError.Code.envelopeMismatch.rawValue,
+                        "the item is of another environment than the \(environment.rawValue) server's")
+                    continue
+                }
+                entries.append(entry)
+            } catch {
+                refuse(error.reportedCode, error.message)
+            }
         }
+        report.refused += refusals
+        let passes = refusals.isEmpty ? cursor : nil
         let outcomes: [AppendOutcome]
         do throws(LedgerError) {
-            outcomes = try ledger.store.append(entries, settingCursor: retryable == nil ? cursor : nil)
+            outcomes = try ledger.store.append(entries, settingCursor: passes)
         } catch {
-            report.refused.removeAll { $0.page == pageNumber }
+            report.refused.removeLast(refusals.count)
             throw ReconciliationError(cause: .store(error), report: report)
         }
         report.pages += 1
         for outcome in outcomes {
             if outcome.result == .appended { report.appended += 1 } else { report.duplicates += 1 }
         }
-        if let retryable { throw ReconciliationError(cause: .itemUnavailable(retryable), report: report) }
+        if cursor != nil, let first = refusals.first {
+            throw ReconciliationError(cause: .itemRefused(first), report: report)
+        }
     }
 
     /// Iterates pages, committing each with the cursor `position` gives for it, until the last or an error.

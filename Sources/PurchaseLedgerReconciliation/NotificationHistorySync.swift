@@ -21,15 +21,19 @@ extension LedgerReconciler {
 
     /// How far back Get Notification History reaches: Apple keeps 180 days.
     static let historyReach: Int64 = 180 * 86_400_000
-    /// How far within that reach a new window starts, so that its pages can still be asked for minutes later.
-    static let windowMargin: Int64 = 300_000
+    /// How far within that reach the oldest window starts.
+    static let windowMargin: Int64 = 3_600_000
 
     /// How far before the end of the last window a new window starts: notifications recorded late by the API are
     /// fetched again (duplicates change nothing).
     public static let notificationOverlap: Int64 = 3_600_000
 
-    /// The name of the saved notification-history position of the reconciler's environment.
-    public var notificationCursorName: String { "notificationHistory/\(environment.rawValue)" }
+    /// The longest window asked for at once: a first run that reaches back 180 days asks day by day, saving the
+    /// end of each day fetched whole, so that a run that stops has kept every day before.
+    public static let notificationWindow: Int64 = 86_400_000
+
+    /// The name of the saved notification-history position of the reconciler's app and environment.
+    public var notificationCursorName: String { "notificationHistory/\(api.client.bundleId)/\(environment.rawValue)" }
 
     /// The saved notification-history position, or nil before the first run.
     public func notificationHistoryPosition() throws(LedgerError) -> NotificationHistoryPosition? {
@@ -44,58 +48,81 @@ extension LedgerReconciler {
     /// notification with its nested tokens.
     ///
     /// A window saved with a pagination token (a run that stopped after a page) is resumed at its next page, with
-    /// the same request. Otherwise a new window is fetched, from the end of the last one (less
-    /// ``notificationOverlap``), or from `start` when there was none, or from as far back as Apple keeps (180
-    /// days), to `now`. Each page is committed with the position after it; the last one with the window's end.
+    /// the same request, while Apple still reaches its start. Otherwise windows of at most a day
+    /// (``notificationWindow``) are fetched one after the other, up to `now`: from the start of an interrupted
+    /// window, else from the end of the last window (less ``notificationOverlap``), else from `start`, else from as
+    /// far back as Apple keeps (180 days). Each page is committed with the position after it, the last of each
+    /// window with the window's end. A start beyond Apple's reach begins at the reach instead, and the report says
+    /// so (``ReconciliationReport/reachedBackTo``).
     ///
     /// - Parameters:
-    ///   - start: Where the first window starts when nothing is saved (later runs continue from the saved position);
-    ///     clamped to Apple's 180 days.
-    ///   - now: The end of a new window.
+    ///   - start: Where the first window starts when nothing is saved (later runs continue from the saved position).
+    ///   - now: The end of the last window.
     /// - Returns: what was appended, duplicate or refused.
     /// - Throws: ``ReconciliationError`` with what was done before it; the pages before it are committed.
     public func syncNotificationHistory(
         start: Timestamp? = nil, now: Timestamp = Timestamp(Date())
     ) async throws(ReconciliationError) -> ReconciliationReport {
         var report = ReconciliationReport()
-        let nowMilliseconds = Int64(now.millisecondsSince1970.rounded())
+        guard let nowMilliseconds = Self.milliseconds(now) else {
+            throw ReconciliationError(
+                cause: .api(APIError(kind: .invalidRequest, message: "now is not a time in milliseconds")),
+                report: report)
+        }
         let reach = nowMilliseconds - Self.historyReach
         let saved = try store(report) { () throws(LedgerError) in try notificationHistoryPosition() }
-        var window: (start: Int64, end: Int64)
+        var from: Int64
+        var resumedEnd: Int64?
         var token: String?
-        // A window started by an earlier run stays valid for Apple until its start is 180 days old.
-        if let saved, let from = saved.startDate, let to = saved.endDate, from >= reach,
+        if let saved, let savedStart = saved.startDate, let savedEnd = saved.endDate, savedStart >= reach,
             let next = saved.paginationToken
         {
-            window = (from, to)
-            token = next
+            (from, resumedEnd, token) = (savedStart, savedEnd, next)
             report.resumed = true
         } else {
-            let from =
-                saved?.through.map { $0 - Self.notificationOverlap }
-                ?? start.map { Int64($0.millisecondsSince1970.rounded()) } ?? reach
-            window = (max(from, reach + Self.windowMargin), nowMilliseconds)
-            guard window.start < window.end else { return report }
-        }
-        let request = NotificationHistoryRequest(
-            startDate: Date(timeIntervalSince1970: Double(window.start) / 1000),
-            endDate: Date(timeIntervalSince1970: Double(window.end) / 1000))
-        let name = notificationCursorName
-        let pages = api.notificationHistory(notificationHistoryRequest: request, paginationToken: token)
-        try await follow(pages, into: &report) { page in
-            let position: NotificationHistoryPosition
-            if page.response.hasMore == true {
-                // More pages without a token to ask for them: the page is kept, the position is not passed (the
-                // sequence then stops with malformedResponse).
-                guard let next = page.response.paginationToken, !next.isEmpty else { return nil }
-                position = NotificationHistoryPosition(
-                    startDate: window.start, endDate: window.end, paginationToken: next)
-            } else {
-                position = NotificationHistoryPosition(through: window.end)
+            let asked =
+                saved?.startDate ?? saved?.through.map { $0.subtractingReportingOverflow(Self.notificationOverlap) }
+                .map { $0.overflow ? Int64.min : $0.partialValue } ?? start.flatMap(Self.milliseconds)
+            let earliest = reach + Self.windowMargin
+            if let asked, asked < reach {
+                report.reachedBackTo = Timestamp(millisecondsSince1970: Double(earliest))
             }
-            let text = (try? JSONEncoder().encode(position)).map { String(decoding: $0, as: UTF8.self) }
-            return text.map { LedgerCursor(name: name, value: $0) }
+            // A position saved after now (a clock set back) still fetches the last overlap.
+            from = min(max(asked ?? earliest, earliest), nowMilliseconds - Self.notificationOverlap)
+        }
+        let name = notificationCursorName
+        var seen: Set<String> = token.map { [$0] } ?? []
+        while from < nowMilliseconds {
+            let window = (start: from, end: resumedEnd ?? min(from + Self.notificationWindow, nowMilliseconds))
+            resumedEnd = nil
+            let request = NotificationHistoryRequest(
+                startDate: Date(timeIntervalSince1970: Double(window.start) / 1000),
+                endDate: Date(timeIntervalSince1970: Double(window.end) / 1000))
+            let pages = api.notificationHistory(notificationHistoryRequest: request, paginationToken: token)
+            try await follow(pages, into: &report) { page in
+                let position: NotificationHistoryPosition
+                if page.response.hasMore == true {
+                    // More pages without a new token to ask for them: the page is kept, the position is not passed
+                    // (the sequence then stops with malformedResponse).
+                    guard let next = page.response.paginationToken, !next.isEmpty, seen.insert(next).inserted else {
+                        return nil
+                    }
+                    position = NotificationHistoryPosition(
+                        startDate: window.start, endDate: window.end, paginationToken: next)
+                } else {
+                    position = NotificationHistoryPosition(through: window.end)
+                }
+                let text = (try? JSONEncoder().encode(position)).map { String(decoding: $0, as: UTF8.self) }
+                return text.map { LedgerCursor(name: name, value: $0) }
+            }
+            token = nil
+            from = window.end
         }
         return report
+    }
+
+    /// A time in whole milliseconds, nil when it is not finite or does not fit.
+    static func milliseconds(_ time: Timestamp) -> Int64? {
+        Int64(exactly: time.millisecondsSince1970.rounded())
     }
 }

@@ -17,8 +17,8 @@ public struct ReconciliationReport: Sendable, Hashable {
         public var code: String
         /// Why; text from the response is escaped.
         public var message: String
-        /// Whether the same item may be accepted later (an OCSP answer that could not be had): the page is then
-        /// not passed, and the next run fetches it again.
+        /// Whether the same item may be accepted later without a change of configuration (an OCSP answer that
+        /// could not be had).
         public var isRetryable: Bool
     }
 
@@ -32,6 +32,9 @@ public struct ReconciliationReport: Sendable, Hashable {
     public var refused: [Refusal] = []
     /// Whether the run resumed a page position saved by an earlier run that stopped.
     public var resumed = false
+    /// When notification history was asked to reach further back than Apple keeps (180 days): where the first
+    /// window started instead. Notifications before it cannot be fetched.
+    public var reachedBackTo: Timestamp?
 
     /// Creates an empty report.
     public init() {}
@@ -43,12 +46,16 @@ public struct ReconciliationReport: Sendable, Hashable {
         duplicates += other.duplicates
         refused += other.refused
         resumed = resumed || other.resumed
+        reachedBackTo = reachedBackTo ?? other.reachedBackTo
     }
 
     /// `2 pages: 37 appended, 3 duplicate, 0 refused`.
     public var summary: String {
         "\(pages) page\(pages == 1 ? "" : "s"): \(appended) appended, \(duplicates) duplicate, \(refused.count) refused"
             + (resumed ? " (resumed)" : "")
+            + (reachedBackTo.map {
+                "; Apple keeps 180 days: nothing before \(ISO8601Text.iso8601(milliseconds: $0.millisecondsSince1970)) could be fetched"
+            } ?? "")
     }
 
     /// The report as one JSON object.
@@ -56,6 +63,7 @@ public struct ReconciliationReport: Sendable, Hashable {
         .object([
             "pages": .integer(Int64(pages)), "appended": .integer(Int64(appended)),
             "duplicates": .integer(Int64(duplicates)), "resumed": .bool(resumed),
+            "reachedBackTo": reachedBackTo.map { .integer(Int64($0.millisecondsSince1970)) } ?? .null,
             "refused": .array(
                 refused.map { refusal in
                     .object([
@@ -77,9 +85,11 @@ public struct ReconciliationError: Error, Sendable, CustomStringConvertible {
         case api(APIError)
         /// The store failed (nothing of the failed page stored).
         case store(LedgerError)
-        /// An item could not be verified for now (its refusal says why, with
-        /// ``ReconciliationReport/Refusal/isRetryable``): the page it came on is fetched again by the next run.
-        case itemUnavailable(ReconciliationReport.Refusal)
+        /// An item of a page was refused (the first; the report lists them all): the page is not passed, and the next
+        /// run fetches it again. Retryable when the item may verify later as it is (an OCSP answer that could not be
+        /// had); otherwise a configuration to mend (the trusted roots, the app Apple id, the environment), or a
+        /// server that sends what Apple did not sign.
+        case itemRefused(ReconciliationReport.Refusal)
     }
 
     /// What stopped it.
@@ -87,13 +97,13 @@ public struct ReconciliationError: Error, Sendable, CustomStringConvertible {
     /// What was done before.
     public let report: ReconciliationReport
 
-    /// Whether running again later may get further (an API error that says so, a store that was unavailable, an
-    /// item whose verification needed an answer that could not be had).
+    /// Whether running again later, as it is, may get further (an API error that says so, a store that was
+    /// unavailable, an item whose verification needed an answer that could not be had).
     public var isRetryable: Bool {
         switch cause {
         case .api(let error): return error.isRetryable
         case .store(let error): return error.isRetryable
-        case .itemUnavailable: return true
+        case .itemRefused(let refusal): return refusal.isRetryable
         }
     }
 
@@ -102,7 +112,9 @@ public struct ReconciliationError: Error, Sendable, CustomStringConvertible {
         switch cause {
         case .api(let error): return "\(error.kind): \(error.message)"
         case .store(let error): return error.description
-        case .itemUnavailable(let refusal): return "\(refusal.code): \(refusal.path): \(refusal.message)"
+        case .itemRefused(let refusal):
+            return
+                "\(refusal.code): page \(refusal.page) \(refusal.path) was refused: the page is fetched again next time"
         }
     }
 }

@@ -29,6 +29,9 @@ extension LedgerReconciler {
         /// The items of the responses, appended like any other.
         public var items = ReconciliationReport()
 
+        /// An empty report.
+        public init() {}
+
         /// The report as one JSON object: `items` and `findings` (`originalTransactionId`, `appleStatus`,
         /// `ledgerStatus`, `ledgerStatusAfter`, `differs`; absent values `null`).
         public var jsonValue: JSONValue {
@@ -52,7 +55,8 @@ extension LedgerReconciler {
     /// compares Apple's `status` of each subscription with the ledger's at `time`, before and after.
     ///
     /// A difference before and none after is a missed item the audit brought; one after is a disagreement on the
-    /// meaning of what both hold.
+    /// meaning of what both hold. Only subscriptions with a verified item in the answer are compared (Apple's
+    /// `status` is not signed); refused items are counted in ``AuditReport/items`` and do not stop the audit.
     ///
     /// - Parameters:
     ///   - originalTransactionIds: The purchases to ask about (each answer covers the customer's subscriptions).
@@ -70,9 +74,16 @@ extension LedgerReconciler {
             } catch {
                 throw ReconciliationError(cause: .api(error), report: report.items)
             }
+            // Apple's status is not signed: a subscription is compared only when a verified item of the answer is
+            // of it (the client checked each entry's items against its originalTransactionId).
+            let verified = Set(
+                response.items.compactMap { item in
+                    item.transaction?.originalTransactionId ?? item.renewalInfo?.originalTransactionId
+                })
             let named = (response.response.data ?? []).flatMap { $0.lastTransactions ?? [] }
             for entry in named {
-                guard let original = entry.originalTransactionId, before[original] == nil else { continue }
+                guard let original = entry.originalTransactionId, verified.contains(original), before[original] == nil
+                else { continue }
                 before[original] = try status(of: original, at: time, report.items)
                 apple[original] = entry.status?.rawValue
             }

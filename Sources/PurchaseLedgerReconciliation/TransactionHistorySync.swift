@@ -6,7 +6,7 @@ import PurchaseLedger
 extension LedgerReconciler {
     /// The name of the saved `revision` of a purchase's transaction history in the reconciler's environment.
     public func transactionHistoryCursorName(originalTransactionId: String) -> String {
-        "transactionHistory/\(environment.rawValue)/\(originalTransactionId)"
+        "transactionHistory/\(api.client.bundleId)/\(environment.rawValue)/\(originalTransactionId)"
     }
 
     /// Fetches Get Transaction History of a purchase from its saved `revision`, verifying and appending every
@@ -29,8 +29,11 @@ extension LedgerReconciler {
         let pages = api.transactionHistory(
             anyTransactionId: originalTransactionId,
             transactionHistoryRequest: TransactionHistoryRequest(sort: .ascending), revision: revision)
+        // A revision seen before (a server that repeats or cycles them) is not saved: the position never goes back.
+        var seen: Set<String> = revision.map { [$0] } ?? []
         try await follow(pages, into: &report) { page in
-            page.response.revision.flatMap { $0.isEmpty ? nil : LedgerCursor(name: name, value: $0) }
+            guard let next = page.response.revision, !next.isEmpty, seen.insert(next).inserted else { return nil }
+            return LedgerCursor(name: name, value: next)
         }
         return report
     }

@@ -100,7 +100,10 @@ enum LedgerCommand {
     /// `api`'s options: key, issuer, server, and the verifier of the items (`--bundle-id` required).
     static let api = [
         ApiCommand.key, ApiCommand.keyId, ApiCommand.issuerId, ApiCommand.bundleId, ApiCommand.environment,
-        ApiCommand.root, ApiCommand.appAppleId, ApiCommand.baseURL, ApiCommand.start,
+        ApiCommand.root, ApiCommand.appAppleId, ApiCommand.baseURL,
+        ApiCommand.start.withHelp(
+            "Where the first run starts (default: as far back as Apple keeps, 180 days); later runs continue from"
+                + " the saved position."),
     ].map { $0.lifted(\LedgerOptions.api) }
     static let audit = Declaration.value(
         "--audit", label: "<n>",

@@ -165,19 +165,26 @@ enum LedgerRunner {
         let out = runBlocking { () async -> Reconciled in
             var out = Reconciled()
             do throws(ReconciliationError) {
+                out.notifications = ReconciliationReport()
                 out.notifications = try await reconciler.syncNotificationHistory(
                     start: options.api.start.map(Timestamp.init))
                 if case .originalTransactionId(let id)? = options.query {
+                    out.history = ReconciliationReport()
                     out.history = try await reconciler.syncTransactionHistory(originalTransactionId: id)
                 }
-                if let count = options.audit { out.audit = try await reconciler.audit(sampleSize: count) }
+                if let count = options.audit {
+                    out.audit = LedgerReconciler.AuditReport()
+                    out.audit = try await reconciler.audit(sampleSize: count)
+                }
             } catch {
-                // What a stopped phase did is printed too: its pages are committed.
+                // What the stopped phase did is printed too: its pages are committed.
                 out.stop = error
-                if out.notifications == nil {
-                    out.notifications = error.report
-                } else if out.history == nil, case .originalTransactionId? = options.query {
+                if out.audit != nil {
+                    out.audit?.items = error.report
+                } else if out.history != nil {
                     out.history = error.report
+                } else {
+                    out.notifications = error.report
                 }
             }
             return out
@@ -190,10 +197,12 @@ enum LedgerRunner {
         }
         if let stop = out.stop {
             io.standardError("Error: \(EscapedText.escaped(stop.description))\n")
-            return stop.isRetryable ? ExitCode.retryable : ExitCode.notVerified
+            if case .store(let error) = stop.cause { return failure(error).status }
         }
+        // A refused item outranks a retryable stop: 75 ("run again later, as it is") only when nothing was refused.
         let differs = out.audit?.findings.contains(where: \.differs) ?? false
-        return out.refusals.isEmpty && !differs ? ExitCode.verified : ExitCode.notVerified
+        if !out.refusals.isEmpty || differs { return ExitCode.notVerified }
+        return out.stop.map { $0.isRetryable ? ExitCode.retryable : ExitCode.notVerified } ?? ExitCode.verified
     }
 
     /// What `ledger reconcile` did, phase by phase.
@@ -225,6 +234,7 @@ enum LedgerRunner {
 
         var jsonValue: JSONValue {
             var object: [String: JSONValue] = [
+                "error": stop.map { .string($0.description) } ?? .null,
                 "notificationHistory": notifications?.jsonValue ?? .null,
                 "transactionHistory": history?.jsonValue ?? .null,
             ]

@@ -10,8 +10,8 @@ import Testing
 struct ReconcileCommandTests {
     /// Input: two pages of notification history; the first answer for page two comes only after 30 seconds, and
     /// the process is killed with SIGKILL while it waits. Expected: page one is stored; the second run asks for
-    /// page two (not page one again), exits 0 saying it resumed, and the log holds every item once. A forged
-    /// notification on page two is refused with its code (exit 1 on a run that meets it).
+    /// page two (not page one again), says it resumed, and the log holds every item once. A forged notification on
+    /// page two is refused with its code: exit 1, the error in the JSON, the page not passed.
     @Test("reconcile killed with SIGKILL resumes at page two", arguments: StoreKind.available)
     func killedReconcile(kind: StoreKind) async throws {
         let first = try (1...3).map { try ReconcilerTests.renewal($0, original: "7100") }
@@ -34,7 +34,8 @@ struct ReconcileCommandTests {
         let arguments = [
             "ledger", "reconcile", "--store", store, "--key", credentials.privateKeyFile.path, "--key-id",
             credentials.keyId, "--issuer-id", credentials.issuerId, "--bundle-id", LedgerWorld.bundleId, "--root",
-            LedgerCLI.rootPath, "--environment", "Sandbox", "--base-url", emulator.baseURL.absoluteString, "--json",
+            LedgerCLI.rootPath, "--environment", "Sandbox", "--base-url", emulator.baseURL.absoluteString, "--start",
+            ISO8601DateFormatter().string(from: Date().addingTimeInterval(-7_200)), "--json",
         ]
         let (process, _) = try LedgerCLI.start(arguments)
         var asked = false
@@ -57,6 +58,7 @@ struct ReconcileCommandTests {
         #expect(history["resumed"] as? Bool == true)
         #expect(history["pages"] as? Int == 1 && history["appended"] as? Int == 2 && history["duplicates"] as? Int == 0)
         #expect((history["refused"] as? [Any])?.count == 1)
+        #expect((summary["error"] as? String)?.contains("untrustedChain") == true, "\(summary)")
         #expect(try LedgerCLIStores.open(store).logCount() == 15)
         let requests = try await emulator.log()
         #expect(requests.map { $0.query["paginationToken"] ?? [] } == [[], ["p2"], ["p2"]])

@@ -67,8 +67,8 @@ struct ReconcilerTests {
 
     /// Input: two pages of notification history; the request for page two first answered 503. Expected: the first
     /// run commits page one and stops (retryable) with page two's token saved; the second resumes at page two with
-    /// the same window and appends only its items; a third, later run asks from the end of that window less the
-    /// hour of overlap and finds only duplicates. Every request passed the emulator's checks.
+    /// the same window and appends only its items; a third, ten minutes later, asks from the end of that window less
+    /// the hour of overlap and finds only duplicates. Every request passed the emulator's checks.
     @Test("a run stopped after page one resumes at page two", arguments: StoreKind.available)
     func resumesNotificationHistory(kind: StoreKind) async throws {
         let first = try (1...3).map { try Self.renewal($0) }, second = try (4...5).map { try Self.renewal($0) }
@@ -83,8 +83,9 @@ struct ReconcilerTests {
         defer { emulator.stop() }
         let reconciler = try Self.reconciler(kind, emulator)
         let now = Timestamp(Date())
+        let start = Timestamp(millisecondsSince1970: now.millisecondsSince1970 - 7_200_000)
         do {
-            _ = try await reconciler.syncNotificationHistory(now: now)
+            _ = try await reconciler.syncNotificationHistory(start: start, now: now)
             Issue.record("the 503 of page two did not stop the run")
         } catch {
             #expect(error.isRetryable)
@@ -94,13 +95,13 @@ struct ReconcilerTests {
         #expect(saved?.paginationToken == "page-2")
         #expect(try reconciler.ledger.store.logCount() == 9)
 
-        let resumed = try await reconciler.syncNotificationHistory(now: Timestamp(Date()))
+        let resumed = try await reconciler.syncNotificationHistory(now: now)
         #expect(resumed.resumed && resumed.pages == 1 && resumed.appended == 2 && resumed.duplicates == 0)
         #expect(try reconciler.ledger.store.logCount() == 15)
         let end = try #require(try reconciler.notificationHistoryPosition()?.through)
         #expect(end == Int64(now.millisecondsSince1970.rounded()))
 
-        let later = try await reconciler.syncNotificationHistory(now: Timestamp(Date().addingTimeInterval(60)))
+        let later = try await reconciler.syncNotificationHistory(now: Timestamp(Date().addingTimeInterval(600)))
         #expect(!later.resumed && later.pages == 2 && later.appended == 0 && later.duplicates == 5)
         #expect(try reconciler.ledger.store.logCount() == 15)
 
@@ -116,6 +117,53 @@ struct ReconcilerTests {
             for: .originalTransactionId("7000"), at: Timestamp(millisecondsSince1970: Double(LedgerWorld.at(day: 151))))
         #expect(entitlements.entitlements.first?.transactionId == "70005")
         #expect(entitlements.entitlements.first?.status == .active)
+    }
+
+    /// Input: a first run with nothing saved (it reaches back 180 days), stopped by a 503 after the first page of
+    /// its oldest window; run again ten minutes later. Expected: the second run resumes that window at page two
+    /// (Apple still reaches its start) and then catches up day by day: contiguous windows of at most a day, the
+    /// last ending at its `now`, saved as fetched whole; five notifications appended in all, every other answer a
+    /// duplicate.
+    @Test("the oldest window is resumed later, then the catch-up goes day by day", arguments: StoreKind.available)
+    func catchUp(kind: StoreKind) async throws {
+        let first = try (1...3).map { try Self.renewal($0, original: "7200") }
+        let second = try (4...5).map { try Self.renewal($0, original: "7200") }
+        let emulator = try await APIEmulatorProcess(
+            credentials: Self.credentials,
+            routes: [
+                .init(
+                    "POST", Self.historyPath, query: ["paginationToken": ["p2"]],
+                    [.appleError(status: 503, code: 4_040_002, message: "down"), Self.historyPage(second, next: nil)]),
+                .init("POST", Self.historyPath, query: [:], [Self.historyPage(first, next: "p2")]),
+            ])
+        defer { emulator.stop() }
+        let reconciler = try Self.reconciler(kind, emulator)
+        let now = Date()
+        await #expect(throws: ReconciliationError.self) {
+            _ = try await reconciler.syncNotificationHistory(now: Timestamp(now))
+        }
+        let later = now.addingTimeInterval(600)
+        let report = try await reconciler.syncNotificationHistory(now: Timestamp(later))
+        #expect(report.resumed && report.appended == 2 && report.refused.isEmpty)
+        #expect(try reconciler.ledger.store.logCount() == 15)
+        let end = Int64((later.timeIntervalSince1970 * 1000).rounded())
+        #expect(try reconciler.notificationHistoryPosition()?.through == end)
+        let windows = try await emulator.log().map { request in
+            try JSONDecoder().decode([String: Int64].self, from: Data(request.body.utf8))
+        }
+        #expect(windows[1] == windows[2], "the resumed page is asked with its window")
+        let distinct = windows.dropFirst(2).reduce(into: [[String: Int64]]()) { list, window in
+            if list.last != window { list.append(window) }
+        }
+        #expect(distinct.count >= 180)
+        for (earlier, next) in zip(distinct, distinct.dropFirst()) {
+            #expect(next["startDate"] == earlier["endDate"])
+        }
+        #expect(
+            distinct.allSatisfy { ($0["endDate"] ?? 0) - ($0["startDate"] ?? 0) <= LedgerReconciler.notificationWindow }
+        )
+        #expect(distinct.last?["endDate"] == end)
+        #expect(try await emulator.violations().isEmpty)
     }
 
     /// Input: a notification-history page that says more pages follow but gives no pagination token. Expected: its
@@ -134,8 +182,10 @@ struct ReconcilerTests {
             credentials: Self.credentials, routes: [.init("POST", Self.historyPath, [page])])
         defer { emulator.stop() }
         let reconciler = try Self.reconciler(kind, emulator)
+        let now = Date()
         await #expect {
-            _ = try await reconciler.syncNotificationHistory()
+            _ = try await reconciler.syncNotificationHistory(
+                start: Timestamp(now.addingTimeInterval(-3_600)), now: Timestamp(now))
         } throws: { error in
             guard let error = error as? ReconciliationError, case .api(let api) = error.cause else { return false }
             return api.kind == .malformedResponse && error.report.appended == 1 && error.report.pages == 1
@@ -188,7 +238,7 @@ struct ReconcilerTests {
 
     /// Input: a history page holding a good transaction, one signed by another PKI and one of another app.
     /// Expected: the good one appended; the two refused with their codes and paths, counted, never in the log; the
-    /// page still passed (they will never verify).
+    /// run stops (not retryable) without passing the page, so that nothing it held is skipped.
     @Test("refused items are reported with their codes and never stored", arguments: StoreKind.available)
     func refusedItems(kind: StoreKind) async throws {
         let world = LedgerWorld.shared
@@ -211,12 +261,20 @@ struct ReconcilerTests {
             ])
         defer { emulator.stop() }
         let reconciler = try Self.reconciler(kind, emulator)
-        let report = try await reconciler.syncTransactionHistory(originalTransactionId: "9001")
-        #expect(report.appended == 1 && report.duplicates == 0)
-        #expect(report.refused.map(\.code) == ["untrustedChain", "invalidAppIdentifier"])
-        #expect(report.refused.map(\.path) == ["signedTransactions[1]", "signedTransactions[2]"])
+        do {
+            _ = try await reconciler.syncTransactionHistory(originalTransactionId: "9001")
+            Issue.record("the refused items did not stop the run")
+        } catch {
+            guard case .itemRefused(let first) = error.cause else { throw error }
+            #expect(first.code == "untrustedChain" && !error.isRetryable)
+            let report = error.report
+            #expect(report.appended == 1 && report.duplicates == 0 && report.pages == 1)
+            #expect(report.refused.map(\.code) == ["untrustedChain", "invalidAppIdentifier"])
+            #expect(report.refused.map(\.path) == ["signedTransactions[1]", "signedTransactions[2]"])
+        }
         #expect(try reconciler.ledger.store.logCount() == 1)
-        #expect(try reconciler.ledger.store.cursor(named: "transactionHistory/Sandbox/9001") == "r1")
+        let name = reconciler.transactionHistoryCursorName(originalTransactionId: "9001")
+        #expect(try reconciler.ledger.store.cursor(named: name) == nil, "a page with a refused item is not passed")
     }
 
     /// Input: Get All Subscription Statuses naming two subscriptions the ledger does not hold: one in its grace

@@ -383,14 +383,15 @@ package struct LedgerSQL: Sendable {
 
     // MARK: Cursors
 
-    /// Reads a cursor.
-    /// A random sample of an environment's auto-renewable subscriptions (``LedgerStore/sampleSubscriptions(environment:limit:)``).
+    /// A random sample of an environment's auto-renewable subscriptions
+    /// (``LedgerStore/sampleSubscriptions(environment:limit:)``); it reads every subscription of the environment.
     package var sampleSubscriptions: String {
-        "SELECT id FROM (SELECT DISTINCT original_transaction_id AS id FROM ledger_transactions"
-            + " WHERE environment = \(p(1)) AND product_type = 'Auto-Renewable Subscription') AS subscriptions"
+        "SELECT id FROM (SELECT DISTINCT original_transaction_id AS id FROM ledger_transactions WHERE environment ="
+            + " \(p(1)) AND product_type = '\(ProductType.autoRenewableSubscription.rawValue)') AS subscriptions"
             + " ORDER BY random() LIMIT \(p(2))"
     }
 
+    /// Reads a cursor.
     package var selectCursor: String { "SELECT value FROM ledger_cursors WHERE name = \(p(1))" }
     /// Writes a cursor.
     package var upsertCursor: String {
