@@ -132,7 +132,7 @@ enum LedgerCommand {
                 + " API answered an error."
         ),
         (ExitCode.usage, "Usage error."),
-        (ExitCode.noInput, "Input unreadable, or the store cannot be opened or is newer than this version."),
+        (ExitCode.noInput, "Input or key unreadable, or the store cannot be opened, is newer than this version, or failed."),
         (
             ExitCode.retryable,
             "The store or the API is unavailable (busy, connection lost): nothing half-written, run again."
@@ -190,10 +190,7 @@ enum LedgerCommand {
             exitCodes: exitCodes),
         options: entitlementsDeclarations,
         parse: { arguments in
-            parse(arguments, .ledgerEntitlements, entitlementsDeclarations).flatMap { parsed in
-                guard parsed.positionals.isEmpty else {
-                    return .failure(unexpected(parsed.positionals[0], .ledgerEntitlements))
-                }
+            parseOptionsOnly(arguments, .ledgerEntitlements, entitlementsDeclarations).flatMap { parsed in
                 guard parsed.gave(accountToken) != parsed.gave(originalId) else {
                     return .failure(
                         UsageError(
@@ -216,11 +213,7 @@ enum LedgerCommand {
                 + " database was changed by something other than the ledger.", argument: nil, exitCodes: exitCodes),
         options: rebuildDeclarations,
         parse: { arguments in
-            parse(arguments, .ledgerRebuild, rebuildDeclarations).flatMap { parsed in
-                parsed.positionals.isEmpty
-                    ? .success(.ledgerRebuild(parsed.options))
-                    : .failure(unexpected(parsed.positionals[0], .ledgerRebuild))
-            }
+            parseOptionsOnly(arguments, .ledgerRebuild, rebuildDeclarations).map { .ledgerRebuild($0.options) }
         },
         execute: { command, io in
             guard case .ledgerRebuild(let options) = command else { return nil }
@@ -239,10 +232,7 @@ enum LedgerCommand {
             exitCodes: exitCodes),
         options: reconcileDeclarations,
         parse: { arguments in
-            parse(arguments, .ledgerReconcile, reconcileDeclarations).flatMap { parsed in
-                guard parsed.positionals.isEmpty else {
-                    return .failure(unexpected(parsed.positionals[0], .ledgerReconcile))
-                }
+            parseOptionsOnly(arguments, .ledgerReconcile, reconcileDeclarations).flatMap { parsed in
                 for declaration in api.prefix(4) where !parsed.gave(declaration) {
                     return .failure(
                         UsageError(message: "Missing '\(declaration.name)'", subcommand: .ledgerReconcile))
@@ -264,6 +254,15 @@ enum LedgerCommand {
     ) -> Result<ParsedOptions<LedgerOptions>, UsageError> {
         CommandLineGrammar.parseOptions(
             arguments, declarations: declarations, into: LedgerOptions(), subcommand: subcommand)
+    }
+
+    /// ``parse(_:_:_:)`` of a subcommand that takes no argument besides its options.
+    private static func parseOptionsOnly(
+        _ arguments: ArraySlice<String>, _ subcommand: Subcommand, _ declarations: [Declaration]
+    ) -> Result<ParsedOptions<LedgerOptions>, UsageError> {
+        parse(arguments, subcommand, declarations).flatMap { parsed in
+            parsed.positionals.isEmpty ? .success(parsed) : .failure(unexpected(parsed.positionals[0], subcommand))
+        }
     }
 
     private static func unexpected(_ argument: String, _ subcommand: Subcommand) -> UsageError {

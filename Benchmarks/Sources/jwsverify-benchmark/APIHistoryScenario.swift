@@ -27,7 +27,7 @@ enum APIHistoryScenario {
         let verifier = try BenchmarkConfiguration.makeVerifier(rootDER: factory.rootDER)
         let iterations = options.iterations ?? defaultIterations
         progress("a \(pageSize)-item history page of \(body.count) bytes, \(iterations) rounds")
-        let result = blocking { () async -> (page: [UInt64], tokens: [UInt64], failures: Int) in
+        let result = runBlocking { () async -> (page: [UInt64], tokens: [UInt64], failures: Int) in
             let responses = APIResponseVerifier(verifier: verifier)
             var page: [UInt64] = []
             var single: [UInt64] = []
@@ -66,23 +66,4 @@ enum APIHistoryScenario {
                 + "  failures:           \(result.failures)")
         return result.failures == 0 ? 0 : 1
     }
-
-    /// Runs `body` on a task and waits for it on this thread (the benchmark's scenarios are synchronous).
-    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let box = BlockingBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            box.value = await body()
-            done.signal()
-        }
-        done.wait()
-        guard let value = box.value else { fatalError("the benchmark task returned nothing") }
-        return value
-    }
-}
-
-/// The result of a task awaited by a blocked thread.
-final class BlockingBox<T>: @unchecked Sendable {
-    // @unchecked Sendable: written once by the task before the semaphore is signalled, read only after it.
-    var value: T?
 }
