@@ -19,8 +19,9 @@ extension LedgerReconciler {
         public var through: Int64?
     }
 
-    /// How far back Get Notification History reaches: Apple keeps 180 days.
-    static let historyReach: Int64 = 180 * 86_400_000
+    /// How far back Get Notification History reaches in the reconciler's environment: Apple keeps 180 days of
+    /// Production's notifications and 30 days of Sandbox's.
+    public var notificationHistoryReach: Int64 { (environment == .sandbox ? 30 : 180) * 86_400_000 }
     /// How far within that reach the oldest window starts.
     static let windowMargin: Int64 = 3_600_000
 
@@ -28,7 +29,7 @@ extension LedgerReconciler {
     /// fetched again (duplicates change nothing).
     public static let notificationOverlap: Int64 = 3_600_000
 
-    /// The longest window asked for at once: a first run that reaches back 180 days asks day by day, saving the
+    /// The longest window asked for at once: a first run that reaches back months asks day by day, saving the
     /// end of each day fetched whole, so that a run that stops has kept every day before.
     public static let notificationWindow: Int64 = 86_400_000
 
@@ -51,9 +52,9 @@ extension LedgerReconciler {
     /// the same request, while Apple still reaches its start. Otherwise windows of at most a day
     /// (``notificationWindow``) are fetched one after the other, up to `now`: from the start of an interrupted
     /// window, else from the end of the last window (less ``notificationOverlap``), else from `start`, else from as
-    /// far back as Apple keeps (180 days). Each page is committed with the position after it, the last of each
-    /// window with the window's end. A start beyond Apple's reach begins at the reach instead, and the report says
-    /// so (``ReconciliationReport/reachedBackTo``).
+    /// far back as Apple keeps (``notificationHistoryReach``). Each page is committed with the position after it, the last of each
+    /// window with the window's end. A start beyond Apple's reach (``notificationHistoryReach``) begins at the
+    /// reach instead, and the report says so (``ReconciliationReport/reachedBackTo``).
     ///
     /// - Parameters:
     ///   - start: Where the first window starts when nothing is saved (later runs continue from the saved position).
@@ -69,7 +70,7 @@ extension LedgerReconciler {
                 cause: .api(APIError(kind: .invalidRequest, message: "now is not a time in milliseconds")),
                 report: report)
         }
-        let reach = nowMilliseconds - Self.historyReach
+        let reach = nowMilliseconds - notificationHistoryReach
         let saved = try store(report) { () throws(LedgerError) in try notificationHistoryPosition() }
         var from: Int64
         var resumedEnd: Int64?

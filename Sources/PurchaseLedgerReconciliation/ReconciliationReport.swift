@@ -32,7 +32,7 @@ public struct ReconciliationReport: Sendable, Hashable {
     public var refused: [Refusal] = []
     /// Whether the run resumed a page position saved by an earlier run that stopped.
     public var resumed = false
-    /// When notification history was asked to reach further back than Apple keeps (180 days): where the first
+    /// When notification history was asked to reach further back than Apple keeps (180 days of Production, 30 of Sandbox): where the first
     /// window started instead. Notifications before it cannot be fetched.
     public var reachedBackTo: Timestamp?
 
@@ -54,7 +54,7 @@ public struct ReconciliationReport: Sendable, Hashable {
         "\(pages) page\(pages == 1 ? "" : "s"): \(appended) appended, \(duplicates) duplicate, \(refused.count) refused"
             + (resumed ? " (resumed)" : "")
             + (reachedBackTo.map {
-                "; Apple keeps 180 days: nothing before \(ISO8601Text.iso8601(milliseconds: $0.millisecondsSince1970)) could be fetched"
+                "; beyond what Apple keeps: nothing before \(ISO8601Text.iso8601(milliseconds: $0.millisecondsSince1970)) could be fetched"
             } ?? "")
     }
 

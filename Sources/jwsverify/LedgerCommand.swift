@@ -102,7 +102,7 @@ enum LedgerCommand {
         ApiCommand.key, ApiCommand.keyId, ApiCommand.issuerId, ApiCommand.bundleId, ApiCommand.environment,
         ApiCommand.root, ApiCommand.appAppleId, ApiCommand.baseURL,
         ApiCommand.start.withHelp(
-            "Where the first run starts (default: as far back as Apple keeps, 180 days); later runs continue from"
+            "Where the first run starts (default: as far back as Apple keeps: 180 days, Sandbox 30); later runs continue from"
                 + " the saved position."),
     ].map { $0.lifted(\LedgerOptions.api) }
     static let audit = Declaration.value(
@@ -132,7 +132,10 @@ enum LedgerCommand {
                 + " API answered an error."
         ),
         (ExitCode.usage, "Usage error."),
-        (ExitCode.noInput, "Input or key unreadable, or the store cannot be opened, is newer than this version, or failed."),
+        (
+            ExitCode.noInput,
+            "Input or key unreadable, or the store cannot be opened, is newer than this version, or failed."
+        ),
         (
             ExitCode.retryable,
             "The store or the API is unavailable (busy, connection lost): nothing half-written, run again."
@@ -227,7 +230,7 @@ enum LedgerCommand {
                 + " a purchase's Get Transaction History from its saved revision, and an audit of statuses.",
             discussion: "Every item is verified and appended like any other (source 'api'). Each page commits with"
                 + " the position after it: a run that stops resumes after its last page. The first run starts at"
-                + " --start (default: 180 days ago, as far back as Apple keeps); later runs continue where the last"
+                + " --start (default: as far back as Apple keeps, 180 days or Sandbox's 30); later runs continue where the last"
                 + " ended. With --original-transaction-id, that purchase's transaction history too.", argument: nil,
             exitCodes: exitCodes),
         options: reconcileDeclarations,
