@@ -89,10 +89,27 @@ enum FileOutput {
         }
     }
 
-    /// Reads `url`.
+    /// The largest file read (a certificate, a key, a payload to merge: a few kilobytes).
+    static let maximumFileBytes = 1 << 20
+
+    /// Reads `url`: a regular file (a link to one is followed) of at most ``maximumFileBytes``, so that a FIFO or a
+    /// device named by mistake neither blocks nor fills memory.
     static func read(_ url: URL) throws -> Data {
+        let resolved = url.resolvingSymlinksInPath()
         do {
-            return try Data(contentsOf: url)
+            let type = try FileManager.default.attributesOfItem(atPath: resolved.path)[.type] as? FileAttributeType
+            guard type == .typeRegular else {
+                throw JWSTestingError.file(path: url.path, message: "not a regular file")
+            }
+            let handle = try FileHandle(forReadingFrom: resolved)
+            defer { try? handle.close() }
+            let data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
+            guard data.count <= maximumFileBytes else {
+                throw JWSTestingError.file(path: url.path, message: "larger than \(maximumFileBytes) bytes")
+            }
+            return data
+        } catch let error as JWSTestingError {
+            throw error
         } catch {
             throw JWSTestingError.file(path: url.path, message: "\(error)")
         }

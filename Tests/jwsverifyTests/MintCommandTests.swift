@@ -430,6 +430,20 @@ struct MintCommandTests {
             #expect(notObject.status == 66)
             #expect(notObject.stderr.contains("does not hold a JSON object"))
         }
+
+        // A PKI file that is a FIFO with no writer (it would block a plain read for ever) or over 1 MiB is refused
+        // at once.
+        try withPKI { pki in
+            let leaf = pki + "/leaf.der"
+            try FileManager.default.removeItem(atPath: leaf)
+            #expect(mkfifo(leaf, 0o600) == 0)
+            let fifoLeaf = try CLI.run(["mint", "token", "--pki", pki, "--kind", "transaction"])
+            #expect(fifoLeaf.status == 66 && fifoLeaf.stderr.contains("not a regular file"), "\(fifoLeaf.stderr)")
+            try FileManager.default.removeItem(atPath: leaf)
+            try Data(repeating: 0x30, count: (1 << 20) + 1).write(to: URL(fileURLWithPath: leaf))
+            let huge = try CLI.run(["mint", "token", "--pki", pki, "--kind", "transaction"])
+            #expect(huge.status == 66 && huge.stderr.contains("larger than 1048576 bytes"), "\(huge.stderr)")
+        }
     }
 
     /// `mint`, `mint --help`, `mint pki --help`, `mint token --help` and `help mint token` print help.
