@@ -81,9 +81,12 @@ extension LedgerReconciler {
             (from, resumedEnd, token) = (savedStart, savedEnd, next)
             report.resumed = true
         } else {
-            let asked =
-                saved?.startDate ?? saved?.through.map { $0.subtractingReportingOverflow(Self.notificationOverlap) }
-                .map { $0.overflow ? Int64.min : $0.partialValue } ?? start.flatMap(Self.milliseconds)
+            // An interrupted window Apple no longer reaches restarts at its start; a finished one continues after
+            // its end, less the overlap (a corrupt end far in the past is clamped below).
+            let afterLast = saved?.through.map {
+                max($0, Int64.min + Self.notificationOverlap) - Self.notificationOverlap
+            }
+            let asked = saved?.startDate ?? afterLast ?? start.flatMap(Self.milliseconds)
             let earliest = reach + Self.windowMargin
             if let asked, asked < reach {
                 report.reachedBackTo = Timestamp(millisecondsSince1970: Double(earliest))

@@ -65,8 +65,8 @@ extension LedgerReconciler {
         originalTransactionIds: [String], at time: Timestamp = Timestamp(Date())
     ) async throws(ReconciliationError) -> AuditReport {
         var report = AuditReport()
-        var apple: [String: Int64?] = [:]
-        var before: [String: EntitlementStatus?] = [:]
+        // Each subscription named, with Apple's status and the ledger's before any answer's items were appended.
+        var found: [String: AuditFinding] = [:]
         for id in originalTransactionIds {
             let response: VerifiedResponse<StatusResponse>
             do throws(APIError) {
@@ -82,19 +82,18 @@ extension LedgerReconciler {
                 })
             let named = (response.response.data ?? []).flatMap { $0.lastTransactions ?? [] }
             for entry in named {
-                guard let original = entry.originalTransactionId, verified.contains(original), before[original] == nil
+                guard let original = entry.originalTransactionId, verified.contains(original), found[original] == nil
                 else { continue }
-                before[original] = try status(of: original, at: time, report.items)
-                apple[original] = entry.status?.rawValue
+                found[original] = AuditFinding(
+                    originalTransactionId: original, appleStatus: entry.status?.rawValue,
+                    ledgerStatus: try status(of: original, at: time, report.items))
             }
             try commit(response, pageNumber: report.items.pages, cursor: nil, into: &report.items)
         }
-        for original in apple.keys.sorted() {
-            report.findings.append(
-                AuditFinding(
-                    originalTransactionId: original, appleStatus: apple[original] ?? nil,
-                    ledgerStatus: before[original] ?? nil,
-                    ledgerStatusAfter: try status(of: original, at: time, report.items)))
+        for original in found.keys.sorted() {
+            guard var finding = found[original] else { continue }
+            finding.ledgerStatusAfter = try status(of: original, at: time, report.items)
+            report.findings.append(finding)
         }
         return report
     }

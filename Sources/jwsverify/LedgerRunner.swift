@@ -233,14 +233,11 @@ enum LedgerRunner {
         }
 
         var jsonValue: JSONValue {
-            var object: [String: JSONValue] = [
+            .object([
                 "error": stop.map { .string($0.description) } ?? .null,
                 "notificationHistory": notifications?.jsonValue ?? .null,
-                "transactionHistory": history?.jsonValue ?? .null,
-            ]
-            object["audit"] = audit?.jsonValue ?? .null
-            return .object(object)
+                "transactionHistory": history?.jsonValue ?? .null, "audit": audit?.jsonValue ?? .null,
+            ])
         }
     }
-
 }
